@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { runAttach, SessionExitedError } from '../../client/attach.js';
+import { connectSession, describeExit, findSession } from '../../client/sessions.js';
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/detach-key.js';
+import { terminalRestoreSequence } from '../../core/terminal-restore.js';
+import { EXIT, UserError } from '../../state/errors.js';
+import { listSessions } from '../../state/host-store.js';
+import { finalScreenFile } from '../../state/paths.js';
+import { getHome } from '../context.js';
+
+export interface AttachCliOptions {
+  readOnly?: boolean;
+  detachKey?: string;
+}
+
+export function registerAttach(program: Command): void {
+  program
+    .command('attach')
+    .description('show a session full screen and type into it; the detach key (default Ctrl-\\) leaves it running')
+    .argument('<session>', 'id, name or unique prefix')
+    .option('-r, --read-only', 'watch without typing or resizing')
+    .option('--detach-key <key>', 'the key that detaches, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY)')
+    .action(async (ref: string, o: AttachCliOptions) => attachTo(ref, o));
+}
+
+export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> {
+  const home = getHome();
+  const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
+  if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
+  const s = findSession(home, ref);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UserError('attach needs a terminal; to read the screen from a script use: agent-board peek ' + s.name, EXIT.usage);
+  }
+  if (s.status === 'exited') {
+    showFinalScreen(home, s.id);
+    process.stdout.write(`${s.name} exited (${describeExit(s)})\n`);
+    return;
+  }
+  const connect = async () => {
+    const now = listSessions(home).find((x) => x.id === s.id);
+    if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
+    return connectSession(home, now ?? s, 'attach', o.readOnly);
+  };
+  const result = await runAttach({
+    connect,
+    input: process.stdin,
+    output: process.stdout,
+    detachKey: parsed.key,
+    readOnly: o.readOnly,
+  });
+  switch (result.reason) {
+    case 'detached':
+      process.stdout.write(`\r\n\x1b[Jdetached from ${s.name}\r\n`);
+      return;
+    case 'exited':
+      process.stdout.write(`\r\n\x1b[J${s.name} exited ${result.signal ? `(killed by ${result.signal})` : `with code ${result.code}`}\r\n`);
+      return;
+    case 'lost':
+      throw new UserError(`${result.message} (${s.name}); check it with: agent-board ls`, EXIT.runnerDied);
+  }
+}
+
+function showFinalScreen(home: string, id: string): void {
+  try {
+    const frame = fs.readFileSync(finalScreenFile(home, id), 'utf8');
+    process.stdout.write(frame + terminalRestoreSequence(frame.includes('\x1b[?1049h')) + '\r\n');
+  } catch {
+    // nothing saved; the status line is all there is
+  }
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { createSession, DEFAULT_SCROLLBACK } from '../../client/sessions.js';
+import { getHome } from '../context.js';
+import { attachTo } from './attach.js';
+
+export function registerNew(program: Command): void {
+  program
+    .command('new')
+    .description('start a session that runs in the background; prints its id')
+    .option('-n, --name <name>', 'a name to use instead of the id')
+    .option('-C, --cwd <dir>', 'working directory', process.cwd())
+    .option('-a, --attach', 'attach to it at once')
+    .option('--scrollback <lines>', 'history lines kept for the session', String(DEFAULT_SCROLLBACK))
+    .option('--detach-key <key>', 'with --attach: the key that detaches (default ctrl-\\)')
+    .argument('[command...]', 'the program and its arguments, after -- (default $SHELL)')
+    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string }) => {
+      const [command, ...args] = cmd.length ? cmd : [process.env.SHELL || '/bin/sh'];
+      const rec = await createSession(getHome(), {
+        name: o.name,
+        command: command!,
+        args,
+        cwd: o.cwd,
+        cols: process.stdout.columns,
+        rows: process.stdout.rows,
+        scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
+      });
+      if (o.attach) {
+        await attachTo(rec.id, { detachKey: o.detachKey });
+        return;
+      }
+      process.stdout.write(`${rec.id}\n`);
+    });
+}

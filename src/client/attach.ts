@@ -1,0 +1,178 @@
+import { findDetachKey, type DetachKey } from '../core/detach-key.js';
+import type { RunnerMessage } from '../core/protocol.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal-restore.js';
+import type { RunnerConnection } from './connection.js';
+
+/** Waits between reconnect attempts when the runner goes away mid-attach. */
+export const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000];
+
+/** Thrown by a connect function when the session ended while we were away. */
+export class SessionExitedError extends Error {
+  constructor(readonly code: number | null, readonly signal: string | null) {
+    super('the session has exited');
+  }
+}
+
+export type AttachResult =
+  | { reason: 'detached' }
+  | { reason: 'exited'; code: number | null; signal: string | null }
+  | { reason: 'lost'; message: string };
+
+/** The terminal an attach runs in: the user's, or a test's. */
+export interface AttachInput {
+  on(event: 'data', fn: (chunk: string) => void): unknown;
+  off(event: 'data', fn: (chunk: string) => void): unknown;
+  setEncoding?(enc: 'utf8'): unknown;
+  setRawMode?(raw: boolean): unknown;
+  isRaw?: boolean;
+  resume(): unknown;
+  pause(): unknown;
+}
+export interface AttachOutput {
+  write(data: string): boolean;
+  columns?: number;
+  rows?: number;
+  on(event: 'resize' | 'drain', fn: () => void): unknown;
+  off(event: 'resize' | 'drain', fn: () => void): unknown;
+  once(event: 'drain', fn: () => void): unknown;
+}
+
+export interface AttachOptions {
+  /** Opens a fresh connection to the session's runner (first time and on reconnect). */
+  connect: () => Promise<RunnerConnection>;
+  input: AttachInput;
+  output: AttachOutput;
+  detachKey: DetachKey;
+  readOnly?: boolean;
+  /** Waits for reconnects; tests shorten them. */
+  reconnectDelaysMs?: number[];
+}
+
+/**
+ * Full-screen attach: the user's terminal shows the session and types into it
+ * until the detach key, the session's exit, or the runner's loss. The first
+ * frame is the runner's snapshot at our size; after that, live output. On the
+ * way out the terminal is given back as it was before the program touched it.
+ */
+export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
+  const { input, output } = opts;
+  const alt = new AltScreenTracker();
+  let conn: RunnerConnection | null = null;
+  let generation: string | null = null;
+  let nextSeq: number | null = null;
+  let finish!: (r: AttachResult) => void;
+  const done = new Promise<AttachResult>((r) => (finish = r));
+  let finished = false;
+
+  const show = (data: string) => {
+    alt.feed(data);
+    if (!output.write(data) && conn) {
+      // The user's terminal is slower than the session: stop reading, so the
+      // runner sees us fall behind and sends a fresh frame when we catch up.
+      const paused = conn;
+      paused.socket.pause();
+      output.once('drain', () => paused.socket.resume());
+    }
+  };
+
+  const onMessage = (m: RunnerMessage) => {
+    switch (m.type) {
+      case 'snapshot_begin':
+        generation = m.generation;
+        return;
+      case 'replay_begin':
+        generation = m.generation;
+        return;
+      case 'snapshot_screen':
+        show(m.data);
+        return;
+      case 'snapshot_end':
+        nextSeq = m.nextSeq;
+        return;
+      case 'output':
+        if (nextSeq !== null && m.seq < nextSeq) return; // already shown (replay overlap)
+        nextSeq = m.seq + 1;
+        show(m.data);
+        return;
+      case 'exit':
+        end({ reason: 'exited', code: m.code, signal: m.signal });
+        return;
+      case 'bye':
+        if (m.reason === 'detach') end({ reason: 'detached' });
+        return;
+      default:
+        return;
+    }
+  };
+
+  const sendSize = () => {
+    if (opts.readOnly || !conn) return;
+    const cols = output.columns ?? 80;
+    const rows = output.rows ?? 24;
+    conn.send({ type: 'resize', cols, rows });
+  };
+
+  const onKeys = (chunk: string) => {
+    const hit = findDetachKey(opts.detachKey, chunk);
+    const before = hit ? chunk.slice(0, hit.index) : chunk;
+    if (before && !opts.readOnly) conn?.send({ type: 'input', data: before });
+    if (hit) {
+      conn?.send({ type: 'detach' });
+      end({ reason: 'detached' });
+    }
+  };
+
+  const subscribe = (c: RunnerConnection) => {
+    conn = c;
+    const sameRunner = generation !== null && c.hello.generation === generation && nextSeq !== null;
+    c.onMessage(onMessage);
+    c.onClose(() => {
+      if (!finished && conn === c) void reconnect();
+    });
+    sendSize();
+    // Same runner: resume from where we were. A new one: its seqs mean nothing to us.
+    c.send(sameRunner ? { type: 'subscribe_terminal', sinceSeq: nextSeq! } : { type: 'subscribe_terminal' });
+    if (!sameRunner) nextSeq = null;
+  };
+
+  const reconnect = async () => {
+    for (const delay of opts.reconnectDelaysMs ?? RECONNECT_DELAYS_MS) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (finished) return;
+      try {
+        subscribe(await opts.connect());
+        return;
+      } catch (err) {
+        if (err instanceof SessionExitedError) {
+          end({ reason: 'exited', code: err.code, signal: err.signal });
+          return;
+        }
+        // try again
+      }
+    }
+    end({ reason: 'lost', message: 'lost the connection to the session and could not reconnect' });
+  };
+
+  function end(r: AttachResult) {
+    if (finished) return;
+    finished = true;
+    input.off('data', onKeys);
+    output.off('resize', sendSize);
+    output.write(terminalRestoreSequence(alt.active));
+    if (input.setRawMode) input.setRawMode(wasRaw);
+    input.pause();
+    const c = conn;
+    conn = null;
+    c?.close();
+    finish(r);
+  }
+
+  const wasRaw = input.isRaw ?? false;
+  subscribe(await opts.connect());
+  input.setEncoding?.('utf8');
+  input.setRawMode?.(true);
+  input.on('data', onKeys);
+  input.resume();
+  output.on('resize', sendSize);
+  return done;
+}

@@ -1,0 +1,119 @@
+import net from 'node:net';
+import { createFrameDecoder, encodeFrame } from '../core/frame-decoder.js';
+import { PROTOCOL_VERSION, type ClientMessage, type RunnerHello, type RunnerMessage } from '../core/protocol.js';
+
+/** How long a runner may take to answer hello before we call it unreachable. */
+export const HELLO_TIMEOUT_MS = 3000;
+
+export interface ConnectOptions {
+  client: string;
+  readOnly?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * One connection to a runner. Frames come out as `message` events; a line the
+ * decoder could not read becomes a `protocol_error` event, never a throw.
+ */
+export class RunnerConnection {
+  private readonly listeners = new Set<(m: RunnerMessage) => void>();
+  private readonly closeListeners = new Set<(err: Error | null) => void>();
+  private closedWith: { err: Error | null } | null = null;
+  /** Messages that came before anyone listened; handed to the first listener. */
+  private unheard: RunnerMessage[] = [];
+
+  private constructor(readonly socket: net.Socket, readonly hello: RunnerHello) {}
+
+  static async open(sockPath: string, opts: ConnectOptions): Promise<RunnerConnection> {
+    const socket = net.createConnection(sockPath);
+    socket.setEncoding('utf8');
+    const decoder = createFrameDecoder();
+    let conn: RunnerConnection | null = null;
+    let onHello: ((h: RunnerHello) => void) | null = null;
+    let onFail: ((e: Error) => void) | null = null;
+
+    socket.on('data', (chunk: string) => {
+      for (const frame of decoder.push(chunk)) {
+        if (!frame.ok) continue; // a runner bug; nothing a client could do with it
+        const msg = frame.value as RunnerMessage;
+        if (!conn) {
+          if (msg.type === 'hello') onHello?.(msg);
+          else if (msg.type === 'error') onFail?.(new Error(msg.message));
+          continue;
+        }
+        conn.deliver(msg);
+      }
+    });
+    const hello = await new Promise<RunnerHello>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error('the runner did not answer'));
+      }, opts.timeoutMs ?? HELLO_TIMEOUT_MS);
+      onHello = (h) => {
+        clearTimeout(timer);
+        resolve(h);
+      };
+      onFail = (e) => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(e);
+      };
+      socket.once('error', (e) => onFail?.(e));
+      socket.once('close', () => onFail?.(new Error('the runner closed the connection')));
+      socket.once('connect', () => {
+        socket.write(encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly }));
+      });
+    });
+    socket.removeAllListeners('error');
+    socket.removeAllListeners('close');
+    conn = new RunnerConnection(socket, hello);
+    socket.on('error', (err) => conn!.markClosed(err));
+    socket.on('close', () => conn!.markClosed(null));
+    return conn;
+  }
+
+  get closed(): boolean {
+    return this.closedWith !== null;
+  }
+
+  send(message: ClientMessage): void {
+    if (!this.closed && this.socket.writable) this.socket.write(encodeFrame(message));
+  }
+
+  onMessage(fn: (m: RunnerMessage) => void): () => void {
+    this.listeners.add(fn);
+    const unheard = this.unheard;
+    this.unheard = [];
+    for (const m of unheard) fn(m);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** err is null for an orderly close. Called at once if already closed. */
+  onClose(fn: (err: Error | null) => void): () => void {
+    if (this.closedWith) {
+      fn(this.closedWith.err);
+      return () => undefined;
+    }
+    this.closeListeners.add(fn);
+    return () => this.closeListeners.delete(fn);
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private deliver(m: RunnerMessage): void {
+    if (this.listeners.size === 0) this.unheard.push(m);
+    for (const fn of this.listeners) fn(m);
+  }
+
+  private markClosed(err: Error | null): void {
+    if (this.closedWith) return;
+    this.closedWith = { err };
+    for (const fn of this.closeListeners) fn(err);
+  }
+}

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HostRecord } from '../core/protocol.js';
+import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
+import { EXIT, UserError } from '../state/errors.js';
+import { ensurePrivateDir } from '../state/home.js';
+import { listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
+import { RunnerConnection } from './connection.js';
+
+/** Default history kept by each session's model. */
+export const DEFAULT_SCROLLBACK = 5000;
+/** How long `new` waits for its runner to come up before it reports failure. */
+export const RUNNER_START_TIMEOUT_MS = 10_000;
+
+const CLI_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
+
+/** The session a user named, or a UserError that says why not. */
+export function findSession(home: string, ref: string): SessionView {
+  const r = resolveSessionRef(ref, listSessions(home));
+  if (r.ok) return r.session;
+  throw new UserError(r.message, r.reason === 'ambiguous' ? EXIT.ambiguousSession : EXIT.unknownSession);
+}
+
+/** Connect to a running session, with a clear error when it cannot be reached. */
+export async function connectSession(home: string, s: SessionView, client: string, readOnly = false): Promise<RunnerConnection> {
+  if (s.status === 'lost') {
+    throw new UserError(`session ${s.name} is lost: its runner (pid ${s.runnerPid}) is gone; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
+  }
+  if (s.status === 'exited') {
+    throw new UserError(`session ${s.name} has exited (${describeExit(s)})`, EXIT.sessionUnavailable);
+  }
+  try {
+    return await RunnerConnection.open(socketPath(home, s.id), { client, readOnly });
+  } catch (err) {
+    throw new UserError(`cannot reach session ${s.name}: ${(err as Error).message}; see ${runnerLog(home, s.id)}`, EXIT.sessionUnavailable);
+  }
+}
+
+export function describeExit(s: Pick<HostRecord, 'exitCode' | 'exitSignal'>): string {
+  return s.exitSignal ? `killed by ${s.exitSignal}` : `exit code ${s.exitCode ?? 'unknown'}`;
+}
+
+export interface NewSessionOptions {
+  name?: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  cols?: number;
+  rows?: number;
+  agent?: string;
+  scrollback?: number;
+}
+
+function newId(): string {
+  return crypto.randomBytes(4).toString('hex');
+}
+
+function defaultName(command: string, taken: Set<string>): string {
+  const base = path.basename(command).replace(/[^A-Za-z0-9._-]/g, '') || 'session';
+  for (let i = 1; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** Writes the session's host.json and starts its runner, detached. Resolves once it serves. */
+export async function createSession(home: string, opts: NewSessionOptions): Promise<HostRecord> {
+  const cwd = path.resolve(opts.cwd);
+  if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) {
+    throw new UserError(`working directory ${cwd} does not exist`, EXIT.usage);
+  }
+  const existing = listSessions(home);
+  const taken = new Set(existing.map((s) => s.name));
+  const name = opts.name ?? defaultName(opts.command, taken);
+  const bad = checkSessionName(name);
+  if (bad) throw new UserError(bad, EXIT.usage);
+  if (taken.has(name)) throw new UserError(`a session named ${name} already exists; pick another --name`, EXIT.usage);
+  let id = newId();
+  while (existing.some((s) => s.id === id)) id = newId();
+
+  const now = new Date().toISOString();
+  const record: HostRecord = {
+    id,
+    name,
+    agent: opts.agent ?? 'shell',
+    command: opts.command,
+    args: opts.args,
+    cwd,
+    createdAt: now,
+    updatedAt: now,
+    heartbeatAt: now,
+    lastOutputAt: null,
+    runnerPid: null,
+    childPid: null,
+    generation: null,
+    status: 'starting',
+    cols: opts.cols ?? 80,
+    rows: opts.rows ?? 24,
+    exitCode: null,
+    exitSignal: null,
+    scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
+  };
+  ensurePrivateDir(sessionDir(home, id), 'session directory');
+  writeHostFile(hostFile(home, id), record);
+
+  const child = spawn(process.execPath, [CLI_ENTRY, 'runner', id], {
+    detached: true, // setsid: no controlling terminal, own process group
+    stdio: 'ignore',
+    cwd,
+    env: { ...process.env, AGENT_BOARD_HOME: home },
+  });
+  child.unref();
+  await waitForRunner(home, id);
+  return readHostFile(hostFile(home, id)) ?? record;
+}
+
+async function waitForRunner(home: string, id: string): Promise<void> {
+  const deadline = Date.now() + RUNNER_START_TIMEOUT_MS;
+  const sock = socketPath(home, id);
+  while (Date.now() < deadline) {
+    const rec = readHostFile(hostFile(home, id));
+    if (rec?.status === 'exited') return; // it ran and finished already: still a session to look at
+    if (rec?.status === 'running' && fs.existsSync(sock)) {
+      try {
+        const conn = await RunnerConnection.open(sock, { client: 'new' });
+        conn.destroy();
+        return;
+      } catch {
+        // not listening yet
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new UserError(`session ${id} did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s; see ${runnerLog(home, id)}`, EXIT.runnerDied);
+}

@@ -1,0 +1,134 @@
+/**
+ * Protocol v1: newline-delimited JSON between clients and a session's runner.
+ * Shapes only; see docs/protocol.md for the conversation and its guarantees.
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+/** A frame longer than this is refused: it would pin memory in every peer. */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+
+/** Terminal sizes a client may ask for; anything outside is clamped. */
+export const MIN_COLS = 2;
+export const MAX_COLS = 1000;
+export const MIN_ROWS = 1;
+export const MAX_ROWS = 500;
+
+export type SessionStatus = 'starting' | 'running' | 'exited' | 'lost';
+
+/** What host.json holds and what `hello` / `status` carry. */
+export interface HostRecord {
+  id: string;
+  name: string;
+  agent: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Last time the runner said it was alive (ISO). */
+  heartbeatAt: string;
+  /** Last time the session printed anything (ISO), or null. */
+  lastOutputAt: string | null;
+  runnerPid: number | null;
+  childPid: number | null;
+  generation: string | null;
+  status: SessionStatus;
+  cols: number;
+  rows: number;
+  exitCode: number | null;
+  exitSignal: string | null;
+  scrollback: number;
+}
+
+// ---- client -> runner ------------------------------------------------------
+
+export interface ClientHello {
+  type: 'hello';
+  protocol: number;
+  /** Free text naming the client, for the runner log. */
+  client?: string;
+  /** Read-only clients never resize the session and may not type. */
+  readOnly?: boolean;
+}
+export interface SubscribeTerminal {
+  type: 'subscribe_terminal';
+  /** Resume from this output seq if the ring still holds it. */
+  sinceSeq?: number;
+  /** Lines of history to send with a snapshot (0 = screen only). */
+  scrollback?: number;
+}
+export interface InputMsg { type: 'input'; data: string }
+export interface ResizeMsg { type: 'resize'; cols: number; rows: number }
+export interface InterruptMsg { type: 'interrupt' }
+export interface TerminateMsg { type: 'terminate'; signal?: string }
+export interface DetachMsg { type: 'detach' }
+export interface StatusRequest { type: 'status' }
+/** The runner owns host.json while it runs, so names change through it (answered with status). */
+export interface RenameMsg { type: 'rename'; name: string }
+
+export type ClientMessage =
+  | ClientHello
+  | SubscribeTerminal
+  | InputMsg
+  | ResizeMsg
+  | InterruptMsg
+  | TerminateMsg
+  | DetachMsg
+  | StatusRequest
+  | RenameMsg;
+
+export type ClientMessageType = ClientMessage['type'];
+
+// ---- runner -> client ------------------------------------------------------
+
+export interface RunnerHello {
+  type: 'hello';
+  protocol: number;
+  generation: string;
+  host: HostRecord;
+}
+export interface SnapshotBegin {
+  type: 'snapshot_begin';
+  /** The frame shows the screen after every output chunk before this seq. */
+  seq: number;
+  cols: number;
+  rows: number;
+  generation: string;
+  /** How many history lines follow in snapshot_history frames. */
+  historyLines: number;
+}
+/** Rebuilds the visible screen, cursor and modes in a terminal of cols x rows. */
+export interface SnapshotScreen { type: 'snapshot_screen'; data: string }
+/** History lines, oldest first; written before the screen they become scrollback. */
+export interface SnapshotHistory { type: 'snapshot_history'; data: string }
+export interface SnapshotEnd { type: 'snapshot_end'; nextSeq: number }
+export interface ReplayBegin { type: 'replay_begin'; fromSeq: number; generation: string }
+export interface OutputMsg { type: 'output'; seq: number; data: string }
+export interface StatusMsg { type: 'status'; host: HostRecord }
+export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null }
+export interface ByeMsg { type: 'bye'; reason: 'detach' | 'exit' | 'shutdown' }
+export interface ErrorMsg { type: 'error'; code: ErrorCode; message: string }
+
+export type RunnerMessage =
+  | RunnerHello
+  | SnapshotBegin
+  | SnapshotScreen
+  | SnapshotHistory
+  | SnapshotEnd
+  | ReplayBegin
+  | OutputMsg
+  | StatusMsg
+  | ExitMsg
+  | ByeMsg
+  | ErrorMsg;
+
+export type ErrorCode =
+  | 'frame_too_large'
+  | 'malformed_json'
+  | 'invalid_message'
+  | 'unknown_type'
+  | 'unsupported_protocol'
+  | 'not_hello'
+  | 'read_only'
+  | 'session_exited';

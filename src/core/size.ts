@@ -1,0 +1,9 @@
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './protocol.js';
+
+export interface TermSize { cols: number; rows: number }
+
+/** Keeps a requested size inside what a PTY and the headless model can hold. */
+export function clampSize(cols: number, rows: number): TermSize {
+  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.trunc(v)));
+  return { cols: clamp(cols, MIN_COLS, MAX_COLS), rows: clamp(rows, MIN_ROWS, MAX_ROWS) };
+}

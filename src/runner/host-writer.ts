@@ -1,0 +1,54 @@
+import { HEARTBEAT_INTERVAL_MS } from '../core/host-status.js';
+import type { HostRecord } from '../core/protocol.js';
+import { writeHostFile } from '../state/host-store.js';
+
+/** Resizes and output come in bursts; host.json is rewritten at most this often for them. */
+export const HOST_WRITE_COALESCE_MS = 250;
+
+/**
+ * Owns host.json for the runner: the record in memory, atomic rewrites
+ * (immediately for status changes, coalesced for the rest) and the heartbeat.
+ */
+export class HostWriter {
+  private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private onError: (err: Error) => void;
+
+  constructor(private readonly file: string, public record: HostRecord, onError: (err: Error) => void) {
+    this.onError = onError;
+  }
+
+  startHeartbeat(): void {
+    this.heartbeat = setInterval(() => this.update({}, true), HEARTBEAT_INTERVAL_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Merge `patch` into the record; write now when `now`, else soon. */
+  update(patch: Partial<HostRecord>, now = false): void {
+    this.record = { ...this.record, ...patch };
+    if (now) {
+      this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => this.flush(), HOST_WRITE_COALESCE_MS);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const at = new Date().toISOString();
+    this.record = { ...this.record, updatedAt: at, heartbeatAt: at };
+    try {
+      writeHostFile(this.file, this.record);
+    } catch (err) {
+      // A full disk must not take the session down; the log says what happened.
+      this.onError(err as Error);
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.timer = this.heartbeat = null;
+  }
+}

@@ -1,0 +1,74 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { ensureHome } from '../state/home.js';
+import { readHostFile } from '../state/host-store.js';
+import { ensureSocketDir, finalScreenFile, hostFile, runnerLog, socketPath } from '../state/paths.js';
+import { HostWriter } from './host-writer.js';
+import { fileLogger } from './log.js';
+import { listen } from './server.js';
+import { Session } from './session.js';
+
+/** After the exit is told to every client, give their sockets this long to flush. */
+const EXIT_LINGER_MS = 300;
+
+/**
+ * The runner process for one session (`agent-board runner <id>`). Started
+ * detached by `new`, in its own session and process group, so a closed
+ * terminal, a lost SSH link or a dead board never reaches it.
+ */
+export async function runRunner(id: string): Promise<void> {
+  const home = ensureHome();
+  const log = fileLogger(runnerLog(home, id));
+  const rec = readHostFile(hostFile(home, id));
+  if (!rec) {
+    log(`no host.json for ${id}; nothing to run`);
+    process.exitCode = 1;
+    return;
+  }
+  process.on('SIGHUP', () => log('SIGHUP ignored: the session outlives its terminal'));
+  process.on('SIGPIPE', () => undefined);
+  process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? err}`));
+  process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
+
+  const generation = crypto.randomUUID();
+  const sock = socketPath(home, id);
+  ensureSocketDir(sock);
+  const host = new HostWriter(hostFile(home, id), { ...rec, runnerPid: process.pid, generation }, (err) =>
+    log(`could not write host.json: ${err.message}`),
+  );
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AGENT_BOARD_RUNNER_')) env[k] = v;
+  Object.assign(env, {
+    TERM: 'xterm-256color',
+    AGENT_BOARD_SESSION: rec.id,
+    AGENT_BOARD_NAME: rec.name,
+    AGENT_BOARD_SOCKET: sock,
+  });
+
+  let server: Awaited<ReturnType<typeof listen>> | null = null;
+  const session = new Session({
+    host,
+    log,
+    generation,
+    env,
+    finalScreenFile: finalScreenFile(home, id),
+    onFinished: () => {
+      host.stop();
+      server?.close();
+      try {
+        fs.unlinkSync(sock);
+      } catch {
+        // already gone
+      }
+      setTimeout(() => process.exit(0), EXIT_LINGER_MS).unref();
+      log('runner finished');
+    },
+  });
+  process.on('SIGTERM', () => {
+    log('runner got SIGTERM: terminating the child');
+    session.pty.terminate();
+  });
+  server = await listen(session, sock, log);
+  host.startHeartbeat();
+  log(`runner ${process.pid} serving ${sock} (generation ${generation})`);
+}

@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import { OutputRing } from '../core/output-ring.js';
+import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
+import { checkSessionName } from '../core/session-ref.js';
+import { clampSize } from '../core/size.js';
+import { ClientConn, clientBacklogLimit } from './client-conn.js';
+import type { HostWriter } from './host-writer.js';
+import type { Logger } from './log.js';
+import { PtyHost, type ChildExit } from './pty-host.js';
+import { sendSnapshot } from './snapshots.js';
+import { TerminalModel } from './terminal-model.js';
+
+export interface SessionDeps {
+  host: HostWriter;
+  log: Logger;
+  generation: string;
+  env: Record<string, string>;
+  finalScreenFile: string;
+  /** Called once everything is flushed after the child exited. */
+  onFinished: () => void;
+}
+
+const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGCONT', 'SIGSTOP', 'SIGWINCH']);
+
+/**
+ * One session inside its runner: the child in its PTY, the headless model,
+ * the output ring and the clients. Output is read as fast as the child writes
+ * it; only the model's parser backlog may pause the PTY, never a client.
+ */
+export class Session {
+  readonly ring = new OutputRing();
+  readonly model: TerminalModel;
+  readonly pty: PtyHost;
+  readonly clients = new Set<ClientConn>();
+  private exit: ChildExit | null = null;
+
+  constructor(private readonly deps: SessionDeps) {
+    const rec = deps.host.record;
+    this.model = new TerminalModel({
+      cols: rec.cols,
+      rows: rec.rows,
+      scrollback: rec.scrollback,
+      onPressure: (paused) => (paused ? this.pty.pause() : this.pty.resume()),
+    });
+    this.pty = new PtyHost({ command: rec.command, args: rec.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
+    this.pty.onData((data) => this.onOutput(data));
+    this.pty.onExit((e) => this.onChildExit(e));
+    deps.host.update({ childPid: this.pty.pid, status: 'running', generation: deps.generation }, true);
+    deps.log(`child ${this.pty.pid} started: ${rec.command} ${rec.args.join(' ')}`);
+  }
+
+  get record(): HostRecord {
+    return this.deps.host.record;
+  }
+
+  get generation(): string {
+    return this.deps.generation;
+  }
+
+  get exited(): ChildExit | null {
+    return this.exit;
+  }
+
+  private onOutput(data: string): void {
+    const chunk = this.ring.push(data);
+    this.model.write(data, chunk.seq + 1);
+    this.deps.host.update({ lastOutputAt: new Date().toISOString() });
+    for (const c of this.clients) {
+      if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
+      c.send({ type: 'output', seq: chunk.seq, data });
+      c.cursor = chunk.seq + 1;
+      if (c.backlog > clientBacklogLimit(this.model.term.cols, this.model.term.rows)) this.fallBehind(c);
+    }
+  }
+
+  /** The client cannot keep up: stop sending, and re-snapshot it once its socket drains. */
+  private fallBehind(c: ClientConn): void {
+    c.stream = 'lagging';
+    this.deps.log(`client ${c.id} fell behind (${c.backlog} bytes queued); will re-snapshot`);
+    c.socket.once('drain', () => {
+      if (c.stream === 'lagging' && !c.closed) sendSnapshot(this, c, 0);
+    });
+  }
+
+  attach(c: ClientConn): void {
+    this.clients.add(c);
+  }
+
+  detach(c: ClientConn): void {
+    if (!this.clients.delete(c)) return;
+    // The size follows the most recently active interactive client that is left.
+    if (c.size && !this.exit) {
+      const next = [...this.clients].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
+      if (next?.size) this.applySize(next.size.cols, next.size.rows);
+    }
+  }
+
+  handle(c: ClientConn, msg: ClientMessage): void {
+    if (msg.type !== 'hello' && !c.greeted) {
+      c.send({ type: 'error', code: 'not_hello', message: 'send hello first' });
+      return;
+    }
+    switch (msg.type) {
+      case 'hello':
+        if (msg.protocol !== PROTOCOL_VERSION) {
+          c.finish({ type: 'error', code: 'unsupported_protocol', message: `runner speaks protocol ${PROTOCOL_VERSION}, client ${msg.protocol}` });
+          return;
+        }
+        c.greeted = true;
+        c.readOnly = msg.readOnly ?? false;
+        c.name = msg.client ?? '';
+        c.send({ type: 'hello', protocol: PROTOCOL_VERSION, generation: this.generation, host: this.record });
+        return;
+      case 'status':
+        c.send({ type: 'status', host: this.record });
+        return;
+      case 'subscribe_terminal':
+        if (msg.sinceSeq !== undefined && this.ring.holds(msg.sinceSeq)) {
+          c.send({ type: 'replay_begin', fromSeq: msg.sinceSeq, generation: this.generation });
+          c.stream = 'live';
+          c.cursor = msg.sinceSeq;
+          for (const chunk of this.ring.since(msg.sinceSeq) ?? []) c.send({ type: 'output', seq: chunk.seq, data: chunk.data });
+          c.cursor = this.ring.nextSeq;
+        } else {
+          sendSnapshot(this, c, msg.scrollback ?? 0);
+        }
+        return;
+      case 'detach':
+        c.finish({ type: 'bye', reason: 'detach' });
+        return;
+      case 'rename': {
+        const bad = checkSessionName(msg.name);
+        if (bad) {
+          c.send({ type: 'error', code: 'invalid_message', message: bad });
+          return;
+        }
+        this.deps.host.update({ name: msg.name }, true);
+        c.send({ type: 'status', host: this.record });
+        return;
+      }
+    }
+    // Everything below changes the session: read-only clients may not, and an exited child cannot.
+    if (c.readOnly) {
+      c.send({ type: 'error', code: 'read_only', message: `${msg.type} refused: this client attached read-only` });
+      return;
+    }
+    if (this.exit) {
+      c.send({ type: 'error', code: 'session_exited', message: `${msg.type} refused: the session has exited` });
+      return;
+    }
+    c.lastActive = Date.now();
+    switch (msg.type) {
+      case 'input':
+        if (c.size) this.applySize(c.size.cols, c.size.rows);
+        this.pty.write(msg.data);
+        return;
+      case 'resize': {
+        c.size = clampSize(msg.cols, msg.rows);
+        this.applySize(c.size.cols, c.size.rows);
+        return;
+      }
+      case 'interrupt':
+        this.pty.write('\x03');
+        return;
+      case 'terminate': {
+        const sig = msg.signal?.toUpperCase().replace(/^(SIG)?/, 'SIG');
+        if (!sig || sig === 'SIGTERM') {
+          this.deps.log(`terminate requested by client ${c.id}`);
+          this.pty.terminate();
+        } else if (ALLOWED_SIGNALS.has(sig)) {
+          this.deps.log(`${sig} requested by client ${c.id}`);
+          this.pty.signal(sig as NodeJS.Signals);
+        } else {
+          c.send({ type: 'error', code: 'invalid_message', message: `unknown signal "${msg.signal}"; use one of ${[...ALLOWED_SIGNALS].join(', ')}` });
+        }
+        return;
+      }
+    }
+  }
+
+  /** Resize PTY and model together; the host file follows. */
+  applySize(cols: number, rows: number): void {
+    const size = clampSize(cols, rows);
+    if (size.cols === this.record.cols && size.rows === this.record.rows) return;
+    this.pty.resize(size.cols, size.rows);
+    this.model.resize(size.cols, size.rows);
+    this.deps.host.update(size);
+  }
+
+  private onChildExit(e: ChildExit): void {
+    this.exit = e;
+    this.deps.log(`child exited: code ${e.code} signal ${e.signal}`);
+    // Let the model take in the last output, keep the final screen, then say goodbye.
+    this.model.whenSettled(() => {
+      this.saveFinalScreen();
+      this.deps.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null }, true);
+      for (const c of this.clients) {
+        // Live clients get what they have not seen yet before the exit.
+        if (c.stream === 'live') {
+          for (const chunk of this.ring.since(c.cursor) ?? []) c.send({ type: 'output', seq: chunk.seq, data: chunk.data });
+        }
+        c.send({ type: 'exit', code: e.code, signal: e.signal });
+        c.finish({ type: 'bye', reason: 'exit' });
+      }
+      this.deps.onFinished();
+    });
+  }
+
+  private saveFinalScreen(): void {
+    const file = this.deps.finalScreenFile;
+    try {
+      const history = this.model.historySlice(0, this.model.historyLength);
+      fs.writeFileSync(`${file}.tmp`, history + this.model.screenFrame(), { mode: 0o600 });
+      fs.renameSync(`${file}.tmp`, file);
+    } catch (err) {
+      this.deps.log(`could not save the final screen: ${(err as Error).message}`);
+    }
+  }
+}

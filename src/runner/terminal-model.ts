@@ -1,0 +1,240 @@
+import {
+  INITIAL_MODES,
+  onCursorShape,
+  onDecPrivateMode,
+  onKittyKeyboard,
+  onReset,
+  onTitle,
+  scrollRegionSequence,
+  trackedModesSequence,
+  type TrackedModes,
+} from '../core/terminal-modes.js';
+import { SerializeAddon, scrollRegionOf, Terminal } from './xterm.js';
+
+/**
+ * Flow control for the parser only (FIELD-NOTES: xterm's write() throws near
+ * 50 MB pending). Above the high mark the runner pauses the PTY; below the low
+ * mark it resumes. A slow client never pauses anything.
+ */
+export const PARSER_HIGH_WATER = 1024 * 1024;
+export const PARSER_LOW_WATER = 128 * 1024;
+/**
+ * A program that starts a synchronized update and never ends it must not
+ * block snapshots forever; after this long we take the frame anyway.
+ */
+export const SYNC_OUTPUT_MAX_WAIT_MS = 1000;
+/** History is serialized in slices this big, so no slice blocks the loop for long. */
+export const HISTORY_SLICE_LINES = 500;
+
+export interface ModelOptions {
+  cols: number;
+  rows: number;
+  scrollback: number;
+  /** Called with true when the PTY should pause, false when it may resume. */
+  onPressure?: (paused: boolean) => void;
+}
+
+type Settled = () => void;
+type Op = { kind: 'data'; data: string; nextSeq: number } | { kind: 'resize'; cols: number; rows: number };
+
+/**
+ * The runner's mirror of the session's screen: @xterm/headless fed with every
+ * output chunk, plus the modes serialize() would drop.
+ *
+ * A gate in front of xterm keeps at most one batch inside xterm's own write
+ * queue. So at every write callback the model is exactly at a chunk boundary
+ * (`parsedSeq`), nothing else is queued inside xterm, and a snapshot or a
+ * freeze taken there is exact. Throughput is unchanged: xterm keeps draining
+ * in the same loop when the callback hands it the next batch.
+ */
+export class TerminalModel {
+  readonly term: Terminal;
+  private readonly serializer: SerializeAddon;
+  private modes: TrackedModes = INITIAL_MODES;
+  private queue: Op[] = [];
+  private inFlight = false;
+  private pending = 0;
+  private paused = false;
+  private frozen = false;
+  private waiters: Settled[] = [];
+  private syncTimer: NodeJS.Timeout | null = null;
+  private syncSince: number | null = null;
+  private parsed: number;
+
+  constructor(private readonly opts: ModelOptions & { firstSeq?: number }) {
+    this.term = new Terminal({
+      cols: opts.cols,
+      rows: opts.rows,
+      scrollback: opts.scrollback,
+      allowProposedApi: true,
+    });
+    this.serializer = new SerializeAddon();
+    this.term.loadAddon(this.serializer as never);
+    this.parsed = opts.firstSeq ?? 0;
+    this.trackModes();
+  }
+
+  get trackedModes(): TrackedModes {
+    return this.modes;
+  }
+
+  get pendingBytes(): number {
+    return this.pending;
+  }
+
+  /** Every output chunk before this seq is in the model. */
+  get parsedSeq(): number {
+    return this.parsed;
+  }
+
+  /** Feed the output chunk that ends just before `nextSeq`. */
+  write(data: string, nextSeq: number): void {
+    this.pending += data.length;
+    this.updatePressure();
+    this.queue.push({ kind: 'data', data, nextSeq });
+    this.pump();
+  }
+
+  /** Resize in order with the output before it. */
+  resize(cols: number, rows: number): void {
+    this.queue.push({ kind: 'resize', cols, rows });
+    this.pump();
+  }
+
+  /**
+   * Runs `fn` at the next chunk boundary where no synchronized update is open
+   * (or one has been open longer than SYNC_OUTPUT_MAX_WAIT_MS).
+   */
+  whenSettled(fn: Settled): void {
+    this.waiters.push(fn);
+    if (!this.inFlight) this.serveWaiters();
+  }
+
+  /**
+   * Stops feeding the model, so history can be read in slices while line
+   * numbers stay put. Output keeps arriving and waits in the gate. Call it at
+   * a boundary (inside a whenSettled callback).
+   */
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.inFlight && !this.frozen && this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head.kind === 'resize') {
+        this.queue.shift();
+        if (head.cols !== this.term.cols || head.rows !== this.term.rows) this.term.resize(head.cols, head.rows);
+        continue;
+      }
+      let data = '';
+      let nextSeq = this.parsed;
+      while (this.queue[0]?.kind === 'data') {
+        const op = this.queue.shift() as Extract<Op, { kind: 'data' }>;
+        data += op.data;
+        nextSeq = op.nextSeq;
+      }
+      this.inFlight = true;
+      this.term.write(data, () => {
+        this.inFlight = false;
+        this.parsed = nextSeq;
+        this.pending -= data.length;
+        this.updatePressure();
+        this.serveWaiters();
+        this.pump();
+      });
+    }
+  }
+
+  private serveWaiters(): void {
+    if (this.waiters.length === 0 || this.inFlight) return;
+    if (this.term.modes.synchronizedOutputMode) {
+      const now = Date.now();
+      this.syncSince ??= now;
+      const left = SYNC_OUTPUT_MAX_WAIT_MS - (now - this.syncSince);
+      if (left > 0) {
+        // Look again at the next boundary, or at the deadline if the program stalls.
+        this.syncTimer ??= setTimeout(() => {
+          this.syncTimer = null;
+          if (!this.inFlight) this.serveWaiters();
+        }, left);
+        return;
+      }
+    }
+    this.syncSince = null;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    const ready = this.waiters;
+    this.waiters = [];
+    for (const fn of ready) fn();
+  }
+
+  /** Screen, cursor and every mode, for a fresh terminal of the same size. Call only when settled. */
+  screenFrame(): string {
+    const body = this.serializer.serialize({ scrollback: 0 });
+    const buf = this.term.buffer.active;
+    const region = scrollRegionOf(this.term);
+    return (
+      '\x1b[0m\x1b[H\x1b[2J' +
+      body +
+      trackedModesSequence(this.modes) +
+      scrollRegionSequence({
+        cursorX: buf.cursorX,
+        cursorY: buf.cursorY,
+        scrollTop: region.top,
+        scrollBottom: region.bottom,
+        rows: this.term.rows,
+        originMode: this.term.modes.originMode,
+      })
+    );
+  }
+
+  /** Lines of history above the screen in the normal buffer. */
+  get historyLength(): number {
+    return this.term.buffer.normal.baseY;
+  }
+
+  /** History lines [start, end) of the normal buffer, each ended by CRLF. */
+  historySlice(start: number, end: number): string {
+    if (end <= start) return '';
+    const text = this.serializer.serialize({ range: { start, end: end - 1 }, excludeModes: true, excludeAltBuffer: true } as never);
+    return text + '\x1b[0m\r\n';
+  }
+
+  dispose(): void {
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.term.dispose();
+  }
+
+  private updatePressure(): void {
+    const want = this.paused ? this.pending > PARSER_LOW_WATER : this.pending > PARSER_HIGH_WATER;
+    if (want !== this.paused) {
+      this.paused = want;
+      this.opts.onPressure?.(want);
+    }
+  }
+
+  private trackModes(): void {
+    const p = this.term.parser;
+    const nums = (params: (number | number[])[]) => params.map((x) => (Array.isArray(x) ? (x[0] ?? 0) : x));
+    const track = (fn: (m: TrackedModes) => TrackedModes) => {
+      this.modes = fn(this.modes);
+      return false; // let xterm handle the sequence too
+    };
+    p.registerCsiHandler({ prefix: '?', final: 'h' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), true)));
+    p.registerCsiHandler({ prefix: '?', final: 'l' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), false)));
+    p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (ps) => track((m) => onCursorShape(m, nums(ps))));
+    p.registerCsiHandler({ prefix: '>', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '>', nums(ps))));
+    p.registerCsiHandler({ prefix: '<', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '<', nums(ps))));
+    p.registerCsiHandler({ prefix: '=', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '=', nums(ps))));
+    p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => track((m) => onReset(m, false)));
+    p.registerEscHandler({ final: 'c' }, () => track((m) => onReset(m, true)));
+    p.registerOscHandler(0, (data) => track((m) => onTitle(m, data)));
+    p.registerOscHandler(2, (data) => track((m) => onTitle(m, data)));
+  }
+}

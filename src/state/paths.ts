@@ -1,0 +1,38 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { ensurePrivateDir } from './home.js';
+
+/** sun_path is 108 bytes on Linux including the terminating NUL. */
+export const SOCKET_PATH_LIMIT = 107;
+
+export const sessionsDir = (home: string) => path.join(home, 'sessions');
+export const sessionDir = (home: string, id: string) => path.join(sessionsDir(home), id);
+export const hostFile = (home: string, id: string) => path.join(sessionDir(home, id), 'host.json');
+export const runnerLog = (home: string, id: string) => path.join(sessionDir(home, id), 'runner.log');
+/** The last screen and history of an exited session, so it stays viewable. */
+export const finalScreenFile = (home: string, id: string) => path.join(sessionDir(home, id), 'final-screen.ans');
+
+/**
+ * The session's socket: in its folder when the path fits the limit, else in a
+ * short private per-user runtime folder, named by a hash of the home so two
+ * homes never share a socket.
+ */
+export function socketPath(home: string, id: string, env: NodeJS.ProcessEnv = process.env): string {
+  const inHome = path.join(sessionDir(home, id), 'runner.sock');
+  if (Buffer.byteLength(inHome) <= SOCKET_PATH_LIMIT) return inHome;
+  const tag = crypto.createHash('sha256').update(home).digest('hex').slice(0, 10);
+  return path.join(runtimeDir(env), `${tag}-${id}.sock`);
+}
+
+/** A short folder only we can use, for sockets that do not fit in the home. */
+export function runtimeDir(env: NodeJS.ProcessEnv = process.env): string {
+  const uid = process.getuid?.() ?? 0;
+  const base = env.XDG_RUNTIME_DIR && Buffer.byteLength(env.XDG_RUNTIME_DIR) < 60 ? env.XDG_RUNTIME_DIR : os.tmpdir();
+  const dir = path.join(base.length < 60 ? base : '/tmp', `agent-board-${uid}`);
+  return dir;
+}
+
+export function ensureSocketDir(sock: string): void {
+  ensurePrivateDir(path.dirname(sock), 'socket directory');
+}
