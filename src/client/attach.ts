@@ -84,7 +84,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         generation = m.generation;
         return;
       case 'snapshot_screen':
-        show(m.data);
+        // Whatever the terminal shows now (an earlier frame, the user's shell) goes first.
+        show(terminalRestoreSequence(alt.active) + '\x1b[H\x1b[2J' + m.data);
         return;
       case 'snapshot_end':
         nextSeq = m.nextSeq;

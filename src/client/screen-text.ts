@@ -14,7 +14,7 @@ export interface RenderedScreen {
  * terminal of the session's size and reads the text back: what `peek` prints.
  */
 export async function renderSnapshot(cols: number, rows: number, history: string, frame: string): Promise<RenderedScreen> {
-  const historyLines = history.split('\r\n').length;
+  const historyLines = (history + frame).split('\n').length;
   const term = new Terminal({ cols, rows, scrollback: historyLines + rows + 10, allowProposedApi: true });
   const ser = new SerializeAddon();
   term.loadAddon(ser as never);

@@ -123,10 +123,15 @@ export class PtyHost {
     }
   }
 
-  /** SIGTERM to the group now, SIGKILL after the grace period; idempotent. */
+  /**
+   * SIGTERM to the group now, SIGKILL after the grace period; idempotent.
+   * SIGHUP goes with SIGTERM: interactive shells ignore SIGTERM, and a hang-up
+   * is what every terminal program expects when its terminal goes away.
+   */
   terminate(graceMs = TERMINATE_GRACE_MS): void {
     if (this.exited || this.killTimer) return;
     this.signal('SIGTERM');
+    this.signal('SIGHUP');
     this.killTimer = setTimeout(() => this.signal('SIGKILL'), graceMs);
   }
 

@@ -174,13 +174,17 @@ export class TerminalModel {
     for (const fn of ready) fn();
   }
 
-  /** Screen, cursor and every mode, for a fresh terminal of the same size. Call only when settled. */
+  /**
+   * Screen, cursor and every mode. Rebuilds the screen when written into a
+   * terminal of the same size whose cursor is home on a blank screen, or
+   * right after the history lines (which it then scrolls up into scrollback).
+   * Call only when settled.
+   */
   screenFrame(): string {
     const body = this.serializer.serialize({ scrollback: 0 });
     const buf = this.term.buffer.active;
     const region = scrollRegionOf(this.term);
     return (
-      '\x1b[0m\x1b[H\x1b[2J' +
       body +
       trackedModesSequence(this.modes) +
       scrollRegionSequence({

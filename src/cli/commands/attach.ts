@@ -64,7 +64,7 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
 function showFinalScreen(home: string, id: string): void {
   try {
     const frame = fs.readFileSync(finalScreenFile(home, id), 'utf8');
-    process.stdout.write(frame + terminalRestoreSequence(frame.includes('\x1b[?1049h')) + '\r\n');
+    process.stdout.write('\x1b[H\x1b[2J' + frame + terminalRestoreSequence(frame.includes('\x1b[?1049h')) + '\r\n');
   } catch {
     // nothing saved; the status line is all there is
   }
