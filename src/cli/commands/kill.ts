@@ -29,7 +29,9 @@ export function registerKill(program: Command): void {
         throw new UserError(`${s.name} is lost and its program is not running; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
       }
       const conn = await connectSession(home, s, 'kill');
-      const exit = waitForExit(conn, TERMINATE_GRACE_MS + 3000);
+      // A plain terminate may take the whole grace period; another signal may not end it at all.
+      const escalates = !o.signal || ['SIGTERM', 'SIGKILL'].includes(normalize(o.signal));
+      const exit = waitForExit(conn, escalates ? TERMINATE_GRACE_MS + 3000 : SIGNAL_SETTLE_MS);
       conn.send({ type: 'terminate', signal: o.signal });
       const result = await exit;
       conn.destroy();
@@ -43,6 +45,9 @@ export function registerKill(program: Command): void {
       }
     });
 }
+
+/** After a signal that need not end the program, how long to wait to report whether it did. */
+const SIGNAL_SETTLE_MS = 500;
 
 const normalize = (sig: string) => sig.toUpperCase().replace(/^(SIG)?/, 'SIG');
 
