@@ -55,6 +55,22 @@ export interface NewSessionOptions {
   scrollback?: number;
 }
 
+/** Like the shell's lookup: a path is checked as is (relative to cwd), a bare name on PATH. */
+export function findExecutable(command: string, cwd: string): string | null {
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, command));
+  for (const file of candidates) {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
 function newId(): string {
   return crypto.randomBytes(4).toString('hex');
 }
@@ -69,6 +85,9 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   const cwd = path.resolve(opts.cwd);
   if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) {
     throw new UserError(`working directory ${cwd} does not exist`, EXIT.usage);
+  }
+  if (!findExecutable(opts.command, cwd)) {
+    throw new UserError(`command not found: ${opts.command}`, EXIT.usage);
   }
   const existing = listSessions(home);
   const taken = new Set(existing.map((s) => s.name));

@@ -100,6 +100,9 @@ describe('session lifecycle through the CLI', () => {
   it('new refuses a duplicate name and a missing working directory', () => {
     newSession(home, ['--name', 'dup', '--', 'sleep', '60']);
     expect(cli(home, ['new', '--name', 'dup', '--', 'sleep', '1']).stderr).toMatch(/already exists/);
+    const missing = cli(home, ['new', '--', 'no-such-program-here']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/command not found: no-such-program-here/);
     const r = cli(home, ['new', '--cwd', '/no/such/dir', '--', 'true']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not exist/);
