@@ -4,14 +4,23 @@
  * without a full snapshot, as long as the chunks it missed are still held.
  */
 
-/** Defaults follow the runner of the seeds: 2048 chunks or 4 MiB, whichever fills first. */
+import { utf8Length } from './frame-decoder.js';
+
+/**
+ * Defaults follow the runner of the seeds: 2048 chunks or 4 MiB, whichever
+ * fills first. Bytes are UTF-8 bytes, what a replay puts on the wire.
+ */
 export const DEFAULT_RING_CHUNKS = 2048;
 export const DEFAULT_RING_BYTES = 4 * 1024 * 1024;
 
 export interface RingChunk { seq: number; data: string }
 
+/** Stands in for an evicted chunk until compaction, so its data can be collected. */
+const EVICTED: RingChunk = Object.freeze({ seq: -1, data: '' });
+
 export class OutputRing {
   private chunks: RingChunk[] = [];
+  private sizes: number[] = []; // UTF-8 bytes of chunks[i]
   private head = 0; // index of the oldest live chunk in `chunks`
   private bytes = 0;
   private next: number;
@@ -38,21 +47,26 @@ export class OutputRing {
     return this.chunks.length - this.head;
   }
 
+  /** UTF-8 bytes of the chunks held. */
   get byteSize(): number {
     return this.bytes;
   }
 
   push(data: string): RingChunk {
     const chunk = { seq: this.next++, data };
+    const bytes = utf8Length(data);
     this.chunks.push(chunk);
-    this.bytes += data.length;
+    this.sizes.push(bytes);
+    this.bytes += bytes;
+    // Always keep the newest chunk, however big.
     while (this.size > 1 && (this.size > this.maxChunks || this.bytes > this.maxBytes)) {
-      const old = this.chunks[this.head++]!;
-      this.bytes -= old.data.length;
+      this.bytes -= this.sizes[this.head]!;
+      this.chunks[this.head++] = EVICTED;
     }
-    // Compact now and then so the array does not grow without bound.
+    // Compact now and then so the arrays do not grow without bound.
     if (this.head > 1024 && this.head * 2 > this.chunks.length) {
       this.chunks = this.chunks.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
       this.head = 0;
     }
     return chunk;
@@ -60,7 +74,7 @@ export class OutputRing {
 
   /** True when every chunk from `seq` on is still here (seq == nextSeq: nothing missed). */
   holds(seq: number): boolean {
-    return seq >= this.firstSeq && seq <= this.next;
+    return Number.isInteger(seq) && seq >= this.firstSeq && seq <= this.next;
   }
 
   /** Chunks from `seq` on, or null when some of them were already dropped. */

@@ -8,6 +8,10 @@ export type Resolved<T extends Named> =
   | { ok: false; reason: 'ambiguous'; message: string; candidates: T[] };
 
 export function resolveSessionRef<T extends Named>(ref: string, sessions: readonly T[]): Resolved<T> {
+  // An empty ref is a prefix of everything: it must not pick the only session.
+  if (ref.trim() === '') {
+    return { ok: false, reason: 'unknown', message: 'no session given; see the list with: agent-board ls' };
+  }
   const exact = sessions.find((s) => s.id === ref) ?? sessions.find((s) => s.name === ref);
   if (exact) return { ok: true, session: exact };
   const lower = ref.toLowerCase();
@@ -15,7 +19,7 @@ export function resolveSessionRef<T extends Named>(ref: string, sessions: readon
   if (byName.length === 1) return { ok: true, session: byName[0]! };
   const matches = sessions.filter((s) => s.id.startsWith(ref) || s.name.toLowerCase().startsWith(lower));
   if (matches.length === 1) return { ok: true, session: matches[0]! };
-  if (matches.length === 0 || ref === '') {
+  if (matches.length === 0) {
     return { ok: false, reason: 'unknown', message: `no session "${ref}"; see the list with: agent-board ls` };
   }
   const names = matches.slice(0, 5).map((s) => `${s.name} (${s.id})`).join(', ');

@@ -5,20 +5,32 @@
  */
 export function terminalRestoreSequence(altScreenActive: boolean): string {
   return [
-    altScreenActive ? '\x1b[?1049l' : '',
+    // Kitty keeps a keyboard-mode stack per screen: pop the alternate one before leaving it.
+    altScreenActive ? '\x1b[<99u\x1b[?1049l' : '',
+    '\x1b[?2026l', // synchronized output: a half-done update would hold the screen frozen
     '\x1b7\x1b[r\x1b[?6l\x1b8', // scroll region and origin mode, keeping the cursor where it is
-    '\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l', // mouse
+    '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l', // mouse
     '\x1b[?1004l', // focus events
     '\x1b[?2004l', // bracketed paste
     '\x1b[<99u', // kitty keyboard: pop the whole stack
     '\x1b[>4m', // modifyOtherKeys
     '\x1b[?1l\x1b>', // cursor keys and keypad back to normal
+    '\x1b[4l', // insert mode off
+    '\x1b(B\x0f', // G0 = ASCII and in use (no line-drawing characters left on)
     '\x1b[0m', // attributes
     '\x1b[?7h', // autowrap
     '\x1b[0 q', // cursor shape
     '\x1b[?25h', // cursor visible
   ].join('');
 }
+
+const ALT_SCREEN_MODES = new Set([1049, 1047, 47]);
+/** A DEC private mode set/reset (any number of params), or RIS (ESC c). */
+const MODE_OR_RESET = /\x1b(?:\[\?([0-9;]*)([hl])|c)/g;
+/** The start of such a sequence, cut off at the end of a chunk. */
+const PARTIAL = /^\x1b(?:\[(?:\?[0-9;]*)?)?$/;
+/** Longer unfinished parameter lists are not kept (a runaway program). */
+const MAX_CARRY = 64;
 
 /**
  * Follows whether the alternate screen is on, across chunk boundaries, from
@@ -30,11 +42,18 @@ export class AltScreenTracker {
 
   feed(data: string): void {
     const text = this.carry + data;
-    const re = /\x1b\[\?(1049|1047|47)([hl])/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text))) this.active = m[2] === 'h';
+    for (const m of text.matchAll(MODE_OR_RESET)) {
+      if (m[2] === undefined) {
+        this.active = false; // RIS switches back to the normal screen
+        continue;
+      }
+      for (const p of m[1]!.split(';')) {
+        if (ALT_SCREEN_MODES.has(Number(p))) this.active = m[2] === 'h';
+      }
+    }
     // Keep a tail that could be the start of a sequence cut by the chunk edge.
     const esc = text.lastIndexOf('\x1b');
-    this.carry = esc !== -1 && text.length - esc < 8 ? text.slice(esc) : '';
+    const tail = esc === -1 ? '' : text.slice(esc);
+    this.carry = tail.length <= MAX_CARRY && PARTIAL.test(tail) ? tail : '';
   }
 }
