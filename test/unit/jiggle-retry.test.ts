@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AGENT_KINDS, agentKind } from '../../src/core/agent-kinds.js';
+import {
+  advanceRetry,
+  BACKOFF_MS,
+  createJiggleRetryState,
+  feedOutput,
+  hasFullClearSequence,
+  MAX_RETRIES,
+  nextRetryDelay,
+  stopRetry,
+} from '../../src/core/jiggle-retry.js';
+
+describe('the seed 000 cases', () => {
+  // hasFullClearSequence
+  it('detects ESC[2J in plain data', () => expect(hasFullClearSequence('hello\x1b[2Jworld')).toBe(true));
+  it('detects ESC[2J at start', () => expect(hasFullClearSequence('\x1b[2J')).toBe(true));
+  it('detects ESC[2J followed by ESC[H', () => expect(hasFullClearSequence('\x1b[2J\x1b[H')).toBe(true));
+  it('rejects data without ESC[2J', () => expect(hasFullClearSequence('hello world')).toBe(false));
+  it('rejects ESC[3J (scrollback clear, not full clear)', () => expect(hasFullClearSequence('\x1b[3J')).toBe(false));
+  it('rejects partial escape ESC[2 (no J)', () => expect(hasFullClearSequence('\x1b[2')).toBe(false));
+  // createJiggleRetryState
+  it('initial state is fresh', () => {
+    const s = createJiggleRetryState();
+    expect(s).toMatchObject({ retryIndex: 0, clearDetected: false, stopped: false });
+  });
+  // feedOutput
+  it('feedOutput detects clear sequence', () => {
+    const r = feedOutput(createJiggleRetryState(), 'some output \x1b[2J more', '');
+    expect(r.clearFound).toBe(true);
+    expect(r.state.clearDetected).toBe(true);
+  });
+  it('feedOutput returns clearFound=false when no clear', () => {
+    const r = feedOutput(createJiggleRetryState(), 'normal output', '');
+    expect(r.clearFound).toBe(false);
+    expect(r.state.clearDetected).toBe(false);
+  });
+  it('feedOutput handles cross-chunk split: ESC[ + 2J', () => {
+    const r1 = feedOutput(createJiggleRetryState(), 'data\x1b[', '');
+    expect(r1.clearFound).toBe(false);
+    expect(r1.carry).toBe('\x1b[');
+    expect(feedOutput(r1.state, '2Jrest', r1.carry).clearFound).toBe(true);
+  });
+  it('feedOutput handles cross-chunk split: ESC + [2J', () => {
+    const r1 = feedOutput(createJiggleRetryState(), 'data\x1b', '');
+    expect(r1.clearFound).toBe(false);
+    expect(r1.carry).toBe('\x1b');
+    expect(feedOutput(r1.state, '[2Jrest', r1.carry).clearFound).toBe(true);
+  });
+  it('feedOutput clears carry after successful detection', () => {
+    const r1 = feedOutput(createJiggleRetryState(), 'data\x1b[', '');
+    expect(feedOutput(r1.state, '2Jrest', r1.carry).carry).toBe('');
+  });
+  it('feedOutput keeps carry for non-matching partial', () => {
+    const r = feedOutput(createJiggleRetryState(), 'data\x1b[3', '');
+    expect(r.clearFound).toBe(false);
+    expect(r.carry.length).toBeGreaterThan(0);
+  });
+  // nextRetryDelay
+  it('nextRetryDelay returns BACKOFF_MS in order', () => {
+    let s = createJiggleRetryState();
+    for (let i = 0; i < MAX_RETRIES; i++) {
+      expect(nextRetryDelay(s)).toBe(BACKOFF_MS[i]);
+      s = advanceRetry(s);
+    }
+  });
+  it('nextRetryDelay returns null after MAX_RETRIES', () => {
+    let s = createJiggleRetryState();
+    for (let i = 0; i < MAX_RETRIES; i++) s = advanceRetry(s);
+    expect(nextRetryDelay(s)).toBeNull();
+  });
+  it('nextRetryDelay returns null when clearDetected', () => {
+    expect(nextRetryDelay(feedOutput(createJiggleRetryState(), '\x1b[2J', '').state)).toBeNull();
+  });
+  it('nextRetryDelay returns null when stopped', () => expect(nextRetryDelay(stopRetry(createJiggleRetryState()))).toBeNull());
+  // advanceRetry, stopRetry
+  it('advanceRetry increments retryIndex', () => {
+    const s1 = advanceRetry(createJiggleRetryState());
+    expect(s1.retryIndex).toBe(1);
+    expect(advanceRetry(s1).retryIndex).toBe(2);
+  });
+  it('stopRetry sets stopped=true', () => expect(stopRetry(createJiggleRetryState()).stopped).toBe(true));
+  // immutability
+  it('feedOutput does not mutate original state', () => {
+    const s = createJiggleRetryState();
+    feedOutput(s, '\x1b[2J', '');
+    expect(s.clearDetected).toBe(false);
+  });
+  it('advanceRetry does not mutate original state', () => {
+    const s = createJiggleRetryState();
+    advanceRetry(s);
+    expect(s.retryIndex).toBe(0);
+  });
+  it('stopRetry does not mutate original state', () => {
+    const s = createJiggleRetryState();
+    stopRetry(s);
+    expect(s.stopped).toBe(false);
+  });
+});
+
+describe('settle markers beyond ESC[2J', () => {
+  const claude = agentKind('claude').settleMarkers;
+
+  it("finds Claude's home-and-erase redraw, split at every position across two chunks", () => {
+    const data = 'xx\x1b[2D\x1b[3B\x1b[H\x1b[2K\x1b[1B\x1b[2Kyy';
+    for (let cut = 0; cut <= data.length; cut++) {
+      const r1 = feedOutput(createJiggleRetryState(claude), data.slice(0, cut), '');
+      const found = r1.clearFound || feedOutput(r1.state, data.slice(cut), r1.carry).clearFound;
+      expect(found, `cut at ${cut}`).toBe(true);
+    }
+  });
+
+  it('does not take a lone ESC[H or ESC[2K (a spinner update) for a redraw', () => {
+    const s = createJiggleRetryState(claude);
+    expect(feedOutput(s, '\x1b[H', '').clearFound).toBe(false);
+    expect(feedOutput(s, '\x1b[5;1H\x1b[2Kspinner', '').clearFound).toBe(false);
+  });
+
+  it('keeps no carry when nothing could start a marker, and a bounded one otherwise', () => {
+    const s = createJiggleRetryState(claude);
+    expect(feedOutput(s, 'plain text', '').carry).toBe('');
+    for (let i = 0; i < 50; i++) {
+      const r = feedOutput(s, 'a'.repeat(i) + '\x1b[H\x1b', '');
+      expect(r.carry.length).toBeLessThan(claude.reduce((m, x) => Math.max(m, x.length), 0));
+    }
+  });
+
+  it('any one of several markers settles the chain', () => {
+    const codex = agentKind('codex').settleMarkers;
+    expect(feedOutput(createJiggleRetryState(codex), '\x1b[?2026h\x1b[1;1H\x1b[J', '').clearFound).toBe(true);
+    expect(feedOutput(createJiggleRetryState(codex), '\x1b[2J', '').clearFound).toBe(true);
+  });
+
+  it('an unknown agent kind falls back to the shell settings', () => {
+    expect(agentKind('nope')).toBe(AGENT_KINDS.shell);
+  });
+});
+
+/** The real programs: after every resize in a recording, its kind's marker shows up in the output that follows. */
+describe('settle markers on the recordings', () => {
+  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'recordings');
+  const cases: Array<[string, string]> = [
+    ['claude-120x35.jsonl', 'claude'],
+    ['codex-120x35.jsonl', 'codex'],
+    ['codex-turns-120x35.jsonl', 'codex'],
+    ['gemini-turns-120x35.jsonl', 'gemini'],
+    ['pi-120x35.jsonl', 'pi'],
+    ['pi-turns-120x35.jsonl', 'pi'],
+  ];
+  type Ev = { t: number; o?: string; resize?: [number, number] };
+
+  for (const [file, kind] of cases) {
+    it(`${file}: the ${kind} chain settles after each resize`, () => {
+      const events = fs.readFileSync(path.join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Ev);
+      const resizes = events.map((e, i) => (e.resize ? i : -1)).filter((i) => i >= 0);
+      expect(resizes.length).toBeGreaterThan(0);
+      let settledAfter = 0;
+      for (const at of resizes) {
+        // Feed what the program printed in the 3 s after the resize, chunk by chunk, as the attach client would.
+        let state = createJiggleRetryState(agentKind(kind).settleMarkers);
+        let carry = '';
+        for (const e of events.slice(at + 1)) {
+          if (e.t - events[at]!.t > 3000 || e.resize) break;
+          if (e.o === undefined) continue;
+          ({ state, carry } = feedOutput(state, e.o, carry));
+          if (state.clearDetected) break;
+        }
+        if (state.clearDetected) settledAfter++;
+      }
+      // Codex answers a size query first and redraws on its next frame; every other program redraws each time.
+      expect(settledAfter).toBeGreaterThanOrEqual(kind === 'codex' ? 1 : resizes.length);
+    });
+  }
+});
