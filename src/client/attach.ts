@@ -1,5 +1,7 @@
 import { findDetachKey, type DetachKey } from '../core/detach-key.js';
+import { agentKind } from '../core/agent-kinds.js';
 import type { RunnerMessage } from '../core/protocol.js';
+import { JiggleChain, type Scheduler } from './jiggle-chain.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal-restore.js';
 import type { RunnerConnection } from './connection.js';
 
@@ -46,6 +48,8 @@ export interface AttachOptions {
   readOnly?: boolean;
   /** Waits for reconnects; tests shorten them. */
   reconnectDelaysMs?: number[];
+  /** Timers for the jiggle chain; tests pass fake ones. */
+  scheduler?: Scheduler;
 }
 
 /**
@@ -63,6 +67,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   let finish!: (r: AttachResult) => void;
   const done = new Promise<AttachResult>((r) => (finish = r));
   let finished = false;
+  let jiggle: JiggleChain | null = null;
 
   const show = (data: string) => {
     alt.feed(data);
@@ -82,6 +87,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       case 'replay_begin':
         generation = m.generation;
+        goneLive();
         return;
       case 'snapshot_screen':
         // Whatever the terminal shows now (an earlier frame, the user's shell) goes first.
@@ -89,10 +95,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       case 'snapshot_end':
         nextSeq = m.nextSeq;
+        goneLive();
         return;
       case 'output':
         if (nextSeq !== null && m.seq < nextSeq) return; // already shown (replay overlap)
         nextSeq = m.seq + 1;
+        jiggle?.feed(m.data);
         show(m.data);
         return;
       case 'exit':
@@ -104,6 +112,16 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       default:
         return;
     }
+  };
+
+  /** The stream is live: make the program redraw for the watcher it now has (seed 000). */
+  const goneLive = () => {
+    if (opts.readOnly || !conn) return;
+    const kind = agentKind(conn.hello.host.agent);
+    jiggle?.stop();
+    const c = conn;
+    jiggle = new JiggleChain(kind.settleMarkers, () => c.send({ type: 'redraw' }), opts.scheduler);
+    jiggle.start();
   };
 
   const sendSize = () => {
@@ -157,6 +175,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   function end(r: AttachResult) {
     if (finished) return;
     finished = true;
+    jiggle?.stop();
     input.off('data', onKeys);
     output.off('resize', sendSize);
     output.write(terminalRestoreSequence(alt.active));

@@ -64,6 +64,8 @@ export interface InterruptMsg { type: 'interrupt' }
 export interface TerminateMsg { type: 'terminate'; signal?: string }
 export interface DetachMsg { type: 'detach' }
 export interface StatusRequest { type: 'status' }
+/** Make the program redraw, the way its agent kind needs (the jiggle chain's step). */
+export interface RedrawMsg { type: 'redraw' }
 /** The runner owns host.json while it runs, so names change through it (answered with status). */
 export interface RenameMsg { type: 'rename'; name: string }
 
@@ -76,7 +78,8 @@ export type ClientMessage =
   | TerminateMsg
   | DetachMsg
   | StatusRequest
-  | RenameMsg;
+  | RenameMsg
+  | RedrawMsg;
 
 export type ClientMessageType = ClientMessage['type'];
 

@@ -42,6 +42,7 @@ export function validateClientMessage(value: unknown): Validated {
       if (typeof value.name !== 'string') return bad('rename needs a string "name"');
       return ok({ type, name: value.name });
     case 'interrupt':
+    case 'redraw':
     case 'detach':
     case 'status':
       return ok({ type });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { OutputRing } from '../core/output-ring.js';
-import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
+import { agentKind } from '../core/agent-kinds.js';
+import { MIN_COLS, PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { clampSize } from '../core/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
@@ -20,6 +21,14 @@ export interface SessionDeps {
   onFinished: () => void;
 }
 
+/**
+ * How long a size jiggle keeps the PTY a column narrower. Long enough for a
+ * busy Node program to handle the first SIGWINCH and read the odd size (Node
+ * ignores a SIGWINCH whose size did not change); the recordings' operator
+ * took about 150 ms.
+ */
+export const JIGGLE_RESTORE_MS = 100;
+
 const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGCONT', 'SIGSTOP', 'SIGWINCH']);
 
 /**
@@ -33,6 +42,7 @@ export class Session {
   readonly pty: PtyHost;
   readonly clients = new Set<ClientConn>();
   private exit: ChildExit | null = null;
+  private jiggleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     const rec = deps.host.record;
@@ -162,6 +172,9 @@ export class Session {
       case 'interrupt':
         this.pty.write('\x03');
         return;
+      case 'redraw':
+        this.jiggle();
+        return;
       case 'terminate': {
         const sig = msg.signal?.toUpperCase().replace(/^(SIG)?/, 'SIG');
         if (!sig || sig === 'SIGTERM') {
@@ -176,6 +189,34 @@ export class Session {
         return;
       }
     }
+  }
+
+  /**
+   * Makes the program redraw without changing what anyone sees: `size` takes
+   * the PTY one column narrower and back after JIGGLE_RESTORE_MS (the model
+   * keeps its size, so nothing reflows); `winch` signals the foreground
+   * process group with the size unchanged, as dtach does.
+   */
+  private jiggle(): void {
+    const kind = agentKind(this.record.agent);
+    if (kind.jiggle === 'winch') {
+      const pgrp = this.pty.foregroundGroup();
+      if (pgrp) {
+        try {
+          process.kill(-pgrp, 'SIGWINCH');
+        } catch {
+          // the group just went away
+        }
+      }
+      return;
+    }
+    if (this.jiggleTimer) return; // one in flight already does the job
+    const { cols, rows } = this.record;
+    this.pty.resize(Math.max(MIN_COLS, cols - 1), rows);
+    this.jiggleTimer = setTimeout(() => {
+      this.jiggleTimer = null;
+      this.pty.resize(this.record.cols, this.record.rows);
+    }, JIGGLE_RESTORE_MS);
   }
 
   /** Resize PTY and model together; the host file follows. */

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { createSession, DEFAULT_SCROLLBACK } from '../../client/sessions.js';
+import { AGENT_KINDS } from '../../core/agent-kinds.js';
+import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { attachTo } from './attach.js';
 
@@ -10,10 +12,14 @@ export function registerNew(program: Command): void {
     .option('-n, --name <name>', 'a name to use instead of the id')
     .option('-C, --cwd <dir>', 'working directory', process.cwd())
     .option('-a, --attach', 'attach to it at once')
+    .option('--agent <kind>', `what runs in it: ${Object.keys(AGENT_KINDS).join(', ')}`, 'shell')
     .option('--scrollback <lines>', 'history lines kept for the session', String(DEFAULT_SCROLLBACK))
     .option('--detach-key <key>', 'with --attach: the key that detaches (default ctrl-\\)')
     .argument('[command...]', 'the program and its arguments, after -- (default $SHELL)')
-    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string }) => {
+    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent: string }) => {
+      if (!AGENT_KINDS[o.agent]) {
+        throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${Object.keys(AGENT_KINDS).join(', ')}`, EXIT.usage);
+      }
       const [command, ...args] = cmd.length ? cmd : [process.env.SHELL || '/bin/sh'];
       const rec = await createSession(getHome(), {
         name: o.name,
@@ -22,6 +28,7 @@ export function registerNew(program: Command): void {
         cwd: o.cwd,
         cols: process.stdout.columns,
         rows: process.stdout.rows,
+        agent: o.agent,
         scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
       });
       if (o.attach) {
