@@ -1,0 +1,98 @@
+// (b) Keystroke echo round trip through `attach`, against `tmux attach`, with
+// the same raw-mode echo program in a plain node-pty as the floor. One byte
+// goes into the client's PTY; the clock stops when it comes back out of it.
+import { PtyClient, baseEnv, now, percentile, sleep } from './lib.mjs';
+
+const WARMUP = 30;
+const ROUNDS = 300;
+const ROUND_TIMEOUT_MS = 5000;
+// Letters that are not common CSI finals, so an escape sequence cannot pass for the echo.
+const KEYS = 'vwxyzq';
+const ECHO_PROGRAM = ['sh', '-c', 'stty raw -echo; printf "ECHO-%s\\r\\n" READY; exec cat'];
+
+async function rounds(client, label, log) {
+  const samples = [];
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    const key = KEYS[i % KEYS.length];
+    const byte = key.charCodeAt(0);
+    const back = client.watch((buf) => buf.includes(byte), ROUND_TIMEOUT_MS, `the echo of ${key} (${label})`);
+    const t0 = now();
+    client.write(key);
+    const t1 = await back;
+    if (i >= WARMUP) samples.push(t1 - t0);
+    await new Promise((r) => setImmediate(r));
+  }
+  log(`(b) ${label}: p50 ${percentile(samples, 50).toFixed(3)} ms, p99 ${percentile(samples, 99).toFixed(3)} ms`);
+  return samples;
+}
+
+export async function benchEcho({ ab, tmux, log }) {
+  // The floor: the echo program in a node-pty, no multiplexer.
+  const direct = new PtyClient(ECHO_PROGRAM[0], ECHO_PROGRAM.slice(1), { env: baseEnv() });
+  let directSamples;
+  try {
+    await direct.waitForText('ECHO-READY', 10_000);
+    await direct.settle(100);
+    directSamples = await rounds(direct, 'node-pty direct', log);
+  } finally {
+    direct.kill();
+  }
+
+  const id = await ab.newSession('bench-echo', ECHO_PROGRAM);
+  tmux.newSession('echo', ECHO_PROGRAM);
+  await sleep(200); // both programs are in raw mode by now
+
+  const abClient = ab.attach(id);
+  let abSamples;
+  try {
+    await abClient.waitForText('ECHO-READY', 10_000);
+    await abClient.settle(150);
+    abSamples = await rounds(abClient, 'agent-board attach', log);
+  } finally {
+    abClient.write('\x1c');
+    await abClient.waitExit(3000);
+  }
+
+  const tmClient = tmux.attach('echo');
+  let tmSamples;
+  try {
+    await tmClient.waitForText('ECHO-READY', 10_000);
+    await tmClient.settle(150);
+    tmSamples = await rounds(tmClient, 'tmux attach', log);
+  } finally {
+    tmClient.write('\x02d');
+    await tmClient.waitExit(3000);
+  }
+
+  const stat = (s) => ({ p50: percentile(s, 50), p99: percentile(s, 99), min: Math.min(...s), max: Math.max(...s) });
+  const a = stat(abSamples);
+  const t = stat(tmSamples);
+  const d = stat(directSamples);
+  const floor = `node-pty direct p50 ${d.p50.toFixed(3)} / p99 ${d.p99.toFixed(3)} ms`;
+  return [
+    {
+      key: 'echo_p50',
+      name: 'keystroke echo p50 (ms)',
+      unit: 'ms',
+      agentBoard: a.p50,
+      tmux: t.p50,
+      ratio: a.p50 / t.p50,
+      target: 'ratio <= 1.5',
+      pass: a.p50 <= 1.5 * t.p50,
+      extra: { agentBoard: a, tmux: t, direct: d, rounds: ROUNDS, warmup: WARMUP },
+      note: `floor: ${floor}`,
+    },
+    {
+      key: 'echo_p99',
+      name: 'keystroke echo p99 (ms)',
+      unit: 'ms',
+      agentBoard: a.p99,
+      tmux: t.p99,
+      ratio: a.p99 / t.p99,
+      target: 'reported (no target)',
+      pass: null,
+      extra: { direct: d },
+      note: `floor: ${floor}`,
+    },
+  ];
+}

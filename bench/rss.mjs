@@ -1,0 +1,45 @@
+// (d) Idle memory: the runner of a session running bash, against a tmux
+// server with one bash pane. Both fresh, both left idle before reading VmRSS.
+import { spawn } from 'node:child_process';
+import { NODE, SHELL, rssMiB, sleep } from './lib.mjs';
+
+const IDLE_MS = 3000;
+
+export async function benchRss({ ab, tmux, log }) {
+  const shell = SHELL;
+  const id = await ab.newSession('bench-idle', shell);
+  // The same at 80x24 (what `new` gets without a terminal), for reference.
+  const small = await ab.newSession('bench-idle-80x24', shell, { cols: 80, rows: 24 });
+  tmux.newSession('idle', shell);
+  const runnerPid = ab.record(id).runnerPid;
+  const smallPid = ab.record(small).runnerPid;
+  const serverPid = tmux.serverPid();
+  if (!runnerPid || !smallPid) throw new Error('ls --json gave no runnerPid');
+  // A bare idle node process: the part of the runner's memory that is node itself.
+  const bare = spawn(NODE, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  let bareMiB;
+  try {
+    await sleep(IDLE_MS);
+    bareMiB = rssMiB(bare.pid);
+  } finally {
+    bare.kill('SIGKILL');
+  }
+  const abMiB = rssMiB(runnerPid);
+  const smallMiB = rssMiB(smallPid);
+  const tmMiB = rssMiB(serverPid);
+  log(`(d) runner pid ${runnerPid} (200x50): ${abMiB.toFixed(1)} MiB; runner pid ${smallPid} (80x24): ${smallMiB.toFixed(1)} MiB; tmux server pid ${serverPid}: ${tmMiB.toFixed(1)} MiB; bare idle node: ${bareMiB.toFixed(1)} MiB`);
+  return [
+    {
+      key: 'idle_rss',
+      name: 'idle RSS, one bash session (MiB)',
+      unit: 'MiB',
+      agentBoard: abMiB,
+      tmux: tmMiB,
+      ratio: abMiB / tmMiB,
+      target: 'agent-board < 60 MiB',
+      pass: abMiB < 60,
+      extra: { runnerPid, tmuxServerPid: serverPid, idleMs: IDLE_MS, runner80x24MiB: smallMiB, bareNodeMiB: bareMiB },
+      note: `runner process (200x50, scrollback 5000) vs tmux server process, children not counted; an 80x24 runner: ${smallMiB.toFixed(1)} MiB; a bare idle node: ${bareMiB.toFixed(1)} MiB`,
+    },
+  ];
+}
