@@ -69,8 +69,13 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   let finished = false;
   let jiggle: JiggleChain | null = null;
 
-  const show = (data: string) => {
-    alt.feed(data);
+  // Output is drawn once per batch of frames (one socket read), not once per
+  // frame: a terminal write costs far more than the bytes it carries.
+  let pendingOut = '';
+  const flushOut = () => {
+    const data = pendingOut;
+    pendingOut = '';
+    if (!data || finished) return;
     if (!output.write(data) && conn) {
       // The user's terminal is slower than the session: stop reading, so the
       // runner sees us fall behind and sends a fresh frame when we catch up.
@@ -78,6 +83,11 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       paused.socket.pause();
       output.once('drain', () => paused.socket.resume());
     }
+  };
+  const show = (data: string) => {
+    alt.feed(data);
+    if (!pendingOut) queueMicrotask(flushOut);
+    pendingOut += data;
   };
 
   const onMessage = (m: RunnerMessage) => {
@@ -174,6 +184,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
 
   function end(r: AttachResult) {
     if (finished) return;
+    flushOut();
     finished = true;
     jiggle?.stop();
     input.off('data', onKeys);

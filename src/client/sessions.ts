@@ -16,7 +16,7 @@ export const DEFAULT_SCROLLBACK = 5000;
 /** How long `new` waits for its runner to come up before it reports failure. */
 export const RUNNER_START_TIMEOUT_MS = 10_000;
 
-const CLI_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js');
+const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'runner', 'entry.js');
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {
@@ -123,7 +123,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   ensurePrivateDir(sessionDir(home, id), 'session directory');
   writeHostFile(hostFile(home, id), record);
 
-  const child = spawn(process.execPath, [CLI_ENTRY, 'runner', id], {
+  const child = spawn(process.execPath, [RUNNER_ENTRY, id], {
     detached: true, // setsid: no controlling terminal, own process group
     stdio: 'ignore',
     cwd,

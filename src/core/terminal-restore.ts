@@ -41,6 +41,11 @@ export class AltScreenTracker {
   active = false;
 
   feed(data: string): void {
+    // Most output has no mode switch or reset at all: skip the regex for it.
+    if (!this.carry && !data.includes('\x1b[?') && !data.includes('\x1bc')) {
+      const esc = data.lastIndexOf('\x1b');
+      if (esc === -1 || data.length - esc > MAX_CARRY) return;
+    }
     const text = this.carry + data;
     for (const m of text.matchAll(MODE_OR_RESET)) {
       if (m[2] === undefined) {

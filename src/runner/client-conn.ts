@@ -50,6 +50,12 @@ export class ClientConn {
     this.socket.write(encodeFrame(message));
   }
 
+  /** Send a frame already encoded (the same output goes to every client). */
+  sendEncoded(frame: string): void {
+    if (this.closed) return;
+    this.socket.write(frame);
+  }
+
   /** Send, then close our side once it is flushed. */
   finish(message: RunnerMessage): void {
     if (this.closed) return;

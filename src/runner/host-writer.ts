@@ -13,33 +13,44 @@ export class HostWriter {
   private timer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private onError: (err: Error) => void;
+  private outputSeen = false;
 
   constructor(private readonly file: string, public record: HostRecord, onError: (err: Error) => void) {
     this.onError = onError;
   }
 
   startHeartbeat(): void {
-    this.heartbeat = setInterval(() => this.update({}, true), HEARTBEAT_INTERVAL_MS);
+    this.heartbeat = setInterval(() => this.flush(false), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
   }
 
-  /** Merge `patch` into the record; write now when `now`, else soon. */
+  /**
+   * Merge `patch` into the record. `now` (status changes) writes at once and
+   * fsyncs; anything else is written within HOST_WRITE_COALESCE_MS.
+   */
   update(patch: Partial<HostRecord>, now = false): void {
     this.record = { ...this.record, ...patch };
     if (now) {
-      this.flush();
+      this.flush(true);
       return;
     }
-    this.timer ??= setTimeout(() => this.flush(), HOST_WRITE_COALESCE_MS);
+    this.timer ??= setTimeout(() => this.flush(false), HOST_WRITE_COALESCE_MS);
   }
 
-  flush(): void {
+  /** The program printed: cheap enough for every output chunk (the time is stamped at the next write). */
+  noteOutput(): void {
+    this.outputSeen = true;
+    this.timer ??= setTimeout(() => this.flush(false), HOST_WRITE_COALESCE_MS);
+  }
+
+  flush(durable = false): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const at = new Date().toISOString();
-    this.record = { ...this.record, updatedAt: at, heartbeatAt: at };
+    this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...(this.outputSeen ? { lastOutputAt: at } : {}) };
+    this.outputSeen = false;
     try {
-      writeHostFile(this.file, this.record);
+      writeHostFile(this.file, this.record, durable);
     } catch (err) {
       // A full disk must not take the session down; the log says what happened.
       this.onError(err as Error);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import * as pty from 'node-pty';
+import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
 
 /** How a child ended, as data. */
 export interface ChildExit {
@@ -8,8 +9,6 @@ export interface ChildExit {
   signal: string | null;
 }
 
-/** SIGTERM first; the process group gets SIGKILL if it is still there after this. */
-export const TERMINATE_GRACE_MS = 4000;
 
 export interface PtyHostOptions {
   command: string;

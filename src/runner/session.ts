@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { OutputRing } from '../core/output-ring.js';
 import { agentKind } from '../core/agent-kinds.js';
 import { MIN_COLS, PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
+import { encodeFrame } from '../core/frame-decoder.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { clampSize } from '../core/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
@@ -74,10 +75,12 @@ export class Session {
   private onOutput(data: string): void {
     const chunk = this.ring.push(data);
     this.model.write(data, chunk.seq + 1);
-    this.deps.host.update({ lastOutputAt: new Date().toISOString() });
+    this.deps.host.noteOutput();
+    let frame: string | null = null; // encoded once, whatever the number of clients
     for (const c of this.clients) {
       if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
-      c.send({ type: 'output', seq: chunk.seq, data });
+      frame ??= encodeFrame({ type: 'output', seq: chunk.seq, data });
+      c.sendEncoded(frame);
       c.cursor = chunk.seq + 1;
       if (c.backlog > clientBacklogLimit(this.model.term.cols, this.model.term.rows)) this.fallBehind(c);
     }

@@ -5,14 +5,16 @@ import { hostFile, sessionsDir } from './paths.js';
 
 /**
  * Writes host.json so a reader sees the old file or the new one, never half:
- * write a temporary file, fsync it, rename it over the old one.
+ * write a temporary file, rename it over the old one. `durable` also fsyncs
+ * before the rename, so the change survives a crash of the machine: worth it
+ * for status changes, not for the heartbeat and activity stamps.
  */
-export function writeHostFile(file: string, record: HostRecord): void {
+export function writeHostFile(file: string, record: HostRecord, durable = true): void {
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
     fs.writeSync(fd, JSON.stringify(record, null, 2) + '\n');
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RunnerConnection } from '../../client/connection.js';
 import { connectSession, describeExit, findSession } from '../../client/sessions.js';
-import { TERMINATE_GRACE_MS } from '../../runner/pty-host.js';
+import { TERMINATE_GRACE_MS } from '../../core/lifecycle.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { isPidAlive } from '../../state/host-store.js';
 import { getHome } from '../context.js';

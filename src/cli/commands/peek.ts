@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { fetchSnapshot } from '../../client/fetch-snapshot.js';
-import { renderSnapshot } from '../../client/screen-text.js';
 import { connectSession, findSession } from '../../client/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
@@ -36,6 +35,8 @@ export function registerPeek(program: Command): void {
           conn.destroy();
         }
       }
+      // The headless terminal is heavy to load; only peek needs it.
+      const { renderSnapshot } = await import('../../client/screen-text.js');
       const screen = await renderSnapshot(cols, rows, history, frame);
       const from = Math.max(0, screen.screenStart - wanted);
       const lines = (o.ansi ? screen.ansiLines : screen.lines).slice(from);

@@ -5,7 +5,7 @@ import { EXIT, UserError } from '../../state/errors.js';
 import { isPidAlive, listSessions } from '../../state/host-store.js';
 import { sessionDir, socketPath } from '../../state/paths.js';
 import { getHome } from '../context.js';
-import { TERMINATE_GRACE_MS } from '../../runner/pty-host.js';
+import { TERMINATE_GRACE_MS } from '../../core/lifecycle.js';
 
 export function registerRm(program: Command): void {
   program
