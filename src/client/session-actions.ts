@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
+import { checkSessionName } from '../core/session-ref.js';
+import { EXIT, UserError } from '../state/errors.js';
+import { isPidAlive, listSessions, writeHostFile, type SessionView } from '../state/host-store.js';
+import { hostFile, sessionDir, socketPath } from '../state/paths.js';
+import type { RunnerConnection } from './connection.js';
+import { connectSession } from './sessions.js';
+
+/**
+ * What a user can do to a session, shared by the CLI and the board. Each
+ * resolves with a result to show, or rejects with a UserError.
+ */
+
+/** After a signal that need not end the program, how long to wait to report whether it did. */
+const SIGNAL_SETTLE_MS = 500;
+
+export const normalizeSignal = (sig: string) => sig.toUpperCase().replace(/^(SIG)?/, 'SIG');
+
+export type KillOutcome =
+  | { kind: 'exit'; code: number | null; signal: string | null }
+  | { kind: 'still-running'; signal: string }
+  | { kind: 'already-exited' }
+  | { kind: 'signalled-orphan'; signal: string; pid: number };
+
+export async function killSession(home: string, s: SessionView, signal?: string): Promise<KillOutcome> {
+  if (s.status === 'exited') return { kind: 'already-exited' };
+  const sig = signal ? normalizeSignal(signal) : 'SIGTERM';
+  if (s.status === 'lost') {
+    // The runner is gone; its program may not be. Do what the runner would have done.
+    if (s.childPid && isPidAlive(s.childPid)) {
+      process.kill(-s.childPid, sig as NodeJS.Signals);
+      return { kind: 'signalled-orphan', signal: sig, pid: s.childPid };
+    }
+    throw new UserError(`${s.name} is lost and its program is not running; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
+  }
+  const conn = await connectSession(home, s, 'kill');
+  try {
+    // A plain terminate may take the whole grace period; another signal may not end it at all.
+    const escalates = sig === 'SIGTERM' || sig === 'SIGKILL';
+    const exit = waitForExit(conn, escalates ? TERMINATE_GRACE_MS + 3000 : SIGNAL_SETTLE_MS);
+    conn.send({ type: 'terminate', signal });
+    const r = await exit;
+    if (r.kind === 'error') throw new UserError(r.message, EXIT.usage);
+    if (r.kind === 'exit') return r;
+    if (!escalates) return { kind: 'still-running', signal: sig };
+    throw new UserError(`${s.name} did not exit; its runner may be stuck (see agent-board ls)`, EXIT.failure);
+  } finally {
+    conn.destroy();
+  }
+}
+
+type WaitResult = { kind: 'exit'; code: number | null; signal: string | null } | { kind: 'error'; message: string } | { kind: 'timeout' };
+
+function waitForExit(conn: RunnerConnection, timeoutMs: number): Promise<WaitResult> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+    conn.onMessage((m) => {
+      if (m.type === 'exit') {
+        clearTimeout(timer);
+        resolve({ kind: 'exit', code: m.code, signal: m.signal });
+      } else if (m.type === 'error') {
+        clearTimeout(timer);
+        resolve({ kind: 'error', message: m.message });
+      }
+    });
+  });
+}
+
+/** Removes an exited or lost session; `force` ends a running one first. */
+export async function removeSession(home: string, s: SessionView, force = false): Promise<void> {
+  if (s.status === 'running' || s.status === 'starting') {
+    if (!force) {
+      throw new UserError(`${s.name} is still running; end it with: agent-board kill ${s.name} (or rm --force)`, EXIT.failure);
+    }
+    // Stop the runner (it terminates its program first) and wait for it to go.
+    if (s.runnerPid) process.kill(s.runnerPid, 'SIGTERM');
+    const deadline = Date.now() + TERMINATE_GRACE_MS + 3000;
+    while (Date.now() < deadline && isPidAlive(s.runnerPid)) await new Promise((r) => setTimeout(r, 50));
+    if (isPidAlive(s.runnerPid)) process.kill(s.runnerPid!, 'SIGKILL');
+  }
+  fs.rmSync(socketPath(home, s.id), { force: true });
+  fs.rmSync(sessionDir(home, s.id), { recursive: true, force: true });
+}
+
+export async function renameSession(home: string, s: SessionView, name: string): Promise<void> {
+  const bad = checkSessionName(name);
+  if (bad) throw new UserError(bad, EXIT.usage);
+  if (listSessions(home).some((x) => x.name === name && x.id !== s.id)) {
+    throw new UserError(`a session named ${name} already exists`, EXIT.usage);
+  }
+  if (s.status === 'running' || s.status === 'starting') {
+    // The runner owns host.json while it runs; it makes the change.
+    const conn = await connectSession(home, s, 'rename');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        conn.onMessage((m) => {
+          if (m.type === 'status') resolve();
+          if (m.type === 'error') reject(new UserError(m.message, EXIT.failure));
+        });
+        conn.onClose(() => reject(new UserError(`${s.name} went away during the rename`, EXIT.sessionUnavailable)));
+        conn.send({ type: 'rename', name });
+      });
+    } finally {
+      conn.destroy();
+    }
+    return;
+  }
+  const { runnerAlive: _alive, ...record } = s;
+  writeHostFile(hostFile(home, s.id), { ...record, name });
+}
