@@ -64,6 +64,8 @@ export interface InterruptMsg { type: 'interrupt' }
 export interface TerminateMsg { type: 'terminate'; signal?: string }
 export interface DetachMsg { type: 'detach' }
 export interface StatusRequest { type: 'status' }
+/** Be sent `status` whenever the host record changes (status, size, name, activity). */
+export interface SubscribeStatus { type: 'subscribe_status' }
 /** Make the program redraw, the way its agent kind needs (the jiggle chain's step). */
 export interface RedrawMsg { type: 'redraw' }
 /** The runner owns host.json while it runs, so names change through it (answered with status). */
@@ -79,7 +81,8 @@ export type ClientMessage =
   | DetachMsg
   | StatusRequest
   | RenameMsg
-  | RedrawMsg;
+  | RedrawMsg
+  | SubscribeStatus;
 
 export type ClientMessageType = ClientMessage['type'];
 

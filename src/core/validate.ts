@@ -43,6 +43,7 @@ export function validateClientMessage(value: unknown): Validated {
       return ok({ type, name: value.name });
     case 'interrupt':
     case 'redraw':
+    case 'subscribe_status':
     case 'detach':
     case 'status':
       return ok({ type });

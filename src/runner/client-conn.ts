@@ -32,6 +32,8 @@ export class ClientConn {
   cursor = 0;
   /** The size this client last asked for (interactive clients only). */
   size: TermSize | null = null;
+  /** Wants a `status` push on every host record change (the board does). */
+  watchesStatus = false;
   /** When the client last typed or resized, for the latest-active resize policy. */
   lastActive = 0;
 

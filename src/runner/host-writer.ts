@@ -15,6 +15,9 @@ export class HostWriter {
   private onError: (err: Error) => void;
   private outputSeen = false;
 
+  /** Called after each write with the record as written: status pushes hang off it. */
+  onWrite: ((record: HostRecord) => void) | null = null;
+
   constructor(private readonly file: string, public record: HostRecord, onError: (err: Error) => void) {
     this.onError = onError;
   }
@@ -51,6 +54,7 @@ export class HostWriter {
     this.outputSeen = false;
     try {
       writeHostFile(this.file, this.record, durable);
+      this.onWrite?.(this.record);
     } catch (err) {
       // A full disk must not take the session down; the log says what happened.
       this.onError(err as Error);

@@ -56,6 +56,14 @@ export class Session {
     this.pty = new PtyHost({ command: rec.command, args: rec.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit((e) => this.onChildExit(e));
+    deps.host.onWrite = (host) => {
+      let frame: string | null = null;
+      for (const c of this.clients) {
+        if (!c.watchesStatus) continue;
+        frame ??= encodeFrame({ type: 'status', host });
+        c.sendEncoded(frame);
+      }
+    };
     deps.host.update({ childPid: this.pty.pid, status: 'running', generation: deps.generation }, true);
     deps.log(`child ${this.pty.pid} started: ${rec.command} ${rec.args.join(' ')}`);
   }
@@ -125,6 +133,10 @@ export class Session {
         c.send({ type: 'hello', protocol: PROTOCOL_VERSION, generation: this.generation, host: this.record });
         return;
       case 'status':
+        c.send({ type: 'status', host: this.record });
+        return;
+      case 'subscribe_status':
+        c.watchesStatus = true;
         c.send({ type: 'status', host: this.record });
         return;
       case 'subscribe_terminal':

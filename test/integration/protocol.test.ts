@@ -192,4 +192,19 @@ describe('protocol v1 against a live runner', () => {
     await c.next((m) => m.type === 'bye');
     await waitFor('closed', () => c.closed);
   });
+
+  it('subscribe_status pushes every change of the host record: rename, size, exit', async () => {
+    const id = newSession(home, ['--', 'sh', '-c', 'read x; exit 5']);
+    const watcher = await hello(id);
+    watcher.send({ type: 'subscribe_status' });
+    await watcher.next((m) => m.type === 'status');
+    const actor = await hello(id);
+    actor.send({ type: 'rename', name: 'renamed' });
+    await watcher.next((m) => m.type === 'status' && m.host.name === 'renamed');
+    actor.send({ type: 'resize', cols: 77, rows: 22 });
+    await watcher.next((m) => m.type === 'status' && m.host.cols === 77 && m.host.rows === 22);
+    actor.send({ type: 'input', data: '\n' });
+    const last = await watcher.next((m) => m.type === 'status' && m.host.status === 'exited');
+    expect(last).toMatchObject({ host: { exitCode: 5 } });
+  });
 });
