@@ -30,6 +30,8 @@ export interface HostRecord {
   heartbeatAt: string;
   /** Last time the session printed anything (ISO), or null. */
   lastOutputAt: string | null;
+  /** The last non-blank line on the session's screen, for one-line previews (at most 200 characters). */
+  previewLine?: string;
   runnerPid: number | null;
   childPid: number | null;
   generation: string | null;

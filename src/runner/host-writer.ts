@@ -15,6 +15,9 @@ export class HostWriter {
   private onError: (err: Error) => void;
   private outputSeen = false;
 
+  /** Fields computed at write time (the screen's last line), so they cost nothing per output chunk. */
+  decorate: (() => Partial<HostRecord>) | null = null;
+
   /** Called after each write with the record as written: status pushes hang off it. */
   onWrite: ((record: HostRecord) => void) | null = null;
 
@@ -50,7 +53,8 @@ export class HostWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const at = new Date().toISOString();
-    this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...(this.outputSeen ? { lastOutputAt: at } : {}) };
+    const extra = this.outputSeen ? { lastOutputAt: at, ...this.decorate?.() } : {};
+    this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...extra };
     this.outputSeen = false;
     try {
       writeHostFile(this.file, this.record, durable);

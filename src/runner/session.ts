@@ -56,6 +56,7 @@ export class Session {
     this.pty = new PtyHost({ command: rec.command, args: rec.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit((e) => this.onChildExit(e));
+    deps.host.decorate = () => ({ previewLine: lastScreenLine(this.model) });
     deps.host.onWrite = (host) => {
       let frame: string | null = null;
       for (const c of this.clients) {
@@ -272,4 +273,15 @@ export class Session {
       this.deps.log(`could not save the final screen: ${(err as Error).message}`);
     }
   }
+}
+
+/** The last line on the screen with something on it, for one-line previews. */
+export const PREVIEW_LINE_MAX = 200;
+function lastScreenLine(model: TerminalModel): string {
+  const buf = model.term.buffer.active;
+  for (let y = model.term.rows - 1; y >= 0; y--) {
+    const text = buf.getLine(buf.viewportY + y)?.translateToString(true).trim();
+    if (text) return text.slice(0, PREVIEW_LINE_MAX);
+  }
+  return '';
 }
