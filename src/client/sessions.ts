@@ -16,7 +16,11 @@ export const DEFAULT_SCROLLBACK = 5000;
 /** How long `new` waits for its runner to come up before it reports failure. */
 export const RUNNER_START_TIMEOUT_MS = 10_000;
 
-const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'runner', 'entry.js');
+/** The compiled runner; from the sources (tests run them directly) that is dist/runner/entry.js. */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const RUNNER_ENTRY = fs.existsSync(path.join(here, '..', 'runner', 'entry.js'))
+  ? path.join(here, '..', 'runner', 'entry.js')
+  : path.join(here, '..', '..', 'dist', 'runner', 'entry.js');
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {

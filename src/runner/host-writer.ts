@@ -26,7 +26,7 @@ export class HostWriter {
   }
 
   startHeartbeat(): void {
-    this.heartbeat = setInterval(() => this.flush(false), HEARTBEAT_INTERVAL_MS);
+    this.heartbeat = setInterval(() => this.flush(false, true), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
   }
 
@@ -49,7 +49,10 @@ export class HostWriter {
     this.timer ??= setTimeout(() => this.flush(false), HOST_WRITE_COALESCE_MS);
   }
 
-  flush(durable = false): void {
+  /** `heartbeatOnly`: nothing a user can see changed, so watchers are not woken (100 idle sessions must cost the board nothing). */
+  flush(durable = false, heartbeatOnly = false): void {
+    // A change waiting for its coalesced write goes out with this one: then it is not heartbeat-only.
+    heartbeatOnly &&= !this.outputSeen && this.timer === null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const at = new Date().toISOString();
@@ -58,7 +61,7 @@ export class HostWriter {
     this.outputSeen = false;
     try {
       writeHostFile(this.file, this.record, durable);
-      this.onWrite?.(this.record);
+      if (!heartbeatOnly) this.onWrite?.(this.record);
     } catch (err) {
       // A full disk must not take the session down; the log says what happened.
       this.onError(err as Error);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { effectiveStatus } from '../core/host-status.js';
-import type { HostRecord } from '../core/protocol.js';
+import type { HostRecord, SessionStatus } from '../core/protocol.js';
 import { hostFile, sessionsDir } from './paths.js';
 
 /**
@@ -21,21 +21,60 @@ export function writeHostFile(file: string, record: HostRecord, durable = true):
   fs.renameSync(tmp, file);
 }
 
+const STATUSES: ReadonlySet<string> = new Set<SessionStatus>(['starting', 'running', 'exited', 'lost']);
+
+/** `value` if it looks like a host record (of session `id`, when given), else null. */
+export function asHostRecord(value: unknown, id?: string): HostRecord | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const r = value as Partial<HostRecord>;
+  const ok =
+    typeof r.id === 'string' &&
+    (id === undefined || r.id === id) &&
+    typeof r.name === 'string' &&
+    typeof r.command === 'string' &&
+    Array.isArray(r.args) &&
+    typeof r.createdAt === 'string' &&
+    typeof r.status === 'string' &&
+    STATUSES.has(r.status) &&
+    Number.isFinite(r.cols) &&
+    Number.isFinite(r.rows);
+  return ok ? (r as HostRecord) : null;
+}
+
+/** A host.json, or null when it is missing, half-made or not a host record. */
 export function readHostFile(file: string): HostRecord | null {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as HostRecord;
+    return asHostRecord(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
     return null;
   }
 }
 
+/** Whether a process is there, a zombie counting as gone. */
 export function isPidAlive(pid: number | null): boolean {
   if (!pid || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A killed runner stays a zombie until its parent (init, since `new` is long
+ * gone) reaps it, and kill(pid, 0) still answers for a zombie. Some inits
+ * reap late (seconds) or never (a container whose pid 1 does not wait), so
+ * on Linux we look at its state; elsewhere we cannot tell and say no.
+ */
+export function isZombie(pid: number | null): boolean {
+  if (!pid || process.platform !== 'linux') return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const end = stat.lastIndexOf(')'); // the command name may hold spaces and parentheses
+    return stat.charAt(end + 2) === 'Z';
+  } catch {
+    return false; // gone, or no /proc: kill(pid, 0) already said what it could
   }
 }
 

@@ -176,6 +176,7 @@ describe('protocol v1 against a live runner', () => {
     const snapshotsBefore = slow.messages.filter((m) => m.type === 'snapshot_begin').length;
     slow.socket.resume();
     await waitFor('re-snapshot', () => slow.messages.filter((m) => m.type === 'snapshot_begin').length > snapshotsBefore, 20_000);
+    await waitFor('its end', () => slow.messages.filter((m) => m.type === 'snapshot_end').length > snapshotsBefore, 20_000);
     const screen = slow.messages.filter((m) => m.type === 'snapshot_screen').at(-1) as { data: string };
     expect(screen.data).toContain('FINISHED-2');
   }, 90_000);
