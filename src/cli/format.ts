@@ -1,12 +1,9 @@
+import { ago as agoAt } from '../core/ago.js';
+
 /** Small human formats for the CLI's tables. */
 
 export function ago(iso: string | null, nowMs = Date.now()): string {
-  if (!iso) return '-';
-  const s = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
+  return agoAt(iso, nowMs);
 }
 
 export function table(rows: string[][]): string {

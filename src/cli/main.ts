@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, UserError } from '../state/errors.js';
 import { registerAttach } from './commands/attach.js';
+import { registerBoard } from './commands/board.js';
 import { registerKill } from './commands/kill.js';
 import { registerLs } from './commands/ls.js';
 import { registerNew } from './commands/new.js';
@@ -15,7 +16,8 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
-  for (const register of [registerNew, registerLs, registerPeek, registerAttach, registerKill, registerRm, registerRename, registerRunner]) {
+  // registerBoard comes last: it makes the board the program's own action.
+  for (const register of [registerNew, registerLs, registerPeek, registerAttach, registerKill, registerRm, registerRename, registerRunner, registerBoard]) {
     register(program);
   }
   program.commands.forEach((c) => c.exitOverride());

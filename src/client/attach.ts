@@ -29,6 +29,8 @@ export interface AttachInput {
   isRaw?: boolean;
   resume(): unknown;
   pause(): unknown;
+  /** Puts back keys read past the detach key, for whoever reads the terminal next (the board). */
+  unshift?(chunk: string): unknown;
 }
 export interface AttachOutput {
   write(data: string): boolean;
@@ -148,6 +150,9 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     if (hit) {
       conn?.send({ type: 'detach' });
       end({ reason: 'detached' });
+      // Keys typed on after the detach key, in the same read, were not for the session.
+      const after = chunk.slice(hit.index + hit.length);
+      if (after) input.unshift?.(after);
     }
   };
 

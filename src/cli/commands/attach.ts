@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { runAttach, SessionExitedError } from '../../client/attach.js';
-import { connectSession, describeExit, findSession } from '../../client/sessions.js';
+import { runAttach } from '../../client/attach.js';
+import { attachEndMessage, sessionConnector } from '../../client/attach-session.js';
+import { describeExit, findSession } from '../../client/sessions.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/detach-key.js';
 import { terminalRestoreSequence } from '../../core/terminal-restore.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import { listSessions } from '../../state/host-store.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
 
@@ -37,13 +37,8 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
     process.stdout.write(`${s.name} exited (${describeExit(s)})\n`);
     return;
   }
-  const connect = async () => {
-    const now = listSessions(home).find((x) => x.id === s.id);
-    if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
-    return connectSession(home, now ?? s, 'attach', o.readOnly);
-  };
   const result = await runAttach({
-    connect,
+    connect: sessionConnector(home, s, o.readOnly),
     input: process.stdin,
     output: process.stdout,
     detachKey: parsed.key,
@@ -51,10 +46,8 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
   });
   switch (result.reason) {
     case 'detached':
-      process.stdout.write(`\r\n\x1b[Jdetached from ${s.name}\r\n`);
-      return;
     case 'exited':
-      process.stdout.write(`\r\n\x1b[J${s.name} exited ${result.signal ? `(killed by ${result.signal})` : `with code ${result.code}`}\r\n`);
+      process.stdout.write(`\r\n\x1b[J${attachEndMessage(s.name, result)}\r\n`);
       return;
     case 'lost':
       throw new UserError(`${result.message} (${s.name}); check it with: agent-board ls`, EXIT.runnerDied);

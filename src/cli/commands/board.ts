@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/detach-key.js';
+import { terminalRestoreSequence } from '../../core/terminal-restore.js';
+import { EXIT, UserError } from '../../state/errors.js';
+import { getHome } from '../context.js';
+
+interface BoardCliOptions {
+  detachKey?: string;
+}
+
+/** `agent-board` (no command) and `agent-board board`: the full-screen board. */
+export function registerBoard(program: Command): void {
+  const detachKeyHelp = 'the key that comes back from an attach, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY)';
+  program
+    .command('board')
+    .description('the board: every session, its status and its screen; attach, start, kill from there (the default command)')
+    .option('--detach-key <key>', detachKeyHelp)
+    .action((o: BoardCliOptions) => openBoard(o));
+  // With no command at all, the board. Anything else unknown is still a usage error. (No
+  // --detach-key here: a program option would take the subcommands' own --detach-key.)
+  program.allowExcessArguments(true).action((_o: unknown, cmd: Command) => {
+    if (cmd.args.length > 0) throw new UserError(`unknown command "${cmd.args[0]}"; see: agent-board --help`, EXIT.usage);
+    return openBoard({});
+  });
+}
+
+async function openBoard(o: BoardCliOptions): Promise<void> {
+  const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
+  if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UserError('the board needs a terminal; from a script use: agent-board ls', EXIT.usage);
+  }
+  const home = getHome();
+  // The board's modules (Ink, React) load only when it opens: other commands start fast.
+  const [{ runBoard }, { LiveBoardFeed }, { createBoardActions }] = await withoutCi(() =>
+    Promise.all([import('../../ui/run-board.js'), import('../../client/board-feed.js'), import('../../ui/real-actions.js')]),
+  );
+  const feed = new LiveBoardFeed(home);
+  const offSignals = restoreTerminalOnSignals(feed);
+  try {
+    await runBoard({
+      home,
+      feed,
+      actions: createBoardActions(home),
+      stdin: process.stdin,
+      stdout: process.stdout,
+      detachKey: parsed.key,
+      newDefaults: { name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd() },
+    });
+  } finally {
+    offSignals();
+    feed.dispose();
+  }
+}
+
+/**
+ * Ink decides when it loads whether it runs under CI (a CI variable set, not
+ * "0" or "false"), and then draws nothing until it exits. A user's terminal is
+ * a terminal whatever CI says: load it with CI hidden, then put CI back for
+ * the sessions the board starts.
+ */
+async function withoutCi<T>(load: () => Promise<T>): Promise<T> {
+  const had = Object.prototype.hasOwnProperty.call(process.env, 'CI');
+  const ci = process.env.CI;
+  process.env.CI = 'false';
+  try {
+    return await load();
+  } finally {
+    if (had) process.env.CI = ci;
+    else delete process.env.CI;
+  }
+}
+
+/**
+ * Killed (SIGTERM, SIGINT, SIGHUP) while drawing or attached: give the
+ * terminal back (alternate screen off, every mode an attached program may
+ * have turned on reset), then exit as the signal would have. Sessions run on.
+ */
+function restoreTerminalOnSignals(feed: { dispose(): void }): () => void {
+  const signals = { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 } as const;
+  const handlers = Object.entries(signals).map(([sig, n]) => {
+    const handler = () => {
+      try {
+        process.stdout.write(terminalRestoreSequence(true));
+        if (process.stdin.isTTY) process.stdin.setRawMode(false);
+      } catch {
+        // the terminal may be gone (SIGHUP)
+      }
+      feed.dispose();
+      process.exit(128 + n);
+    };
+    process.on(sig, handler);
+    return [sig, handler] as const;
+  });
+  return () => {
+    for (const [sig, handler] of handlers) process.off(sig, handler);
+  };
+}

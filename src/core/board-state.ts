@@ -1,0 +1,251 @@
+/**
+ * The board's state and its reducer, pure: the session list as the feed last
+ * gave it, the filter, the selection (by id, so it stays put as sessions come
+ * and go), the window of the list on screen, and whatever is open over the
+ * list (help, filter bar, a form, a confirmation) with a one-line message.
+ * Side effects (attach, create, kill...) belong to the UI; it reports their
+ * outcome back as actions.
+ */
+import type { KeyMode } from './keybindings.js';
+import type { HostRecord } from './protocol.js';
+
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'agent' | 'command' | 'args' | 'status' | 'exitCode' | 'exitSignal'>;
+
+export interface NewFields {
+  name: string;
+  command: string;
+  cwd: string;
+}
+export const NEW_FIELDS: readonly (keyof NewFields)[] = ['name', 'command', 'cwd'];
+
+export type Overlay =
+  | { kind: 'none' }
+  | { kind: 'help' }
+  | { kind: 'filter' }
+  | { kind: 'new'; fields: NewFields; focus: number; pending: boolean; error: string | null }
+  | { kind: 'rename'; id: string; name: string; value: string; pending: boolean; error: string | null }
+  | { kind: 'confirm-kill'; id: string; name: string };
+
+export interface Message {
+  text: string;
+  error: boolean;
+}
+
+export interface BoardState {
+  sessions: readonly BoardSession[];
+  selectedId: string | null;
+  /** A session to select as soon as the feed shows it (one just created). */
+  wantedId: string | null;
+  filter: string;
+  /** Index (in the visible list) of the first row on screen. */
+  scroll: number;
+  /** How many list rows the screen has room for. */
+  listRows: number;
+  overlay: Overlay;
+  message: Message | null;
+}
+
+export type BoardAction =
+  | { type: 'sessions'; sessions: readonly BoardSession[] }
+  | { type: 'viewport'; rows: number }
+  | { type: 'move'; by: number }
+  | { type: 'page'; by: 1 | -1 }
+  | { type: 'jump'; to: 'first' | 'last' }
+  | { type: 'select'; id: string }
+  | { type: 'message'; text: string; error?: boolean }
+  | { type: 'clear' }
+  | { type: 'open-help' }
+  | { type: 'open-filter' }
+  | { type: 'accept-filter' }
+  | { type: 'open-new'; defaults: NewFields }
+  | { type: 'open-rename' }
+  | { type: 'open-kill' }
+  | { type: 'close' }
+  | { type: 'type'; text: string }
+  | { type: 'delete-back' }
+  | { type: 'clear-field' }
+  | { type: 'focus-field'; by: 1 | -1 }
+  | { type: 'form-pending' }
+  | { type: 'form-failed'; message: string }
+  | { type: 'form-done'; message: string; selectId?: string };
+
+export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
+  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, ...init };
+}
+
+// ---- derived ---------------------------------------------------------------
+
+export function statusText(s: BoardSession): string {
+  if (s.status !== 'exited') return s.status;
+  return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
+}
+
+/** Every word of the filter is in the name, agent, command line or status (any case). */
+export function matchesFilter(s: BoardSession, filter: string): boolean {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const hay = [s.name, s.agent, s.command, ...s.args, statusText(s)].join(' ').toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+export function visibleSessions(state: BoardState): readonly BoardSession[] {
+  return state.filter ? state.sessions.filter((s) => matchesFilter(s, state.filter)) : state.sessions;
+}
+
+export function selectedIndex(state: BoardState): number {
+  return visibleSessions(state).findIndex((s) => s.id === state.selectedId);
+}
+
+export function selectedSession(state: BoardState): BoardSession | null {
+  return visibleSessions(state).find((s) => s.id === state.selectedId) ?? null;
+}
+
+export function keyModeOf(state: BoardState): KeyMode {
+  switch (state.overlay.kind) {
+    case 'none': return 'list';
+    case 'help': return 'help';
+    case 'filter': return 'filter';
+    case 'confirm-kill': return 'confirm';
+    default: return 'form';
+  }
+}
+
+// ---- keeping the selection and the window right ---------------------------
+
+const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
+
+/**
+ * After the list or the filter changed: keep the selected session if it is
+ * still shown; else take the nearest one that was after it (then before it)
+ * in the old list, so the cursor stays where the eye is. Then scroll so the
+ * selection is on screen, and never past the end.
+ */
+function settle(next: BoardState, before: BoardState): BoardState {
+  const vis = visibleSessions(next);
+  const shown = new Set(vis.map((s) => s.id));
+  let { selectedId, wantedId } = next;
+  if (wantedId && shown.has(wantedId)) {
+    selectedId = wantedId;
+    wantedId = null;
+  }
+  // With nothing shown (a filter that matches nothing), the selection waits for the list to come back.
+  if (vis.length > 0 && (selectedId === null || !shown.has(selectedId))) {
+    const old = visibleSessions(before);
+    const at = Math.max(0, old.findIndex((s) => s.id === before.selectedId));
+    const after = old.slice(at).find((s) => shown.has(s.id));
+    const earlier = old.slice(0, at).reverse().find((s) => shown.has(s.id));
+    selectedId = (after ?? earlier ?? vis[0]!).id;
+  }
+  const index = vis.findIndex((s) => s.id === selectedId);
+  return { ...next, selectedId, wantedId, scroll: scrollFor(next.scroll, index, vis.length, next.listRows) };
+}
+
+function scrollFor(scroll: number, index: number, count: number, rows: number): number {
+  const r = Math.max(1, rows);
+  let s = scroll;
+  if (index >= 0 && index < s) s = index;
+  if (index >= s + r) s = index - r + 1;
+  return clamp(s, 0, Math.max(0, count - r));
+}
+
+function moveTo(state: BoardState, index: number): BoardState {
+  const vis = visibleSessions(state);
+  if (vis.length === 0) return state;
+  const i = clamp(index, 0, vis.length - 1);
+  // The user moved: a session waiting to be selected no longer takes over.
+  return settle({ ...state, selectedId: vis[i]!.id, wantedId: null }, state);
+}
+
+// ---- text fields -----------------------------------------------------------
+
+function editField(state: BoardState, edit: (value: string) => string): BoardState {
+  const o = state.overlay;
+  switch (o.kind) {
+    case 'filter':
+      return settle({ ...state, filter: edit(state.filter) }, state);
+    case 'new': {
+      if (o.pending) return state;
+      const field = NEW_FIELDS[o.focus]!;
+      return { ...state, overlay: { ...o, fields: { ...o.fields, [field]: edit(o.fields[field]) }, error: null } };
+    }
+    case 'rename':
+      return o.pending ? state : { ...state, overlay: { ...o, value: edit(o.value), error: null } };
+    default:
+      return state;
+  }
+}
+
+/** Drops the last character (a whole code point, not half a surrogate pair). */
+const dropLast = (v: string) => Array.from(v).slice(0, -1).join('');
+
+// ---- the reducer -----------------------------------------------------------
+
+export function boardReducer(state: BoardState, action: BoardAction): BoardState {
+  switch (action.type) {
+    case 'sessions':
+      return settle({ ...state, sessions: action.sessions }, state);
+    case 'viewport':
+      return action.rows === state.listRows ? state : settle({ ...state, listRows: action.rows }, state);
+    case 'move':
+      return moveTo(state, selectedIndex(state) + action.by);
+    case 'page':
+      return moveTo(state, selectedIndex(state) + action.by * Math.max(1, state.listRows - 1));
+    case 'jump':
+      return moveTo(state, action.to === 'first' ? 0 : visibleSessions(state).length - 1);
+    case 'select':
+      return settle({ ...state, selectedId: action.id, wantedId: action.id }, state);
+    case 'message':
+      return { ...state, message: { text: action.text, error: action.error ?? false } };
+    case 'clear':
+      return settle({ ...state, filter: '', message: null }, state);
+    case 'open-help':
+      return { ...state, overlay: { kind: 'help' } };
+    case 'open-filter':
+      return { ...state, overlay: { kind: 'filter' }, message: null };
+    case 'accept-filter':
+      return { ...state, overlay: { kind: 'none' } };
+    case 'open-new':
+      return { ...state, overlay: { kind: 'new', fields: action.defaults, focus: 0, pending: false, error: null }, message: null };
+    case 'open-rename': {
+      const s = selectedSession(state);
+      if (!s) return state;
+      return { ...state, overlay: { kind: 'rename', id: s.id, name: s.name, value: s.name, pending: false, error: null }, message: null };
+    }
+    case 'open-kill': {
+      const s = selectedSession(state);
+      if (!s) return state;
+      if (s.status === 'exited') return { ...state, message: { text: `${s.name} has already exited; d removes it`, error: false } };
+      return { ...state, overlay: { kind: 'confirm-kill', id: s.id, name: s.name }, message: null };
+    }
+    case 'close':
+      // Closing the filter bar with Esc drops the filter; Enter (accept-filter) keeps it.
+      if (state.overlay.kind === 'filter') return settle({ ...state, filter: '', overlay: { kind: 'none' } }, state);
+      return { ...state, overlay: { kind: 'none' } };
+    case 'type':
+      return action.text ? editField(state, (v) => v + action.text) : state;
+    case 'delete-back':
+      return editField(state, dropLast);
+    case 'clear-field':
+      return editField(state, () => '');
+    case 'focus-field': {
+      const o = state.overlay;
+      if (o.kind !== 'new') return state;
+      const n = NEW_FIELDS.length;
+      return { ...state, overlay: { ...o, focus: (o.focus + action.by + n) % n } };
+    }
+    case 'form-pending': {
+      const o = state.overlay;
+      return o.kind === 'new' || o.kind === 'rename' ? { ...state, overlay: { ...o, pending: true, error: null } } : state;
+    }
+    case 'form-failed': {
+      const o = state.overlay;
+      return o.kind === 'new' || o.kind === 'rename' ? { ...state, overlay: { ...o, pending: false, error: action.message } } : state;
+    }
+    case 'form-done': {
+      const next: BoardState = { ...state, overlay: { kind: 'none' }, message: { text: action.message, error: false } };
+      if (!action.selectId) return next;
+      // A new session is selected even if the filter would hide it.
+      return settle({ ...next, filter: '', selectedId: action.selectId, wantedId: action.selectId }, state);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The board's keys as data: a command for each thing a key can do, a table of
+ * bindings per mode, and one matcher. Nothing else in the board looks at keys,
+ * and the help overlay is drawn from the same table.
+ */
+
+export enum Command {
+  Up = 'up',
+  Down = 'down',
+  PageUp = 'page-up',
+  PageDown = 'page-down',
+  First = 'first',
+  Last = 'last',
+  Attach = 'attach',
+  New = 'new',
+  Kill = 'kill',
+  Remove = 'remove',
+  Rename = 'rename',
+  Filter = 'filter',
+  Help = 'help',
+  Quit = 'quit',
+  /** Esc on the list: clear the filter and the message. */
+  Clear = 'clear',
+  Submit = 'submit',
+  Cancel = 'cancel',
+  NextField = 'next-field',
+  PrevField = 'prev-field',
+  DeleteBack = 'delete-back',
+  ClearField = 'clear-field',
+  Confirm = 'confirm',
+}
+
+/** What the keyboard is talking to. */
+export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm';
+
+type NamedKey =
+  | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
+  | 'home' | 'end' | 'return' | 'escape' | 'tab' | 'backspace' | 'delete';
+
+/** A key press the way Ink reports it (Ink's `Key` fits this shape). */
+export type KeyPress = Partial<Record<NamedKey | 'ctrl' | 'shift' | 'meta', boolean>>;
+
+/** One key: a named key or a typed character, with modifiers that must match when given. */
+export interface KeySpec {
+  key?: NamedKey;
+  input?: string;
+  ctrl?: boolean;
+  shift?: boolean;
+}
+
+export interface Binding {
+  command: Command;
+  keys: readonly KeySpec[];
+  /** How the help overlay and footer show the keys, and what they do. */
+  label: string;
+  help: string;
+  /** Shown in the footer, when given. */
+  hint?: string;
+}
+
+const k = (key: NamedKey, mods: Omit<KeySpec, 'key' | 'input'> = {}): KeySpec => ({ key, ...mods });
+const ch = (input: string, ctrl = false): KeySpec => ({ input, ctrl });
+
+const FORM_KEYS: readonly Binding[] = [
+  { command: Command.Submit, keys: [k('return')], label: 'Enter', help: 'save', hint: 'Enter save' },
+  { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'cancel', hint: 'Esc cancel' },
+  { command: Command.PrevField, keys: [k('tab', { shift: true }), k('upArrow')], label: 'S-Tab ↑', help: 'previous field' },
+  { command: Command.NextField, keys: [k('tab'), k('downArrow')], label: 'Tab ↓', help: 'next field', hint: 'Tab next field' },
+  { command: Command.DeleteBack, keys: [k('backspace'), k('delete')], label: 'Backspace', help: 'delete a character' },
+  { command: Command.ClearField, keys: [ch('u', true)], label: 'Ctrl-U', help: 'clear the field' },
+];
+
+export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
+  list: [
+    { command: Command.Up, keys: [k('upArrow'), ch('k')], label: '↑ k', help: 'select the session above' },
+    { command: Command.Down, keys: [k('downArrow'), ch('j')], label: '↓ j', help: 'select the session below', hint: '↑↓ select' },
+    { command: Command.PageUp, keys: [k('pageUp')], label: 'PgUp', help: 'a page up' },
+    { command: Command.PageDown, keys: [k('pageDown')], label: 'PgDn', help: 'a page down' },
+    { command: Command.First, keys: [k('home'), ch('g')], label: 'Home g', help: 'first session' },
+    { command: Command.Last, keys: [k('end'), ch('G')], label: 'End G', help: 'last session' },
+    { command: Command.Attach, keys: [k('return'), k('rightArrow')], label: 'Enter →', help: 'attach, full screen', hint: 'Enter attach' },
+    { command: Command.New, keys: [ch('n')], label: 'n', help: 'new session', hint: 'n new' },
+    { command: Command.Kill, keys: [ch('x')], label: 'x', help: 'kill the session (asks first)', hint: 'x kill' },
+    { command: Command.Remove, keys: [ch('d')], label: 'd', help: 'remove an exited session', hint: 'd remove' },
+    { command: Command.Rename, keys: [ch('r')], label: 'r', help: 'rename', hint: 'r rename' },
+    { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
+    { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
+    { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },
+    { command: Command.Quit, keys: [ch('q'), ch('c', true)], label: 'q', help: 'quit (sessions keep running)', hint: 'q quit' },
+  ],
+  filter: [
+    { command: Command.Submit, keys: [k('return'), k('downArrow')], label: 'Enter', help: 'keep the filter' },
+    { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'clear the filter' },
+    { command: Command.DeleteBack, keys: [k('backspace'), k('delete')], label: 'Backspace', help: 'delete a character' },
+    { command: Command.ClearField, keys: [ch('u', true)], label: 'Ctrl-U', help: 'clear' },
+  ],
+  help: [
+    { command: Command.Cancel, keys: [k('escape'), ch('?'), ch('q'), k('return'), ch('c', true)], label: 'Esc ? q', help: 'close the help', hint: 'Esc close' },
+  ],
+  form: FORM_KEYS,
+  confirm: [
+    { command: Command.Confirm, keys: [ch('y'), ch('Y')], label: 'y', help: 'yes', hint: 'y yes' },
+    { command: Command.Cancel, keys: [ch('n'), ch('N'), k('escape'), ch('c', true)], label: 'n Esc', help: 'no', hint: 'n no' },
+  ],
+};
+
+function matches(spec: KeySpec, input: string, key: KeyPress): boolean {
+  if (spec.ctrl !== undefined && spec.ctrl !== Boolean(key.ctrl)) return false;
+  if (spec.shift !== undefined && spec.shift !== Boolean(key.shift)) return false;
+  if (spec.key) return Boolean(key[spec.key]);
+  // A typed character: Alt (meta) plus it is another key.
+  return spec.input === input && !key.meta;
+}
+
+/** The command a key means in a mode, or null (in text modes: maybe text to insert, see textOf). */
+export function matchKey(mode: KeyMode, input: string, key: KeyPress): Command | null {
+  for (const b of BINDINGS[mode]) {
+    if (b.keys.some((spec) => matches(spec, input, key))) return b.command;
+  }
+  return null;
+}
+
+const CONTROL_KEYS: Record<string, KeyPress> = {
+  '\r': { return: true },
+  '\t': { tab: true },
+  '\x7f': { delete: true },
+  '\b': { backspace: true },
+  '\x1b': { escape: true, meta: true },
+};
+
+/**
+ * One key per character of a run of plain keys. Ink hands over a run of
+ * characters without escape sequences as one input (it takes it for a paste),
+ * and keys typed fast or while the board was busy ("jj", "x\r") arrive so.
+ * Control characters become the keys they are (Ctrl-U: "u" with ctrl).
+ */
+export function splitKeys(input: string): [string, KeyPress][] {
+  return Array.from(input, (c): [string, KeyPress] => {
+    const named = CONTROL_KEYS[c];
+    if (named) return ['', named];
+    const code = c.charCodeAt(0);
+    if (code >= 1 && code <= 26) return [String.fromCharCode(code + 96), { ctrl: true }];
+    return [c, /[A-Z]/.test(c) ? { shift: true } : {}];
+  });
+}
+
+/** Modes where unbound printable keys are typed into a field. */
+export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form']);
+
+/** The printable text a key (or a paste) carries, or '' for none. */
+export function textOf(input: string, key: KeyPress): string {
+  if (key.ctrl || key.meta) return '';
+  // Pasted newlines and tabs become spaces; other control characters go.
+  return input.replace(/[\r\n\t]+/g, ' ').replace(/[\x00-\x1f\x7f]/g, '');
+}

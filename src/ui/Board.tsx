@@ -1,0 +1,87 @@
+import { useApp, useStdin } from 'ink';
+import { useCallback, useMemo, useReducer, useRef } from 'react';
+import { boardReducer, initialBoardState, type BoardAction, type BoardState, type NewFields } from '../core/board-state.js';
+import { App } from './App.js';
+import type { BoardActions, BoardFeed } from './board-api.js';
+import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
+import { BoardStateContext } from './contexts/BoardStateContext.js';
+import { FeedContext } from './contexts/FeedContext.js';
+import { useBoardKeys } from './hooks/useBoardKeys.js';
+import { useFeedSync } from './hooks/useFeedSync.js';
+
+export interface BoardProps {
+  feed: BoardFeed;
+  actions: BoardActions;
+  newDefaults: NewFields;
+  /** How the detach key is shown in the help. */
+  detachLabel: string;
+  /** The state to start from: the one the board left with, when it comes back from an attach. */
+  initialState?: BoardState;
+  /**
+   * The board is done (Ink exits right after). `state` is what to come back
+   * to; `typeahead`, keys typed after the Enter that attaches, for the session.
+   */
+  onLeave(req: LeaveRequest, state: BoardState, typeahead: string): void;
+}
+
+/** The board: its state, the contexts the components read, and the wiring (keys, feed). */
+export function Board({ feed, actions, newDefaults, detachLabel, initialState, onLeave }: BoardProps) {
+  const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
+  const { exit } = useApp();
+  const { internal_eventEmitter: inkInput } = useStdin();
+  // The same reducer run ahead of React: React's state once it renders, plus whatever came since.
+  const latest = useRef(state);
+  latest.current = state;
+  const dispatch = useCallback((a: BoardAction) => {
+    latest.current = boardReducer(latest.current, a);
+    reactDispatch(a);
+  }, []);
+  const getState = useCallback(() => latest.current, []);
+  const left = useRef(false);
+  const typed = useRef('');
+  const control = useMemo<BoardControl>(
+    () => ({
+      actions,
+      newDefaults,
+      detachLabel,
+      hasLeft: () => left.current,
+      typeahead(raw) {
+        typed.current += raw;
+      },
+      leave(req: LeaveRequest) {
+        if (left.current) return;
+        left.current = true;
+        // Ink is still handing out what it read with this key: keep it for the
+        // session (raw, as Ink's parser cut it), and go once it is through.
+        const keep = (raw: string) => {
+          typed.current += raw;
+        };
+        inkInput?.on('input', keep);
+        setImmediate(() => {
+          inkInput?.off('input', keep);
+          onLeave(req, latest.current, req.kind === 'attach' ? typed.current : '');
+          exit();
+        });
+      },
+    }),
+    [actions, newDefaults, detachLabel, onLeave, exit, inkInput],
+  );
+  const store = useMemo(() => ({ state, dispatch, getState }), [state, dispatch, getState]);
+  return (
+    <FeedContext.Provider value={feed}>
+      <ActionsContext.Provider value={control}>
+        <BoardStateContext.Provider value={store}>
+          <Wiring />
+          <App />
+        </BoardStateContext.Provider>
+      </ActionsContext.Provider>
+    </FeedContext.Provider>
+  );
+}
+
+/** Hooks that act rather than draw. */
+function Wiring() {
+  useFeedSync();
+  useBoardKeys();
+  return null;
+}

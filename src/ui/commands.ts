@@ -1,0 +1,32 @@
+import { Command } from '../core/keybindings.js';
+import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
+
+/** What each command does: a state change, or one of the session commands. */
+export function runCommand(cmd: Command, c: CommandContext): void {
+  const { dispatch } = c;
+  switch (cmd) {
+    case Command.Up: return dispatch({ type: 'move', by: -1 });
+    case Command.Down: return dispatch({ type: 'move', by: 1 });
+    case Command.PageUp: return dispatch({ type: 'page', by: -1 });
+    case Command.PageDown: return dispatch({ type: 'page', by: 1 });
+    case Command.First: return dispatch({ type: 'jump', to: 'first' });
+    case Command.Last: return dispatch({ type: 'jump', to: 'last' });
+    case Command.Attach: return attachSelected(c);
+    case Command.New: return dispatch({ type: 'open-new', defaults: c.control.newDefaults });
+    case Command.Kill: return dispatch({ type: 'open-kill' });
+    case Command.Remove: return removeSelected(c);
+    case Command.Rename: return dispatch({ type: 'open-rename' });
+    case Command.Filter: return dispatch({ type: 'open-filter' });
+    case Command.Help: return dispatch({ type: 'open-help' });
+    case Command.Quit: return c.control.leave({ kind: 'quit' });
+    case Command.Clear: return dispatch({ type: 'clear' });
+    case Command.Submit:
+      return c.state.overlay.kind === 'filter' ? dispatch({ type: 'accept-filter' }) : submitForm(c);
+    case Command.Cancel: return dispatch({ type: 'close' });
+    case Command.NextField: return dispatch({ type: 'focus-field', by: 1 });
+    case Command.PrevField: return dispatch({ type: 'focus-field', by: -1 });
+    case Command.DeleteBack: return dispatch({ type: 'delete-back' });
+    case Command.ClearField: return dispatch({ type: 'clear-field' });
+    case Command.Confirm: return confirmKill(c);
+  }
+}

@@ -1,0 +1,30 @@
+import type { BoardState } from '../../core/board-state.js';
+import type { PreviewScreen } from '../board-api.js';
+import type { SessionView } from '../../state/host-store.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import { NewSessionForm } from './NewSessionForm.js';
+import { PreviewPane } from './PreviewPane.js';
+import { RenameForm } from './RenameForm.js';
+
+export interface DetailPaneProps {
+  state: BoardState;
+  selected: SessionView | null;
+  preview: PreviewScreen | null;
+  rows: number;
+  width: number;
+}
+
+/** Beside or below the list: the open form or question, else the selected session's screen. */
+export function DetailPane({ state, selected, preview, rows, width }: DetailPaneProps) {
+  const o = state.overlay;
+  switch (o.kind) {
+    case 'new':
+      return <NewSessionForm fields={o.fields} focus={o.focus} pending={o.pending} error={o.error} width={width} />;
+    case 'rename':
+      return <RenameForm oldName={o.name} value={o.value} pending={o.pending} error={o.error} width={width} />;
+    case 'confirm-kill':
+      return <ConfirmDialog name={o.name} width={width} />;
+    default:
+      return <PreviewPane session={selected} preview={preview} rows={rows} width={width} />;
+  }
+}

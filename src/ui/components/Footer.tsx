@@ -1,0 +1,41 @@
+import { Box, Text } from 'ink';
+import type { Message } from '../../core/board-state.js';
+import { BINDINGS, type KeyMode } from '../../core/keybindings.js';
+import { textWidth } from '../text-width.js';
+
+export interface FooterProps {
+  mode: KeyMode;
+  message: Message | null;
+  width: number;
+}
+
+const GAP = '  ';
+
+/**
+ * The hints that fit in `width`: the first one goes first (↑↓ select: the
+ * arrows need no telling), then from the end, but the last two (help, quit)
+ * stay as long as they fit.
+ */
+export function fitHints(hints: readonly string[], width: number): string {
+  const kept = [...hints];
+  const fits = () => textWidth(kept.join(GAP)) <= width;
+  if (!fits() && kept.length > 2) kept.shift();
+  while (!fits() && kept.length > 2) kept.splice(kept.length - 3, 1);
+  return fits() ? kept.join(GAP) : '';
+}
+
+/** The last message, if any, then the key hints for what the keyboard talks to now. */
+export function Footer({ mode, message, width }: FooterProps) {
+  const hints = BINDINGS[mode].flatMap((b) => (b.hint ? [b.hint] : []));
+  const room = message ? width - textWidth(message.text) - GAP.length : width;
+  return (
+    <Box height={1} width={width}>
+      {message ? (
+        <Box flexShrink={1} marginRight={2}>
+          <Text color={message.error ? 'red' : 'green'} wrap="truncate-end">{message.text}</Text>
+        </Box>
+      ) : null}
+      <Text dimColor wrap="truncate-end">{fitHints(hints, room)}</Text>
+    </Box>
+  );
+}

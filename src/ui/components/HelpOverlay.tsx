@@ -1,0 +1,42 @@
+import { Box, Text } from 'ink';
+import { BINDINGS, type Binding } from '../../core/keybindings.js';
+
+export interface HelpOverlayProps {
+  detachLabel: string;
+  rows: number;
+  width: number;
+}
+
+function Section({ title, bindings, width }: { title: string; bindings: readonly Binding[]; width: number }) {
+  return (
+    <Box flexDirection="column" width={width} flexShrink={0}>
+      <Text bold>{title}</Text>
+      {bindings.map((b) => (
+        <Text key={b.command} wrap="truncate-end">
+          <Text color="cyan">{b.label.padEnd(10)}</Text>
+          {b.help}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** Every key, from the binding table itself: board keys beside form keys. */
+export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
+  const inner = width - 2;
+  const twoColumns = inner >= 76;
+  const left = twoColumns ? Math.min(52, Math.floor(inner * 0.55)) : inner;
+  return (
+    <Box flexDirection="column" height={rows} width={width} overflow="hidden" paddingX={1}>
+      <Box flexDirection={twoColumns ? 'row' : 'column'} gap={twoColumns ? 2 : 0}>
+        <Section title="Board" bindings={BINDINGS.list} width={left} />
+        <Section title="Forms and the filter" bindings={BINDINGS.form} width={twoColumns ? inner - left - 2 : inner} />
+      </Box>
+      <Text> </Text>
+      <Text wrap="wrap">
+        While attached, <Text color="cyan">{detachLabel}</Text> comes back here; the session keeps running.
+      </Text>
+      <Text dimColor>Esc, ? or q closes this help.</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,48 @@
+import { Box, Text } from 'ink';
+import type { PreviewScreen } from '../board-api.js';
+import type { SessionView } from '../../state/host-store.js';
+import { cropPreview } from '../preview-crop.js';
+import { cut, textWidth } from '../text-width.js';
+
+export interface PreviewPaneProps {
+  session: SessionView | null;
+  preview: PreviewScreen | null;
+  /** Screen lines the pane shows (its title line comes on top). */
+  rows: number;
+  width: number;
+}
+
+/** The selected session's screen, cropped to fit, under a title line. */
+export function PreviewPane({ session, preview, rows, width }: PreviewPaneProps) {
+  const screen = session && preview?.id === session.id ? preview : null;
+  const title = session ? `${session.name} ${screen ? `${screen.cols}x${screen.rows}${screen.final ? ', last screen' : ''}` : ''}` : '';
+  return (
+    <Box flexDirection="column" width={width} height={rows + 1}>
+      <Text dimColor>{rule(`── ${title.trim()} `, width)}</Text>
+      {screen ? <ScreenLines lines={cropPreview(screen, width, rows)} /> : <Text dimColor>{placeholder(session)}</Text>}
+    </Box>
+  );
+}
+
+function ScreenLines({ lines }: { lines: string[] }) {
+  return (
+    <>
+      {lines.map((line, i) => (
+        <Text key={i} wrap="truncate-end">{line || ' '}</Text>
+      ))}
+    </>
+  );
+}
+
+/** The title, then a line to the pane's edge. */
+function rule(title: string, width: number): string {
+  const head = cut(title, width);
+  return head + '─'.repeat(Math.max(0, width - textWidth(head)));
+}
+
+function placeholder(s: SessionView | null): string {
+  if (!s) return '';
+  if (s.status === 'lost') return 'its runner is gone: no screen to show';
+  if (s.status === 'exited') return 'no last screen was saved';
+  return 'waiting for the screen…';
+}

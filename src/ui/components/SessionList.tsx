@@ -1,0 +1,36 @@
+import { Box, Text } from 'ink';
+import { visibleSessions, type BoardState } from '../../core/board-state.js';
+import type { SessionView } from '../../state/host-store.js';
+import { useNow } from '../hooks/useNow.js';
+import { rowColumns, SessionRow } from './SessionRow.js';
+
+export interface SessionListProps {
+  state: BoardState;
+  /** The feed's sessions, for what the state does not keep (activity, preview line). */
+  views: readonly SessionView[];
+  rows: number;
+  width: number;
+}
+
+/** The window of the (filtered) list that fits in `rows`, from the state's scroll offset. */
+export function SessionList({ state, views, rows, width }: SessionListProps) {
+  const now = useNow();
+  const byId = new Map(views.map((v) => [v.id, v]));
+  const vis = visibleSessions(state);
+  const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
+  const columns = rowColumns(vis, width);
+  if (vis.length === 0) {
+    return (
+      <Box height={rows} width={width}>
+        <Text dimColor wrap="truncate-end">no session matches "{state.filter}"; Esc clears the filter</Text>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" height={rows} width={width}>
+      {shown.map((s) => (
+        <SessionRow key={s.id} session={s} selected={s.id === state.selectedId} now={now} columns={columns} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,29 @@
+import { createContext, useContext } from 'react';
+import type { BoardActions } from '../board-api.js';
+import type { NewFields } from '../../core/board-state.js';
+
+/** Why the board hands the terminal back to run-board: to attach to a session, or to quit. */
+export type LeaveRequest = { kind: 'attach'; id: string } | { kind: 'quit' };
+
+export interface BoardControl {
+  /** What the board can do to sessions. */
+  actions: BoardActions;
+  /** Ends this rendering of the board; run-board takes it from there. */
+  leave(req: LeaveRequest): void;
+  /** The board has left: keys still arriving are not for it. */
+  hasLeft(): boolean;
+  /** Keys that came after an attach was asked for, in the same read: they go to the session. */
+  typeahead(raw: string): void;
+  /** What the new-session form starts with. */
+  newDefaults: NewFields;
+  /** The detach key as the help shows it, e.g. "Ctrl-\\". */
+  detachLabel: string;
+}
+
+export const ActionsContext = createContext<BoardControl | null>(null);
+
+export function useBoardControl(): BoardControl {
+  const c = useContext(ActionsContext);
+  if (!c) throw new Error('ActionsContext is missing: render the board inside <BoardProviders>');
+  return c;
+}

@@ -1,0 +1,11 @@
+import { createContext, useContext } from 'react';
+import type { BoardFeed } from '../board-api.js';
+
+/** The live sessions and preview: the real feed, or a test's fake. */
+export const FeedContext = createContext<BoardFeed | null>(null);
+
+export function useFeedSource(): BoardFeed {
+  const feed = useContext(FeedContext);
+  if (!feed) throw new Error('FeedContext is missing: render the board inside <BoardProviders>');
+  return feed;
+}

@@ -1,0 +1,16 @@
+import { useEffect } from 'react';
+import { visibleSessions } from '../../core/board-state.js';
+import { useBoardState } from '../contexts/BoardStateContext.js';
+import { boardLayout, type BoardLayout } from '../layout.js';
+import { useTerminalSize } from './useTerminalSize.js';
+
+/** The layout for the terminal's size, with the list's height told to the state (for scrolling). */
+export function useLayout(): BoardLayout {
+  const { cols, rows } = useTerminalSize();
+  const { state, dispatch } = useBoardState();
+  const layout = boardLayout(cols, rows, visibleSessions(state).length);
+  useEffect(() => {
+    dispatch({ type: 'viewport', rows: layout.listRows });
+  }, [layout.listRows, dispatch]);
+  return layout;
+}

@@ -1,0 +1,18 @@
+import type { PreviewScreen } from './board-api.js';
+import { cut } from './text-width.js';
+
+/**
+ * The part of a session's screen that fits a pane of width x height: the left
+ * columns, and the top rows, scrolled down just enough to keep the cursor's
+ * row in view when the screen is taller than the pane (where a shell prompt
+ * or an agent's input box is). Trailing blank rows are not kept.
+ */
+export function cropPreview(screen: Pick<PreviewScreen, 'lines' | 'cursorY'>, width: number, height: number): string[] {
+  if (width <= 0 || height <= 0) return [];
+  const { lines } = screen;
+  const cursor = Math.max(0, Math.min(screen.cursorY, lines.length - 1));
+  const top = Math.max(0, Math.min(cursor - height + 1, lines.length - height));
+  const rows = lines.slice(top, top + height).map((l) => cut(l, width).trimEnd());
+  while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
+  return rows;
+}

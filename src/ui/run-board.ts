@@ -1,0 +1,90 @@
+import { render } from 'ink';
+import { createElement } from 'react';
+import { sessionConnector } from '../client/attach-session.js';
+import type { RunnerConnection } from '../client/connection.js';
+import { boardReducer, type BoardState, type NewFields } from '../core/board-state.js';
+import type { DetachKey } from '../core/detach-key.js';
+import type { SessionView } from '../state/host-store.js';
+import { attachFromBoard } from './attach-from-board.js';
+import { Board } from './Board.js';
+import type { BoardActions, BoardFeed } from './board-api.js';
+import type { LeaveRequest } from './contexts/ActionsContext.js';
+import { ENTER_BOARD_SCREEN, LEAVE_BOARD_SCREEN, REENTER_BOARD_SCREEN } from './terminal-screen.js';
+
+export interface RunBoardOptions {
+  home: string;
+  feed: BoardFeed;
+  actions: BoardActions;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  detachKey: DetachKey;
+  newDefaults: NewFields;
+  /** How an attach reaches a session's runner; tests pass a fake one. */
+  connect?: (s: SessionView) => () => Promise<RunnerConnection>;
+  /** Reconnect waits for attaches; tests shorten them. */
+  reconnectDelaysMs?: number[];
+}
+
+/**
+ * The board's loop: draw it with Ink until the user quits or attaches; for an
+ * attach, take Ink down (it gives back raw mode and stdin), lend the terminal
+ * to the attach client, then draw the board again where it was, with a line
+ * that says how the attach ended. Sessions are never touched on the way out.
+ */
+export async function runBoard(o: RunBoardOptions): Promise<void> {
+  const { stdin, stdout } = o;
+  const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s));
+  let state: BoardState | undefined;
+  stdout.write(ENTER_BOARD_SCREEN);
+  try {
+    for (;;) {
+      const left = await showBoard(o, state);
+      if (!left || left.req.kind === 'quit') return;
+      state = left.state;
+      const id = left.req.id;
+      const s = o.feed.sessions.find((x) => x.id === id);
+      o.feed.setPreview(null); // nobody looks at it while attached
+      const msg = s
+        ? await attachFromBoard(s, {
+            connect: connect(s),
+            typeahead: left.typeahead,
+            input: stdin,
+            output: stdout,
+            detachKey: o.detachKey,
+            reconnectDelaysMs: o.reconnectDelaysMs,
+          })
+        : { text: 'that session is gone', error: true };
+      state = boardReducer(state, { type: 'message', ...msg });
+      stdout.write(REENTER_BOARD_SCREEN);
+    }
+  } finally {
+    stdout.write(LEAVE_BOARD_SCREEN);
+  }
+}
+
+interface Left {
+  req: LeaveRequest;
+  state: BoardState;
+  typeahead: string;
+}
+
+/** One rendering of the board, until it leaves; resolves once Ink has let go of the terminal. */
+async function showBoard(o: RunBoardOptions, initialState: BoardState | undefined): Promise<Left | null> {
+  let left = null as Left | null;
+  const ink = render(
+    createElement(Board, {
+      feed: o.feed,
+      actions: o.actions,
+      newDefaults: o.newDefaults,
+      detachLabel: o.detachKey.label,
+      initialState,
+      onLeave: (req, state, typeahead) => {
+        left = { req, state, typeahead };
+      },
+    }),
+    { stdin: o.stdin, stdout: o.stdout, exitOnCtrlC: false, patchConsole: false },
+  );
+  // Ink exits through the board's leave (exitOnCtrlC is off), or with an error, which rejects.
+  await ink.waitUntilExit();
+  return left;
+}

@@ -1,0 +1,100 @@
+import type { Dispatch } from 'react';
+import type { BoardAction, BoardState } from '../core/board-state.js';
+import { selectedSession } from '../core/board-state.js';
+import type { KillOutcome } from '../client/session-actions.js';
+import type { SessionView } from '../state/host-store.js';
+import type { BoardFeed } from './board-api.js';
+import type { BoardControl } from './contexts/ActionsContext.js';
+import { splitCommandLine } from './command-line.js';
+
+/**
+ * The commands that act on sessions: they call BoardActions (or leave the
+ * board to attach) and report the outcome to the state as a message.
+ */
+export interface CommandContext {
+  state: BoardState;
+  dispatch: Dispatch<BoardAction>;
+  control: BoardControl;
+  feed: BoardFeed;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function viewOf(c: CommandContext, id: string | undefined): SessionView | null {
+  return id ? (c.feed.sessions.find((s) => s.id === id) ?? null) : null;
+}
+
+export function attachSelected(c: CommandContext): void {
+  const s = viewOf(c, selectedSession(c.state)?.id);
+  if (!s) return;
+  if (s.status === 'exited') {
+    const how = s.exitSignal ? `was killed by ${s.exitSignal}` : `exited with code ${s.exitCode}`;
+    c.dispatch({ type: 'message', text: `${s.name} ${how}; its last screen is in the preview; d removes it` });
+  } else if (s.status === 'lost') {
+    c.dispatch({ type: 'message', text: `${s.name} is lost: its runner is gone; d removes it`, error: true });
+  } else {
+    c.control.leave({ kind: 'attach', id: s.id });
+  }
+}
+
+export function removeSelected(c: CommandContext): void {
+  const s = viewOf(c, selectedSession(c.state)?.id);
+  if (!s) return;
+  if (s.status === 'running' || s.status === 'starting') {
+    c.dispatch({ type: 'message', text: `${s.name} is still running; x kills it first` });
+    return;
+  }
+  c.control.actions.remove(s).then(
+    () => c.dispatch({ type: 'message', text: `removed ${s.name}` }),
+    (err) => c.dispatch({ type: 'message', text: errorText(err), error: true }),
+  );
+}
+
+export function killOutcomeText(name: string, r: KillOutcome): string {
+  switch (r.kind) {
+    case 'exit':
+      return `${name} ended (${r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`})`;
+    case 'still-running':
+      return `sent ${r.signal} to ${name}; it is still running`;
+    case 'already-exited':
+      return `${name} had already exited`;
+    case 'signalled-orphan':
+      return `sent ${r.signal} to ${name}'s orphaned program (pid ${r.pid})`;
+  }
+}
+
+export function confirmKill(c: CommandContext): void {
+  const o = c.state.overlay;
+  if (o.kind !== 'confirm-kill') return;
+  c.dispatch({ type: 'close' });
+  const s = viewOf(c, o.id);
+  if (!s) return;
+  c.dispatch({ type: 'message', text: `killing ${s.name}…` });
+  c.control.actions.kill(s).then(
+    (r) => c.dispatch({ type: 'message', text: killOutcomeText(s.name, r) }),
+    (err) => c.dispatch({ type: 'message', text: errorText(err), error: true }),
+  );
+}
+
+export function submitForm(c: CommandContext): void {
+  const o = c.state.overlay;
+  if (o.kind === 'new' && !o.pending) {
+    const words = splitCommandLine(o.fields.command);
+    if (!Array.isArray(words)) return c.dispatch({ type: 'form-failed', message: words.error });
+    const [command, ...args] = words as [string, ...string[]];
+    c.dispatch({ type: 'form-pending' });
+    c.control.actions.create({ name: o.fields.name.trim() || undefined, command, args, cwd: o.fields.cwd.trim() || '.' }).then(
+      (rec) => c.dispatch({ type: 'form-done', message: `started ${rec.name}`, selectId: rec.id }),
+      (err) => c.dispatch({ type: 'form-failed', message: errorText(err) }),
+    );
+  } else if (o.kind === 'rename' && !o.pending) {
+    const s = viewOf(c, o.id);
+    const name = o.value.trim();
+    if (!s || name === s.name) return c.dispatch({ type: 'close' });
+    c.dispatch({ type: 'form-pending' });
+    c.control.actions.rename(s, name).then(
+      () => c.dispatch({ type: 'form-done', message: `renamed ${s.name} to ${name}` }),
+      (err) => c.dispatch({ type: 'form-failed', message: errorText(err) }),
+    );
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Terminal cell widths, enough for the board: wide East Asian characters and
+ * emoji take two cells, combining marks none. Used to cut text to a column
+ * count exactly (Ink would add an ellipsis, and wrap otherwise).
+ */
+
+const WIDE: readonly [number, number][] = [
+  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60],
+  [0xffe0, 0xffe6], [0x1f300, 0x1f64f], [0x1f900, 0x1f9ff], [0x20000, 0x3fffd],
+];
+
+export function cellWidth(cp: number): number {
+  if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  for (const [lo, hi] of WIDE) if (cp >= lo && cp <= hi) return 2;
+  return 1;
+}
+
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const c of s) w += cellWidth(c.codePointAt(0)!);
+  return w;
+}
+
+/** The longest start of `s` that fits in `width` cells. */
+export function cut(s: string, width: number): string {
+  let w = 0;
+  let out = '';
+  for (const c of s) {
+    const cw = cellWidth(c.codePointAt(0)!);
+    if (w + cw > width) break;
+    w += cw;
+    out += c;
+  }
+  return out;
+}
+
+/** `s` cut or padded with spaces to exactly `width` cells; `ellipsis` marks a cut. */
+export function fit(s: string, width: number, ellipsis = false): string {
+  if (width <= 0) return '';
+  const w = textWidth(s);
+  if (w <= width) return s + ' '.repeat(width - w);
+  const kept = ellipsis ? cut(s, width - 1) + '…' : cut(s, width);
+  return kept + ' '.repeat(width - textWidth(kept));
+}

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import './no-ci.js'; // before anything loads Ink
+
+// Colours on, as on a user's terminal (chalk reads this when it loads).
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = '1';
+});
+
+import { FakeFeed, session, type FakeActions } from './fakes.js';
+import { colorOf, eventually, KEY } from './harness.js';
+import { mountBoard, type Mounted } from './mount.js';
+
+const GREEN = 2;
+const YELLOW = 3;
+const RED = 1;
+const MAGENTA = 5;
+
+let m: Mounted | null = null;
+afterEach(async () => {
+  await m?.unmount();
+  m = null;
+});
+
+function fourSessions() {
+  return [
+    session({ name: 'api', agent: 'claude', previewLine: '> all 41 tests passed', lastOutputAt: new Date(Date.now() - 180_000).toISOString() }),
+    session({ name: 'web', agent: 'codex', status: 'starting', lastOutputAt: null, createdAt: new Date(Date.now() - 7_200_000).toISOString() }),
+    session({ name: 'build', status: 'exited', exitCode: 2, previewLine: 'make: *** [all] Error 2' }),
+    session({ name: 'done', status: 'exited', exitCode: 0 }),
+    session({ name: 'ghost', status: 'lost', runnerAlive: false }),
+  ];
+}
+
+describe('the board at 80x24', () => {
+  it('header counts by status, one row per session with glyph, name, agent, status, age and preview line', async () => {
+    m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
+    const out = m.out;
+    // All five kinds at 80 columns: one space between the counts.
+    await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 5 sessions ● 1 running ◌ 1 starting ✓ 1 exited ✗ 1 failed ? 1 lost'));
+    const rows = out.lines().slice(1, 6);
+    expect(rows[0]).toMatch(/^› ● api +claude +running +3m {2}> all 41 tests passed$/);
+    expect(rows[1]).toMatch(/^ {2}◌ web +codex +starting +2h$/); // never printed: age since start
+    expect(rows[2]).toMatch(/^ {2}✗ build +shell +exited 2 +5m {2}make: \*\*\* \[all\] Error 2$/);
+    expect(rows[3]).toMatch(/^ {2}✓ done +shell +exited 0 +5m$/);
+    expect(rows[4]).toMatch(/^ {2}\? ghost +shell +lost +5m$/);
+    for (const row of out.lines()) expect(row.length).toBeLessThanOrEqual(80);
+    expect(out.lines()[22]).toBe('Enter attach  n new  x kill  d remove  r rename  / filter  ? help  q quit');
+  });
+
+  it('draws each status glyph in its colour', async () => {
+    m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('ghost'));
+    expect(colorOf(m.out, '● api')).toBe(GREEN);
+    expect(colorOf(m.out, '◌ web')).toBe(YELLOW);
+    expect(colorOf(m.out, '✗ build')).toBe(RED);
+    expect(colorOf(m.out, '? ghost')).toBe(MAGENTA);
+    expect([null, 7, 8]).toContain(colorOf(m.out, '✓ done')); // grey
+  });
+
+  it('an empty board says how to start a session', async () => {
+    m = mountBoard(new FakeFeed([]), { cols: 80, rows: 24 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('No sessions yet.'));
+    const text = m.out.text();
+    expect(text).toContain('agent-board 0 sessions');
+    expect(text).toMatch(/Press n to start one here/);
+    expect(text).toContain('agent-board new --name api -- claude');
+  });
+
+  it('? shows every key from the binding table, and Esc closes it', async () => {
+    m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('api'));
+    m.stdin.press('?');
+    await eventually(m.out, () => expect(m!.out.text()).toContain('Forms and the filter'));
+    const text = m.out.text();
+    for (const line of ['↑ k', 'Enter →', 'new session', 'kill the session (asks first)', 'remove an exited session', 'quit (sessions keep running)', 'Tab ↓']) {
+      expect(text).toContain(line);
+    }
+    expect(text).toContain('While attached, Ctrl-\\ comes back here');
+    expect(m.out.lines().every((l) => l.length <= 80)).toBe(true);
+    m.stdin.press(KEY.esc);
+    await eventually(m.out, () => expect(m!.out.text()).not.toContain('Forms and the filter'));
+    expect(m.out.text()).toContain('› ● api');
+  });
+
+  it('q leaves with a quit request, touching no session', async () => {
+    m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('api'));
+    m.stdin.press('q');
+    await eventually(m.out, () => expect(m!.left).toHaveLength(1));
+    expect(m.left[0]!.req).toEqual({ kind: 'quit' });
+    expect((m.actions as FakeActions).calls).toEqual([]);
+  });
+});
+
+describe('the board at 200x50', () => {
+  it('puts the preview beside the list and uses the width', async () => {
+    const feed = new FakeFeed(fourSessions());
+    m = mountBoard(feed, { cols: 200, rows: 50 });
+    const first = feed.sessions[0]!;
+    feed.setScreen({ id: first.id, cols: 120, rows: 3, lines: ['$ npm test', '', '> all 41 tests passed'], cursorX: 0, cursorY: 2, final: false });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('$ npm test'));
+    const lines = m.out.lines();
+    expect(lines[0]).toBe('agent-board 5 sessions  ● 1 running  ◌ 1 starting  ✓ 1 exited  ✗ 1 failed  ? 1 lost');
+    // List on the left, preview title and screen on the right of the same rows.
+    expect(lines[1]).toMatch(/^› ● api .*│ ── api 120x3 ─+$/);
+    expect(lines[2]).toMatch(/^ {2}◌ web .*│ \$ npm test$/);
+    expect(lines[4]).toMatch(/^ {2}✓ done .*│ > all 41 tests passed$/);
+    expect(lines[48]).toMatch(/^↑↓ select/);
+  });
+});
+
+describe('a small terminal', () => {
+  it('still draws inside 40x12, and follows a resize to 100x30', async () => {
+    const feed = new FakeFeed(fourSessions());
+    m = mountBoard(feed, { cols: 40, rows: 12 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('› ● api'));
+    expect(m.out.lines().every((l) => l.length <= 40)).toBe(true);
+    m.out.resize(100, 30);
+    await eventually(m.out, () => expect(m!.out.lines()[28]).toMatch(/^↑↓ select {2}Enter attach/));
+    expect(m.out.lines()[1]).toMatch(/^› ● api +claude +running +3m {2}> all 41 tests passed$/);
+  });
+});

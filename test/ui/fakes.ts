@@ -1,0 +1,104 @@
+/** A BoardFeed and BoardActions the tests drive by hand. */
+import type { KillOutcome } from '../../src/client/session-actions.js';
+import type { HostRecord } from '../../src/core/protocol.js';
+import type { SessionView } from '../../src/state/host-store.js';
+import type { BoardActions, BoardFeed, NewSessionInput, PreviewScreen } from '../../src/ui/board-api.js';
+
+let counter = 0;
+
+export function session(over: Partial<SessionView> = {}): SessionView {
+  const n = ++counter;
+  const at = new Date(Date.now() - 300_000).toISOString();
+  return {
+    id: over.id ?? `id${String(n).padStart(6, '0')}`,
+    name: `s${n}`,
+    agent: 'shell',
+    command: 'bash',
+    args: [],
+    cwd: '/tmp',
+    createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString(),
+    updatedAt: at,
+    heartbeatAt: at,
+    lastOutputAt: at,
+    runnerPid: 1,
+    childPid: 2,
+    generation: 'g',
+    status: 'running',
+    cols: 80,
+    rows: 24,
+    exitCode: null,
+    exitSignal: null,
+    scrollback: 0,
+    runnerAlive: true,
+    ...over,
+  };
+}
+
+export class FakeFeed implements BoardFeed {
+  sessions: readonly SessionView[];
+  preview: PreviewScreen | null = null;
+  previewFor: (string | null)[] = [];
+  private subs = new Set<() => void>();
+
+  constructor(sessions: SessionView[] = []) {
+    this.sessions = sessions;
+  }
+  subscribe(fn: () => void): () => void {
+    this.subs.add(fn);
+    return () => this.subs.delete(fn);
+  }
+  setPreview(id: string | null): void {
+    this.previewFor.push(id);
+  }
+  dispose(): void {
+    this.subs.clear();
+  }
+  get subscribers(): number {
+    return this.subs.size;
+  }
+
+  setSessions(sessions: SessionView[]): void {
+    this.sessions = sessions;
+    this.notify();
+  }
+  setScreen(screen: PreviewScreen | null): void {
+    this.preview = screen;
+    this.notify();
+  }
+  notify(): void {
+    for (const fn of this.subs) fn();
+  }
+}
+
+type Call = { op: 'create'; input: NewSessionInput } | { op: 'kill' | 'remove'; id: string } | { op: 'rename'; id: string; name: string };
+
+/** Records each call; what it resolves with (or rejects with) is up to the test. */
+export class FakeActions implements BoardActions {
+  calls: Call[] = [];
+  createResult: (input: NewSessionInput) => Promise<HostRecord> = async (input) => session({ name: input.name ?? 'new-1', command: input.command });
+  killResult: () => Promise<KillOutcome> = async () => ({ kind: 'exit', code: null, signal: 'SIGTERM' });
+  removeResult: () => Promise<void> = async () => undefined;
+  renameResult: () => Promise<void> = async () => undefined;
+
+  create(input: NewSessionInput): Promise<HostRecord> {
+    this.calls.push({ op: 'create', input });
+    return this.createResult(input);
+  }
+  kill(s: SessionView): Promise<KillOutcome> {
+    this.calls.push({ op: 'kill', id: s.id });
+    return this.killResult();
+  }
+  remove(s: SessionView): Promise<void> {
+    this.calls.push({ op: 'remove', id: s.id });
+    return this.removeResult();
+  }
+  rename(s: SessionView, name: string): Promise<void> {
+    this.calls.push({ op: 'rename', id: s.id, name });
+    return this.renameResult();
+  }
+}
+
+/** A preview screen from text lines. */
+export function screen(id: string, lines: string[], over: Partial<PreviewScreen> = {}): PreviewScreen {
+  return { id, cols: 80, rows: lines.length, lines, cursorX: 0, cursorY: lines.length - 1, final: false, ...over };
+}

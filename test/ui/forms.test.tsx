@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import './no-ci.js'; // before anything loads Ink
+import { UserError } from '../../src/state/errors.js';
+import { FakeActions, FakeFeed, session } from './fakes.js';
+import { eventually, KEY } from './harness.js';
+import { mountBoard, type Mounted } from './mount.js';
+
+let m: Mounted | null = null;
+afterEach(async () => {
+  await m?.unmount();
+  m = null;
+});
+
+const screenText = () => m!.out.text();
+const waitFor = (check: () => void) => eventually(m!.out, check);
+
+describe('the new-session form', () => {
+  it('n opens it with the defaults; typed fields go to BoardActions.create; the new session gets selected', async () => {
+    const a = session({ name: 'alpha' });
+    const feed = new FakeFeed([a]);
+    const actions = new FakeActions();
+    m = mountBoard(feed, { actions });
+    await waitFor(() => expect(screenText()).toContain('alpha'));
+    m.stdin.press('n');
+    await waitFor(() => expect(screenText()).toContain('New session'));
+    expect(screenText()).toMatch(/› name +\n? */);
+    expect(screenText()).toMatch(/command +\/bin\/bash/);
+    expect(screenText()).toMatch(/directory +\/home\/me/);
+    expect(screenText()).toMatch(/Enter save {2}Esc cancel/);
+    // Letters that are commands on the list are text here.
+    await m.stdin.type('api-qx', KEY.tab, '\x15' /* Ctrl-U clears the command */, "claude --model 'big one'", KEY.tab);
+    await m.stdin.type(KEY.backspace, KEY.backspace);
+    await waitFor(() => expect(screenText()).toMatch(/› directory \/home\/ +│/));
+    m.stdin.press('work');
+    actions.createResult = async (input) => {
+      const rec = session({ id: 'newid000', name: input.name! });
+      feed.setSessions([a, rec]);
+      return rec;
+    };
+    m.stdin.press(KEY.enter);
+    await waitFor(() => expect(actions.calls).toHaveLength(1));
+    expect(actions.calls[0]).toEqual({ op: 'create', input: { name: 'api-qx', command: 'claude', args: ['--model', 'big one'], cwd: '/home/work' } });
+    await waitFor(() => expect(screenText()).toMatch(/› ● api-qx[^]*started api-qx/));
+    expect(screenText()).not.toContain('New session');
+  });
+
+  it('a failure keeps the form open with the error; Esc then closes it', async () => {
+    const actions = new FakeActions();
+    actions.createResult = async () => {
+      throw new UserError('command not found: nope');
+    };
+    m = mountBoard(new FakeFeed([]), { actions });
+    await waitFor(() => expect(screenText()).toContain('No sessions yet.'));
+    m.stdin.press('n');
+    await waitFor(() => expect(screenText()).toContain('New session'));
+    await m.stdin.type(KEY.tab, '\x15', 'nope', KEY.enter);
+    await waitFor(() => expect(screenText()).toContain('command not found: nope'));
+    expect(screenText()).toContain('New session');
+    m.stdin.press(KEY.esc);
+    await waitFor(() => expect(screenText()).toContain('No sessions yet.'));
+    expect(actions.calls).toHaveLength(1);
+  });
+
+  it('an unclosed quote is caught before anything starts', async () => {
+    const actions = new FakeActions();
+    m = mountBoard(new FakeFeed([session()]), { actions });
+    m.stdin.press('n');
+    await waitFor(() => expect(screenText()).toContain('New session'));
+    await m.stdin.type(KEY.down, '\x15', 'echo "hi', KEY.enter);
+    await waitFor(() => expect(screenText()).toContain('the command has an unclosed "'));
+    expect(actions.calls).toEqual([]);
+  });
+});
+
+describe('kill, remove, rename', () => {
+  it('x asks first; n keeps the session, y kills it and says how it ended', async () => {
+    const a = session({ name: 'alpha' });
+    const actions = new FakeActions();
+    m = mountBoard(new FakeFeed([a]), { actions });
+    await waitFor(() => expect(screenText()).toContain('alpha'));
+    m.stdin.press('x');
+    await waitFor(() => expect(screenText()).toContain('Kill alpha?'));
+    expect(screenText()).toMatch(/y kill {3}n keep it/);
+    m.stdin.press('n');
+    await waitFor(() => expect(screenText()).not.toContain('Kill alpha?'));
+    expect(actions.calls).toEqual([]);
+    m.stdin.press('x');
+    await waitFor(() => expect(screenText()).toContain('Kill alpha?'));
+    await m.stdin.type('q' /* not an answer: nothing happens */, 'y');
+    await waitFor(() => expect(screenText()).toContain('alpha ended (killed by SIGTERM)'));
+    expect(actions.calls).toEqual([{ op: 'kill', id: a.id }]);
+    expect(m.left).toEqual([]); // the q did not quit
+  });
+
+  it('d removes an exited session, and refuses a running one', async () => {
+    const a = session({ name: 'alpha' });
+    const b = session({ name: 'beta', status: 'exited', exitCode: 0 });
+    const actions = new FakeActions();
+    m = mountBoard(new FakeFeed([a, b]), { actions });
+    await waitFor(() => expect(screenText()).toContain('beta'));
+    m.stdin.press('d');
+    await waitFor(() => expect(screenText()).toContain('alpha is still running; x kills it first'));
+    m.stdin.press('jd'); // typed faster than the board reads: two keys
+    await waitFor(() => expect(screenText()).toContain('removed beta'));
+    expect(actions.calls).toEqual([{ op: 'remove', id: b.id }]);
+  });
+
+  it('r renames; the error of a taken name shows in the form', async () => {
+    const a = session({ name: 'alpha' });
+    const actions = new FakeActions();
+    actions.renameResult = async () => {
+      throw new UserError('a session named beta already exists');
+    };
+    m = mountBoard(new FakeFeed([a]), { actions });
+    await waitFor(() => expect(screenText()).toContain('alpha'));
+    m.stdin.press('r');
+    await waitFor(() => expect(screenText()).toContain('Rename alpha'));
+    await m.stdin.type('\x15', 'beta', KEY.enter);
+    await waitFor(() => expect(screenText()).toContain('a session named beta already exists'));
+    actions.renameResult = async () => undefined;
+    await m.stdin.type(...Array(4).fill(KEY.backspace), 'gamma', KEY.enter);
+    await waitFor(() => expect(screenText()).toContain('renamed alpha to gamma'));
+    expect(actions.calls.map((c) => (c.op === 'rename' ? c.name : c.op))).toEqual(['beta', 'gamma']);
+  });
+
+  it('Enter on an exited or lost session says so instead of attaching', async () => {
+    const b = session({ name: 'beta', status: 'exited', exitCode: 4 });
+    const c = session({ name: 'ghost', status: 'lost' });
+    m = mountBoard(new FakeFeed([b, c]));
+    await waitFor(() => expect(screenText()).toContain('ghost'));
+    m.stdin.press(KEY.enter);
+    await waitFor(() => expect(screenText()).toContain('beta exited with code 4; its last screen is in the preview'));
+    await m.stdin.type('j', KEY.right);
+    await waitFor(() => expect(screenText()).toContain('ghost is lost: its runner is gone; d removes it'));
+    expect(m.left).toEqual([]);
+  });
+
+  it('Enter on a running session leaves the board to attach to it', async () => {
+    const a = session({ name: 'alpha' });
+    const b = session({ name: 'beta' });
+    m = mountBoard(new FakeFeed([a, b]));
+    await waitFor(() => expect(screenText()).toContain('beta'));
+    m.stdin.press(KEY.down + KEY.enter); // in one read: Enter must see the move
+    await waitFor(() => expect(m!.left).toHaveLength(1));
+    expect(m.left[0]!.req).toEqual({ kind: 'attach', id: b.id });
+    expect(m.left[0]!.state.selectedId).toBe(b.id);
+  });
+});

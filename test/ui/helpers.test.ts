@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { splitCommandLine } from '../../src/ui/command-line.js';
+import { fitHints } from '../../src/ui/components/Footer.js';
+import { boardLayout } from '../../src/ui/layout.js';
+import { cropPreview } from '../../src/ui/preview-crop.js';
+import { statusStyle } from '../../src/ui/status-style.js';
+import { cut, fit, textWidth } from '../../src/ui/text-width.js';
+
+describe('cropPreview', () => {
+  const lines = ['line 0 long long long', 'line 1', '', 'line 3', '', ''];
+
+  it('keeps the top-left corner when the screen fits', () => {
+    expect(cropPreview({ lines, cursorY: 3 }, 6, 10)).toEqual(['line 0', 'line 1', '', 'line 3']);
+  });
+
+  it('scrolls just enough to keep the cursor row in a shorter pane', () => {
+    expect(cropPreview({ lines, cursorY: 3 }, 80, 2)).toEqual(['', 'line 3']);
+    expect(cropPreview({ lines, cursorY: 1 }, 80, 2)).toEqual(['line 0 long long long', 'line 1']);
+    expect(cropPreview({ lines, cursorY: 99 }, 80, 3)).toEqual(['line 3']); // cursor past the end: the bottom
+  });
+
+  it('cuts wide characters whole', () => {
+    expect(cropPreview({ lines: ['日本語テキスト'], cursorY: 0 }, 5, 1)).toEqual(['日本']);
+  });
+
+  it('has nothing for a pane of no size', () => {
+    expect(cropPreview({ lines, cursorY: 0 }, 0, 5)).toEqual([]);
+    expect(cropPreview({ lines, cursorY: 0 }, 5, 0)).toEqual([]);
+  });
+});
+
+describe('text widths', () => {
+  it('counts wide characters as two cells and combining marks as none', () => {
+    expect(textWidth('abc')).toBe(3);
+    expect(textWidth('日本')).toBe(4);
+    expect(textWidth('e\u0301')).toBe(1);
+    expect(textWidth('🎉')).toBe(2);
+  });
+
+  it('cuts and pads to a width, with an ellipsis when asked', () => {
+    expect(cut('日本語', 3)).toBe('日');
+    expect(fit('ab', 4)).toBe('ab  ');
+    expect(fit('abcdef', 4)).toBe('abcd');
+    expect(fit('abcdef', 4, true)).toBe('abc…');
+    expect(fit('日本語', 5)).toBe('日本 ');
+  });
+});
+
+describe('splitCommandLine', () => {
+  it('splits like a shell for the simple cases', () => {
+    expect(splitCommandLine('claude')).toEqual(['claude']);
+    expect(splitCommandLine('  npm   run dev ')).toEqual(['npm', 'run', 'dev']);
+    expect(splitCommandLine(`sh -c 'echo "hi there"; exit 3'`)).toEqual(['sh', '-c', 'echo "hi there"; exit 3']);
+    expect(splitCommandLine('echo "a \\"b\\"" c\\ d ""')).toEqual(['echo', 'a "b"', 'c d', '']);
+  });
+
+  it('says what is wrong', () => {
+    expect(splitCommandLine('   ')).toEqual({ error: 'type a command to run' });
+    expect(splitCommandLine("echo 'oops")).toEqual({ error: "the command has an unclosed '" });
+  });
+});
+
+describe('boardLayout', () => {
+  it('stacks list and preview at 80x24, the list taking up to 40%', () => {
+    expect(boardLayout(80, 24, 100)).toMatchObject({ sideBySide: false, height: 23, bodyRows: 21, listRows: 8, previewRows: 12, listWidth: 80, previewWidth: 80 });
+    expect(boardLayout(80, 24, 2)).toMatchObject({ listRows: 2, previewRows: 18 });
+    expect(boardLayout(80, 24, 0)).toMatchObject({ listRows: 1 });
+  });
+
+  it('puts them side by side at 200x50', () => {
+    const l = boardLayout(200, 50, 3);
+    expect(l).toMatchObject({ sideBySide: true, bodyRows: 47, listRows: 47, previewRows: 46, listWidth: 90 });
+    expect(l.listWidth + 2 + l.previewWidth).toBe(200);
+  });
+
+  it('never goes below a usable minimum', () => {
+    expect(boardLayout(10, 3, 5)).toMatchObject({ width: 20, height: 6, bodyRows: 4 });
+  });
+});
+
+describe('fitHints', () => {
+  const hints = ['↑↓ select', 'Enter attach', 'n new', 'x kill', '? help', 'q quit'];
+  it('drops the arrows first, then from the end, keeping help and quit', () => {
+    expect(fitHints(hints, 200)).toBe(hints.join('  '));
+    expect(fitHints(hints, 43)).toBe('Enter attach  n new  x kill  ? help  q quit');
+    expect(fitHints(hints, 42)).toBe('Enter attach  n new  ? help  q quit');
+    expect(fitHints(hints, 30)).toBe('Enter attach  ? help  q quit');
+    expect(fitHints(hints, 14)).toBe('? help  q quit');
+    expect(fitHints(hints, 10)).toBe('');
+  });
+});
+
+describe('statusStyle', () => {
+  it('gives each status its glyph and colour', () => {
+    const s = (status: 'running' | 'starting' | 'exited' | 'lost', exitCode: number | null = null, exitSignal: string | null = null) => statusStyle({ status, exitCode, exitSignal });
+    expect(s('running')).toEqual({ glyph: '●', color: 'green' });
+    expect(s('starting')).toEqual({ glyph: '◌', color: 'yellow' });
+    expect(s('exited', 0)).toEqual({ glyph: '✓', color: 'gray' });
+    expect(s('exited', 1)).toEqual({ glyph: '✗', color: 'red' });
+    expect(s('exited', null, 'SIGKILL')).toEqual({ glyph: '✗', color: 'red' });
+    expect(s('lost')).toEqual({ glyph: '?', color: 'magenta' });
+  });
+});

@@ -1,0 +1,47 @@
+/** Mounts the board (the real <Board/>) with fakes, in an emulated terminal. */
+import { render } from 'ink';
+import { Board } from '../../src/ui/Board.js';
+import type { BoardState } from '../../src/core/board-state.js';
+import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
+import { FakeActions, FakeFeed } from './fakes.js';
+import { FakeStdin, FakeStdout } from './harness.js';
+
+export interface Mounted {
+  out: FakeStdout;
+  stdin: FakeStdin;
+  feed: FakeFeed;
+  actions: FakeActions;
+  left: { req: LeaveRequest; state: BoardState; typeahead: string }[];
+  unmount(): Promise<void>;
+}
+
+export function mountBoard(feed: FakeFeed, opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState } = {}): Mounted {
+  const out = new FakeStdout(opts.cols ?? 80, opts.rows ?? 24);
+  const stdin = new FakeStdin();
+  const actions = opts.actions ?? new FakeActions();
+  const left: Mounted['left'] = [];
+  out.write('\x1b[H\x1b[2J');
+  const ink = render(
+    <Board
+      feed={feed}
+      actions={actions}
+      newDefaults={{ name: '', command: '/bin/bash', cwd: '/home/me' }}
+      detachLabel="Ctrl-\"
+      initialState={opts.initialState}
+      onLeave={(req, state, typeahead) => left.push({ req, state, typeahead })}
+    />,
+    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false },
+  );
+  const exited = ink.waitUntilExit(); // before any exit: asked later, it would never settle
+  return {
+    out,
+    stdin,
+    feed,
+    actions,
+    left,
+    async unmount() {
+      ink.unmount();
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import {
+  boardReducer,
+  initialBoardState,
+  keyModeOf,
+  matchesFilter,
+  selectedSession,
+  statusText,
+  visibleSessions,
+  type BoardAction,
+  type BoardSession,
+  type BoardState,
+} from '../../src/core/board-state.js';
+
+const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
+  id: `id-${name}`,
+  name,
+  agent: 'shell',
+  command: 'bash',
+  args: [],
+  status: 'running',
+  exitCode: null,
+  exitSignal: null,
+  ...over,
+});
+
+const run = (state: BoardState, ...actions: BoardAction[]) => actions.reduce(boardReducer, state);
+const withSessions = (list: BoardSession[], listRows = 10) => run(initialBoardState({ listRows }), { type: 'sessions', sessions: list });
+const names = (state: BoardState) => visibleSessions(state).map((s) => s.name);
+const many = (n: number) => Array.from({ length: n }, (_, i) => S(`s${i + 1}`));
+
+const a = S('alpha');
+const b = S('beta', { agent: 'claude' });
+const c = S('gamma', { status: 'exited', exitCode: 1 });
+const d = S('delta', { command: 'npm', args: ['run', 'dev'] });
+
+describe('the list and the selection', () => {
+  it('selects the first session once the list arrives', () => {
+    expect(initialBoardState().selectedId).toBeNull();
+    expect(withSessions([a, b]).selectedId).toBe(a.id);
+  });
+
+  it('moves and stops at the ends', () => {
+    let s = withSessions([a, b, c]);
+    s = run(s, { type: 'move', by: 1 }, { type: 'move', by: 1 }, { type: 'move', by: 1 });
+    expect(s.selectedId).toBe(c.id);
+    s = run(s, { type: 'move', by: -5 });
+    expect(s.selectedId).toBe(a.id);
+    s = run(s, { type: 'jump', to: 'last' });
+    expect(s.selectedId).toBe(c.id);
+    s = run(s, { type: 'jump', to: 'first' });
+    expect(s.selectedId).toBe(a.id);
+  });
+
+  it('keeps the selected session when others appear or vanish around it', () => {
+    let s = run(withSessions([a, b, c]), { type: 'move', by: 1 });
+    s = run(s, { type: 'sessions', sessions: [d, a, b, c] });
+    expect(selectedSession(s)?.name).toBe('beta');
+    s = run(s, { type: 'sessions', sessions: [b, c] });
+    expect(selectedSession(s)?.name).toBe('beta');
+  });
+
+  it('when the selected session vanishes, the next one takes its place; at the end, the one before', () => {
+    let s = run(withSessions([a, b, c]), { type: 'move', by: 1 });
+    s = run(s, { type: 'sessions', sessions: [a, c] });
+    expect(selectedSession(s)?.name).toBe('gamma');
+    s = run(s, { type: 'sessions', sessions: [a] });
+    expect(selectedSession(s)?.name).toBe('alpha');
+    s = run(s, { type: 'sessions', sessions: [] });
+    expect(selectedSession(s)).toBeNull();
+    s = run(s, { type: 'sessions', sessions: [b, c] });
+    expect(selectedSession(s)?.name).toBe('beta');
+  });
+
+  it('selects a session asked for before the feed shows it, once it does', () => {
+    let s = run(withSessions([a, b]), { type: 'select', id: d.id });
+    expect(s.selectedId).toBe(a.id);
+    s = run(s, { type: 'sessions', sessions: [a, b, d] });
+    expect(s.selectedId).toBe(d.id);
+    expect(s.wantedId).toBeNull();
+  });
+
+  it('a move by the user cancels a selection still waiting for its session', () => {
+    let s = run(withSessions([a, b]), { type: 'select', id: d.id }, { type: 'move', by: 1 });
+    s = run(s, { type: 'sessions', sessions: [a, b, d] });
+    expect(s.selectedId).toBe(b.id);
+  });
+});
+
+describe('filter', () => {
+  it('matches name, agent, command line and status, every word, any case', () => {
+    expect(matchesFilter(b, 'CLAUDE')).toBe(true);
+    expect(matchesFilter(d, 'run dev')).toBe(true);
+    expect(matchesFilter(d, 'npm test')).toBe(false);
+    expect(matchesFilter(c, 'exited')).toBe(true);
+    expect(matchesFilter(a, '  ')).toBe(true);
+  });
+
+  it('narrows as it is typed, keeps the selection on a match, and Esc drops it', () => {
+    let s = run(withSessions([a, b, c, d]), { type: 'open-filter' });
+    expect(keyModeOf(s)).toBe('filter');
+    s = run(s, { type: 'type', text: 'el' }, { type: 'type', text: 't' });
+    expect(names(s)).toEqual(['delta']);
+    expect(selectedSession(s)?.name).toBe('delta');
+    s = run(s, { type: 'delete-back' }); // "el": in "shell", not in beta's "claude"
+    expect(names(s)).toEqual(['alpha', 'gamma', 'delta']);
+    expect(selectedSession(s)?.name).toBe('delta'); // still shown: kept
+    s = run(s, { type: 'close' });
+    expect(s.filter).toBe('');
+    expect(keyModeOf(s)).toBe('list');
+  });
+
+  it('Enter keeps the filter on the list; clear takes it off', () => {
+    let s = run(withSessions([a, b, c]), { type: 'open-filter' }, { type: 'type', text: 'gam' }, { type: 'accept-filter' });
+    expect(keyModeOf(s)).toBe('list');
+    expect(names(s)).toEqual(['gamma']);
+    s = run(s, { type: 'clear' });
+    expect(names(s)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(selectedSession(s)?.name).toBe('gamma');
+  });
+
+  it('a filter that matches nothing keeps the selection for when it matches again', () => {
+    let s = run(withSessions([a, b]), { type: 'move', by: 1 }, { type: 'open-filter' }, { type: 'type', text: 'zzz' });
+    expect(names(s)).toEqual([]);
+    expect(selectedSession(s)).toBeNull();
+    s = run(s, { type: 'clear-field' });
+    expect(selectedSession(s)?.name).toBe('beta');
+  });
+});
+
+describe('scrolling', () => {
+  it('keeps the selection inside the window with 100 sessions', () => {
+    let s = withSessions(many(100), 8);
+    s = run(s, ...Array.from({ length: 10 }, () => ({ type: 'move', by: 1 }) as const));
+    expect(selectedSession(s)?.name).toBe('s11');
+    expect(s.scroll).toBe(3); // rows 3..10 on screen, s11 at the bottom
+    s = run(s, { type: 'jump', to: 'last' });
+    expect(selectedSession(s)?.name).toBe('s100');
+    expect(s.scroll).toBe(92);
+    s = run(s, { type: 'page', by: -1 });
+    expect(selectedSession(s)?.name).toBe('s93');
+    expect(s.scroll).toBe(92);
+    s = run(s, { type: 'page', by: -1 });
+    expect(selectedSession(s)?.name).toBe('s86');
+    expect(s.scroll).toBe(85);
+    s = run(s, { type: 'jump', to: 'first' });
+    expect(s.scroll).toBe(0);
+  });
+
+  it('follows a smaller window and a shorter list', () => {
+    let s = run(withSessions(many(100), 20), { type: 'jump', to: 'last' });
+    expect(s.scroll).toBe(80);
+    s = run(s, { type: 'viewport', rows: 5 });
+    expect(s.scroll).toBe(95);
+    s = run(s, { type: 'viewport', rows: 50 });
+    expect(s.scroll).toBe(50); // never past the end
+    s = run(s, { type: 'sessions', sessions: many(30) });
+    expect(selectedSession(s)?.name).toBe('s30');
+    expect(s.scroll).toBe(0);
+  });
+
+  it('a filter scrolls back to where its matches are', () => {
+    let s = run(withSessions(many(100), 8), { type: 'jump', to: 'last' });
+    s = run(s, { type: 'open-filter' }, { type: 'type', text: 's1' });
+    expect(visibleSessions(s)).toHaveLength(12); // s1, s10-s19, s100
+    expect(selectedSession(s)?.name).toBe('s100');
+    expect(s.scroll).toBe(4);
+  });
+});
+
+describe('the new-session form', () => {
+  const defaults = { name: '', command: '/bin/bash', cwd: '/home/me' };
+
+  it('edits the focused field; Tab moves round the fields', () => {
+    let s = run(withSessions([a]), { type: 'open-new', defaults });
+    expect(keyModeOf(s)).toBe('form');
+    s = run(s, { type: 'type', text: 'api' }, { type: 'focus-field', by: 1 }, { type: 'clear-field' }, { type: 'type', text: 'claude --resume' });
+    s = run(s, { type: 'focus-field', by: 1 }, { type: 'delete-back' }, { type: 'delete-back' });
+    expect(s.overlay).toMatchObject({ kind: 'new', fields: { name: 'api', command: 'claude --resume', cwd: '/home/' }, focus: 2 });
+    s = run(s, { type: 'focus-field', by: 1 });
+    expect(s.overlay).toMatchObject({ focus: 0 });
+    s = run(s, { type: 'focus-field', by: -1 });
+    expect(s.overlay).toMatchObject({ focus: 2 });
+  });
+
+  it('while pending it takes no edits; a failure shows the error and keeps the fields', () => {
+    let s = run(withSessions([a]), { type: 'open-new', defaults }, { type: 'type', text: 'x' }, { type: 'form-pending' });
+    s = run(s, { type: 'type', text: 'yz' });
+    expect(s.overlay).toMatchObject({ pending: true, fields: { name: 'x' } });
+    s = run(s, { type: 'form-failed', message: 'command not found: nope' });
+    expect(s.overlay).toMatchObject({ kind: 'new', pending: false, error: 'command not found: nope', fields: { name: 'x' } });
+    s = run(s, { type: 'type', text: 'y' });
+    expect(s.overlay).toMatchObject({ error: null, fields: { name: 'xy' } });
+  });
+
+  it('done: closes, says so, clears the filter and selects the new session when it shows up', () => {
+    let s = run(withSessions([a, b]), { type: 'open-filter' }, { type: 'type', text: 'beta' }, { type: 'accept-filter' });
+    s = run(s, { type: 'open-new', defaults }, { type: 'form-pending' }, { type: 'form-done', message: 'started delta', selectId: d.id });
+    expect(keyModeOf(s)).toBe('list');
+    expect(s.filter).toBe('');
+    expect(s.message).toEqual({ text: 'started delta', error: false });
+    s = run(s, { type: 'sessions', sessions: [a, b, d] });
+    expect(selectedSession(s)?.name).toBe('delta');
+  });
+
+  it('Esc closes it', () => {
+    const s = run(withSessions([a]), { type: 'open-new', defaults }, { type: 'close' });
+    expect(s.overlay).toEqual({ kind: 'none' });
+  });
+});
+
+describe('rename, kill, help, messages', () => {
+  it('rename starts from the current name', () => {
+    let s = run(withSessions([a, b]), { type: 'move', by: 1 }, { type: 'open-rename' });
+    expect(s.overlay).toMatchObject({ kind: 'rename', id: b.id, name: 'beta', value: 'beta' });
+    s = run(s, { type: 'delete-back' }, { type: 'type', text: 'ox' });
+    expect(s.overlay).toMatchObject({ value: 'betox' });
+    s = run(s, { type: 'form-done', message: 'renamed beta to betox' });
+    expect(s.overlay.kind).toBe('none');
+  });
+
+  it('kill asks first, for a session that still runs', () => {
+    let s = run(withSessions([a, c]), { type: 'open-kill' });
+    expect(s.overlay).toEqual({ kind: 'confirm-kill', id: a.id, name: 'alpha' });
+    expect(keyModeOf(s)).toBe('confirm');
+    s = run(s, { type: 'close' }, { type: 'move', by: 1 }, { type: 'open-kill' });
+    expect(s.overlay.kind).toBe('none');
+    expect(s.message?.text).toMatch(/gamma has already exited/);
+  });
+
+  it('nothing opens on an empty list but the form and the help', () => {
+    const s = withSessions([]);
+    expect(run(s, { type: 'open-kill' })).toBe(s);
+    expect(run(s, { type: 'open-rename' })).toBe(s);
+    expect(run(s, { type: 'move', by: 1 })).toBe(s);
+    expect(keyModeOf(run(s, { type: 'open-help' }))).toBe('help');
+  });
+
+  it('messages stay until cleared or replaced', () => {
+    let s = run(withSessions([a]), { type: 'message', text: 'no', error: true });
+    expect(s.message).toEqual({ text: 'no', error: true });
+    s = run(s, { type: 'move', by: 1 });
+    expect(s.message?.text).toBe('no');
+    s = run(s, { type: 'clear' });
+    expect(s.message).toBeNull();
+  });
+
+  it('statusText says how an exited session ended', () => {
+    expect(statusText(a)).toBe('running');
+    expect(statusText(c)).toBe('exited 1');
+    expect(statusText(S('k', { status: 'exited', exitSignal: 'SIGKILL' }))).toBe('SIGKILL');
+  });
+});
