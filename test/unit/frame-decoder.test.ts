@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFrameDecoder, encodeFrame, utf8Length, type DecodedFrame } from '../../src/core/frame-decoder.js';
 import { MAX_FRAME_BYTES } from '../../src/core/protocol.js';
+import { mulberry32 } from '../helpers/rng.js';
 
-/** Small deterministic PRNG so failures replay. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Feeds the chunks in order, checking the memory bound after every push. */
 function feed(chunks: string[], max = MAX_FRAME_BYTES): DecodedFrame[] {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RING_BYTES, DEFAULT_RING_CHUNKS, OutputRing, type RingChunk } from '../../src/core/output-ring.js';
+import { mulberry32 } from '../helpers/rng.js';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const seqs = (chunks: RingChunk[] | null) => chunks?.map((c) => c.seq) ?? null;
 
