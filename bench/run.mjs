@@ -4,12 +4,13 @@
 // a summary table; results also go to bench/out/latest.json.
 //
 //   node bench/run.mjs                 all of them
-//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss)
+//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchEcho } from './echo.mjs';
 import { benchFirstFrame } from './first-frame.mjs';
+import { benchBoard } from './board.mjs';
 import { AgentBoard, BIN, Cleanup, ROOT, Tmux, killAllClients, makeTempDir, now, tmuxVersion } from './lib.mjs';
 import { benchRss } from './rss.mjs';
 import { benchThroughput } from './throughput.mjs';
@@ -19,6 +20,7 @@ const BENCHES = [
   { key: 'echo', title: '(b) keystroke echo round trip', fn: benchEcho },
   { key: 'frame', title: '(c) attach to first complete frame', fn: benchFirstFrame },
   { key: 'rss', title: '(d) idle memory', fn: benchRss },
+  { key: 'board', title: '(e) the board with 100 sessions: render per update, idle CPU', fn: benchBoard },
 ];
 
 const log = (s) => process.stdout.write(`  ${s}\n`);

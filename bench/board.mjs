@@ -1,0 +1,646 @@
+// The board with 100 sessions, side by side with tmux holding 100 windows.
+//
+// (a) Render time per update, three ways:
+//   1. in-process: the real <Board/> drawn by Ink (same render options as the
+//      board) into a fake 200x50 stdout, fed by a fake feed of 100 sessions;
+//      each update gives one visible session a new last line and activity
+//      stamp, and we time from the feed's notification to the frame that
+//      shows it being written (React render and commit, Yoga layout, Ink's
+//      output), plus Ink's own renderTime and the CPU per update. tmux's
+//      counterpart is its server's CPU time per redraw of a changed pane line
+//      (there is no way to time tmux's redraw from the outside otherwise).
+//   2. end to end: the real board in a node-pty at 200x50 against 100 real
+//      sessions; a session's program prints a line (SIGUSR1 to a shell loop)
+//      and we time until the line is on the board's terminal output. The
+//      selected session's line comes through the preview (live stream); a
+//      row's line comes through host.json, which the runner rewrites at most
+//      every 250 ms (by design). tmux: the same program in the window a tmux
+//      client shows, time until the line is on the client's output.
+//   3. rename: from `agent-board rename` returning to the new name on the
+//      board, against `tmux rename-window` returning to the new name in the
+//      client's status line.
+// (b) Idle CPU: the board with 100 idle sessions, 10 s after it settles, twice:
+//   as it is (rows of sessions that printed in the last minute show their age
+//   in seconds, so it repaints once a second), then with nothing on screen
+//   that can change (a filter keeps the sessions that never printed, once all
+//   are a minute old); the second is the headline. tmux: an attached client
+//   plus the server with 100 idle windows, over the same windows. On-CPU time
+//   from /proc/<pid>/task/*/schedstat (nanoseconds; the utime+stime ticks of
+//   /proc/<pid>/stat are reported alongside). Every session is removed at the
+//   end (SIGKILL of the runners and programs host.json names, and of anything
+//   else whose environment names the benchmark's home), also when interrupted.
+import { execFile } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { BIN, NODE, PtyClient, ROOT, baseEnv, cpuSeconds, now, percentile, sleep } from './lib.mjs';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const SESSIONS = 100;
+/** Sessions whose program prints a numbered line on SIGUSR1 (the first ones created: at the top of the list). */
+const SIG_SESSIONS = 10;
+const COLS = 200;
+const ROWS = 50;
+const BATCH = 10;
+const INPROC_UPDATES = 60;
+/** Between updates, wait for this long without a render. */
+const INPROC_QUIET_MS = 60;
+const PREVIEW_SAMPLES = 30;
+/** Between samples: the board's follow-up renders are done by then. */
+const SAMPLE_GAP_MS = 200;
+const ROW_SAMPLES = 9;
+const RENAME_SAMPLES = 8;
+const IDLE_MS = 10_000;
+/** The longest we wait for the sessions' ages to read in minutes before the idle window. */
+const IDLE_AGE_WAIT_MAX_MS = 40_000;
+
+/** A shell loop that prints MARK-<tag>-<n> on each SIGUSR1 (dash: a trapped signal ends the wait). */
+function sigScript(tag) {
+  return `i=0; trap 'i=$((i+1)); echo MARK-${tag}-$i' USR1; echo READY-${tag}; while :; do sleep 600 & p=$!; wait $p; kill $p 2>/dev/null; done`;
+}
+
+// ---- process CPU -----------------------------------------------------------
+
+/** On-CPU nanoseconds of every thread of a process (schedstat), or NaN. */
+function cpuNs(pid) {
+  try {
+    let total = 0;
+    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+      total += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return total;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU of a set of processes: schedstat ns and stat seconds, summed. */
+function cpuOf(pids) {
+  return { ns: pids.reduce((n, p) => n + cpuNs(p), 0), s: pids.reduce((n, p) => n + cpuSeconds(p), 0) };
+}
+
+function cpuDelta(a, b) {
+  return { ms: (b.ns - a.ns) / 1e6, statMs: (b.s - a.s) * 1000 };
+}
+
+const pct = (ms, windowMs) => (100 * ms) / windowMs;
+const r3 = (x) => Number(x.toFixed(3));
+const fx = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+const stats = (xs) => ({ n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: Math.max(...xs) });
+
+// ---- 100 sessions in a home of their own ------------------------------------
+
+/** SIGKILL a process and, when it leads one, its process group (a session's program and what it started). */
+function killHard(pid) {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // not a group leader, or gone
+    }
+  }
+}
+
+/** Every process whose environment names `home` as AGENT_BOARD_HOME: runners, and the programs they started. */
+function processesOfHome(home) {
+  const needle = Buffer.from(`\0AGENT_BOARD_HOME=${home}\0`);
+  const out = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = Buffer.concat([Buffer.from([0]), fs.readFileSync(`/proc/${name}/environ`), Buffer.from([0])]);
+      if (env.indexOf(needle) >= 0) out.push(Number(name));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return out;
+}
+
+/** Every process below `root`, from the parent pids in /proc (children of the dead are reparented, so ask early). */
+function descendants(root) {
+  const children = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [];
+  const todo = [root];
+  while (todo.length) for (const c of children.get(todo.pop()) ?? []) out.push(c), todo.push(c);
+  return out;
+}
+
+class BoardHome {
+  constructor() {
+    // Not under the suite's temp dir: the suite removes that while cleaning up after a signal, and the
+    // host.json files must still be there for us to find the runners.
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-bench-board-'));
+    fs.chmodSync(this.dir, 0o700);
+    this.env = baseEnv({ AGENT_BOARD_HOME: this.dir });
+    /** CLI commands in flight (`new` of a batch, when interrupted). */
+    this.children = new Set();
+    // Interrupted (the suite exits from its own signal handler): stop the commands in flight and SIGKILL
+    // what is there at once, then again at exit (a runner a killed `new` had already started has
+    // written its pid by then), and remove the home.
+    this.onSignal = () => {
+      // A `new` in flight may have started a runner (detached) and that one a program: take the whole tree.
+      for (const c of this.children) for (const pid of [...descendants(c.pid), c.pid]) killHard(pid);
+      this.killAll(false);
+    };
+    this.onExit = () => this.killAll(true);
+    for (const sig of SIGNALS) process.on(sig, this.onSignal);
+    process.on('exit', this.onExit);
+  }
+
+  cli(args) {
+    return new Promise((resolve, reject) => {
+      const child = execFile(NODE, [BIN, ...args], { env: this.env, encoding: 'utf8', timeout: 30_000 }, (err, stdout, stderr) => {
+        this.children.delete(child);
+        if (err) reject(new Error(`agent-board ${args.join(' ')} failed: ${(stderr || err.message).trim()}`));
+        else resolve(stdout);
+      });
+      this.children.add(child);
+    });
+  }
+
+  async create(specs) {
+    for (let i = 0; i < specs.length; i += BATCH) {
+      await Promise.all(specs.slice(i, i + BATCH).map((s) => this.cli(['new', '--name', s.name, '--', ...s.command])));
+    }
+  }
+
+  async list() {
+    return JSON.parse(await this.cli(['ls', '--json']));
+  }
+
+  /** SIGKILL every program (its process group) and runner the home's host.json files name; then remove the home. */
+  killAll(remove) {
+    const dir = path.join(this.dir, 'sessions');
+    let ids = [];
+    try {
+      ids = fs.readdirSync(dir);
+    } catch {
+      // nothing made
+    }
+    for (const id of ids) {
+      try {
+        const rec = JSON.parse(fs.readFileSync(path.join(dir, id, 'host.json'), 'utf8'));
+        for (const pid of [rec.childPid, rec.runnerPid]) if (pid) killHard(pid);
+      } catch {
+        // no host.json
+      }
+    }
+    // What host.json does not name yet (a runner still starting when we were interrupted).
+    for (const pid of processesOfHome(this.dir)) killHard(pid);
+    if (remove) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  dispose() {
+    for (const sig of SIGNALS) process.off(sig, this.onSignal);
+    process.off('exit', this.onExit);
+    this.killAll(true);
+  }
+}
+
+// ---- (a1) in-process render ---------------------------------------------------
+
+class FakeStdout extends EventEmitter {
+  isTTY = true;
+  columns = COLS;
+  rows = ROWS;
+  bytes = 0;
+  writes = 0;
+  /** Called with each write's text and the time it came. */
+  onWrite = null;
+  write(data, cb, cb2) {
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    this.bytes += text.length;
+    this.writes++;
+    this.onWrite?.(text, performance.now());
+    const done = typeof cb === 'function' ? cb : cb2;
+    done?.();
+    return true;
+  }
+}
+
+class FakeStdin extends PassThrough {
+  isTTY = true;
+  isRaw = false;
+  setRawMode(raw) {
+    this.isRaw = raw;
+    return this;
+  }
+  ref() {
+    return this;
+  }
+  unref() {
+    return this;
+  }
+}
+
+class FakeFeed {
+  preview = null;
+  subs = new Set();
+  constructor(sessions) {
+    this.sessions = sessions;
+  }
+  subscribe(fn) {
+    this.subs.add(fn);
+    return () => this.subs.delete(fn);
+  }
+  setPreview(id) {
+    const s = this.sessions.find((x) => x.id === id);
+    // A full 80x24 screen of text, as a busy session would have.
+    this.preview = s ? { id, cols: 80, rows: 24, lines: Array.from({ length: 24 }, (_, y) => `${s.name} line ${y} `.padEnd(72, '.')), cursorX: 0, cursorY: 23, final: false } : null;
+  }
+  dispose() {
+    this.subs.clear();
+  }
+  notify() {
+    for (const fn of [...this.subs]) fn();
+  }
+}
+
+function fakeSession(i, at) {
+  const created = new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
+  return {
+    id: `b${String(i).padStart(7, '0')}`,
+    name: `bench-${String(i).padStart(3, '0')}`,
+    agent: 'shell',
+    command: 'sleep',
+    args: ['600'],
+    cwd: '/tmp',
+    createdAt: created,
+    updatedAt: at,
+    heartbeatAt: at,
+    lastOutputAt: at,
+    runnerPid: 1,
+    childPid: 2,
+    generation: 'g',
+    status: 'running',
+    cols: 80,
+    rows: 24,
+    exitCode: null,
+    exitSignal: null,
+    scrollback: 5000,
+    runnerAlive: true,
+    previewLine: `output of session ${i}`,
+  };
+}
+
+/** Renders the real <Board/> and times feed updates; resolves with the samples. */
+async function inProcessRender() {
+  // Ink decides at load time whether it runs under CI (then it draws nothing until exit).
+  const hadCi = Object.prototype.hasOwnProperty.call(process.env, 'CI');
+  const ci = process.env.CI;
+  process.env.CI = 'false';
+  let ink, React, Board;
+  try {
+    ink = await import('ink');
+    React = await import('react');
+    ({ Board } = await import(pathToFileURL(path.join(ROOT, 'dist', 'ui', 'Board.js')).href));
+  } finally {
+    if (hadCi) process.env.CI = ci;
+    else delete process.env.CI;
+  }
+  // Activity ten minutes ago: the "ago" column is steady, only our updates change the screen.
+  const old = new Date(Date.now() - 600_000).toISOString();
+  const feed = new FakeFeed(Array.from({ length: SESSIONS }, (_, i) => fakeSession(i, old)));
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  const renderTimes = [];
+  let lastRenderAt = 0;
+  let waiting = null;
+  stdout.onWrite = (text, t) => {
+    if (waiting && text.includes(waiting.marker)) {
+      const w = waiting;
+      waiting = null;
+      w.resolve(t);
+    }
+  };
+  const app = ink.render(
+    React.createElement(Board, {
+      feed,
+      actions: {},
+      newDefaults: { name: '', command: 'sh', cwd: '/tmp' },
+      detachLabel: 'Ctrl-\\',
+      onLeave: () => {},
+    }),
+    { stdin, stdout, stderr: stdout, exitOnCtrlC: false, patchConsole: false, onRender: (m) => {
+      renderTimes.push(m.renderTime);
+      lastRenderAt = performance.now();
+    } },
+  );
+  const latencies = [];
+  try {
+    const seen = (marker) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`in-process: ${marker} never reached the screen`)), 5000);
+        waiting = { marker, resolve: (t) => (clearTimeout(timer), resolve(t)) };
+      });
+    const first = seen('bench-000');
+    await first;
+    await sleep(300);
+    // Updates go to sessions on screen (the list shows the first 47 at 200x50), never to the selected one.
+    const cpu0 = process.cpuUsage();
+    const rendersBefore = renderTimes.length;
+    const w0 = now();
+    for (let i = 0; i < INPROC_UPDATES; i++) {
+      const k = 1 + (i % 40);
+      const marker = `MARK-inproc-${i}`;
+      const at = new Date().toISOString();
+      feed.sessions = feed.sessions.map((s, j) => (j === k ? { ...s, previewLine: marker, lastOutputAt: at, updatedAt: at } : s));
+      const p = seen(marker);
+      const t0 = performance.now();
+      feed.notify();
+      latencies.push((await p) - t0);
+      // Let the update's follow-up render (and Ink's throttle) finish: each update is timed on its own.
+      const quietUntil = performance.now() + 1000;
+      do await sleep(10);
+      while (performance.now() - lastRenderAt < INPROC_QUIET_MS && performance.now() < quietUntil);
+    }
+    const wallMs = now() - w0;
+    const cpu = process.cpuUsage(cpu0);
+    const renders = renderTimes.slice(rendersBefore);
+    return {
+      latencies,
+      renderTimes: renders,
+      rendersPerUpdate: renders.length / INPROC_UPDATES,
+      cpuMsPerUpdate: (cpu.user + cpu.system) / 1000 / INPROC_UPDATES,
+      wallMs,
+      bytesPerWrite: stdout.bytes / Math.max(1, stdout.writes),
+    };
+  } finally {
+    app.unmount();
+    await app.waitUntilExit().catch(() => {});
+    stdin.destroy();
+  }
+}
+
+// ---- (a2, a3) end to end -----------------------------------------------------------
+
+/** Signals a program and times until its next MARK line is on `client`'s output. */
+async function markLatency(client, pid, tag, counter) {
+  const n = ++counter[tag];
+  const seen = client.waitForText(`MARK-${tag}-${n}`, 5000);
+  const t0 = now();
+  process.kill(pid, 'SIGUSR1');
+  return (await seen) - t0;
+}
+
+/** Runs a rename command; times from its return to the name on `client`'s output. */
+async function renameLatency(client, name, run) {
+  const seen = client.waitForText(name, 5000);
+  const c0 = now();
+  await run();
+  const t0 = now();
+  const t1 = await seen;
+  return { ms: Math.max(0, t1 - t0), commandMs: t0 - c0, beforeReturn: t1 < t0 };
+}
+
+function tmuxCommand(args) {
+  return args.flatMap((a, i) => (i ? [';', ...a] : a));
+}
+
+// ---- the benchmark -----------------------------------------------------------------
+
+export async function benchBoard({ tmux, log }) {
+  const home = new BoardHome();
+  let board = null;
+  try {
+    // 100 sessions: SIG_SESSIONS print on a signal, the rest sleep. BATCH at a time.
+    const t0 = now();
+    const specs = [
+      ...Array.from({ length: SIG_SESSIONS }, (_, i) => ({ name: `sig-${i}`, command: ['sh', '-c', sigScript(`s${i}`)] })),
+      ...Array.from({ length: SESSIONS - SIG_SESSIONS }, (_, i) => ({ name: `idle-${String(i).padStart(2, '0')}`, command: ['sleep', '600'] })),
+    ];
+    await home.create(specs.slice(0, SIG_SESSIONS)); // first: the oldest, so at the top of the list
+    await home.create(specs.slice(SIG_SESSIONS));
+    const list = await home.list();
+    if (list.length !== SESSIONS || list.some((s) => s.status !== 'running')) throw new Error(`expected ${SESSIONS} running sessions, ls shows ${list.length}`);
+    const sigs = list.filter((s) => s.name.startsWith('sig-'));
+    if (list[0].name !== sigs[0].name) throw new Error(`the first session is ${list[0].name}, not a sig- one`);
+    const youngest = Math.max(...list.map((s) => Date.parse(s.createdAt)));
+    const oldest = Math.min(...list.map((s) => Date.parse(s.createdAt)));
+    log(`(a) ${SESSIONS} sessions started in ${((now() - t0) / 1000).toFixed(1)} s (${BATCH} at a time)`);
+
+    // (a1) in-process, with a fake feed (the sessions above just age meanwhile).
+    const reactBuild = process.env.NODE_ENV === 'production' ? 'production' : 'development';
+    const inproc = await inProcessRender();
+    const lat = stats(inproc.latencies);
+    const rt = stats(inproc.renderTimes);
+    log(
+      `(a1) in-process, ${INPROC_UPDATES} updates: update to frame written p50 ${fx(lat.p50, 2)} ms, p99 ${fx(lat.p99, 2)} ms, max ${fx(lat.max, 2)} ms; ` +
+        `Ink renderTime p50 ${fx(rt.p50, 2)} ms, p99 ${fx(rt.p99, 2)} ms; ${fx(inproc.rendersPerUpdate, 2)} renders and ${fx(inproc.cpuMsPerUpdate, 2)} ms CPU per update; ` +
+        `${fx(inproc.bytesPerWrite / 1024, 1)} KiB per frame; React ${reactBuild} build (NODE_ENV ${process.env.NODE_ENV ?? 'unset'}, as the CLI gets it)`,
+    );
+
+    // tmux: 100 windows in one session, window 0 the same printing loop, the status line on (the default).
+    tmux.run(tmuxCommand([
+      ['new-session', '-d', '-s', 'board', '-x', String(COLS), '-y', String(ROWS), 'sh', '-c', sigScript('t0')],
+      ...Array.from({ length: SESSIONS - 1 }, () => ['new-window', '-d', '-t', 'board', 'sleep', '600']),
+    ]));
+    tmux.started = true;
+    const windows = tmux.run(['list-windows', '-t', 'board', '-F', '#{window_index}']).trim().split('\n').length;
+    if (windows !== SESSIONS) throw new Error(`tmux has ${windows} windows, not ${SESSIONS}`);
+    const tmuxSigPid = Number(tmux.run(['display-message', '-p', '-t', 'board:0', '#{pane_pid}']).trim());
+    const serverPid = tmux.serverPid();
+
+    // The board, at 200x50, selecting the first session (its screen in the preview).
+    const tagOf = (s) => `s${s.name.slice('sig-'.length)}`;
+    board = new PtyClient(NODE, [BIN], { cols: COLS, rows: ROWS, env: home.env });
+    await board.waitForText(`── ${sigs[0].name} 80x24 ─`, 15_000);
+    await board.waitForText(`READY-${tagOf(sigs[0])}`, 5000).catch(() => {});
+    await board.settle(300, 3000);
+    const client = tmux.attach('board', { cols: COLS, rows: ROWS });
+    await client.waitForText('READY-t0', 5000);
+    await client.settle(200, 2000);
+
+    // (a2) a line from the selected session: the board's preview vs the tmux pane.
+    const counter = { t0: 0 };
+    for (const s of sigs) counter[tagOf(s)] = 0;
+    const preview = [];
+    const pane = [];
+    const bcpu0 = cpuOf([board.pid]);
+    for (let i = 0; i < PREVIEW_SAMPLES; i++) {
+      preview.push(await markLatency(board, sigs[0].childPid, tagOf(sigs[0]), counter));
+      await sleep(SAMPLE_GAP_MS);
+    }
+    const bcpu = cpuDelta(bcpu0, cpuOf([board.pid]));
+    const tcpu0 = cpuOf([serverPid, client.pid]);
+    const scpu0 = cpuOf([serverPid]);
+    for (let i = 0; i < PREVIEW_SAMPLES; i++) {
+      pane.push(await markLatency(client, tmuxSigPid, 't0', counter));
+      await sleep(SAMPLE_GAP_MS);
+    }
+    const tcpu = cpuDelta(tcpu0, cpuOf([serverPid, client.pid]));
+    const scpu = cpuDelta(scpu0, cpuOf([serverPid]));
+    // A row's last line (an unselected session): through host.json, which the runner rewrites at most every 250 ms.
+    const rowLat = [];
+    for (let i = 0; i < ROW_SAMPLES; i++) {
+      const s = sigs[1 + (i % (sigs.length - 1))];
+      rowLat.push(await markLatency(board, s.childPid, tagOf(s), counter));
+      await sleep(SAMPLE_GAP_MS);
+    }
+    const pv = stats(preview);
+    const pn = stats(pane);
+    const rw = stats(rowLat);
+    const boardCpuPerUpdate = bcpu.ms / PREVIEW_SAMPLES;
+    const tmuxCpuPerUpdate = tcpu.ms / PREVIEW_SAMPLES;
+    const serverCpuPerUpdate = scpu.ms / PREVIEW_SAMPLES;
+    log(
+      `(a2) a printed line on screen: board preview p50 ${fx(pv.p50)} ms, p99 ${fx(pv.p99)} ms; tmux pane p50 ${fx(pn.p50)} ms, p99 ${fx(pn.p99)} ms; ` +
+        `board row (via host.json) p50 ${fx(rw.p50)} ms, p99 ${fx(rw.p99)} ms`,
+    );
+    log(
+      `(a2) CPU per update (every ${SAMPLE_GAP_MS} ms or so, idle work included): board process ${fx(boardCpuPerUpdate, 2)} ms; tmux server ${fx(serverCpuPerUpdate, 3)} ms, server + client ${fx(tmuxCpuPerUpdate, 3)} ms`,
+    );
+
+    // (a3) rename: from the command's return to the new name on screen.
+    const target = list[11];
+    const abRename = [];
+    const tmRename = [];
+    for (let i = 0; i < RENAME_SAMPLES; i++) {
+      const name = `rn-${i}-ab`;
+      abRename.push(await renameLatency(board, name, () => home.cli(['rename', target.id, name])));
+      const tname = `rn-${i}-tm`;
+      tmRename.push(await renameLatency(client, tname, async () => tmux.run(['rename-window', '-t', 'board:0', tname])));
+      await sleep(SAMPLE_GAP_MS);
+    }
+    const ar = stats(abRename.map((r) => r.ms));
+    const tr = stats(tmRename.map((r) => r.ms));
+    const arCmd = percentile(abRename.map((r) => r.commandMs), 50);
+    const trCmd = percentile(tmRename.map((r) => r.commandMs), 50);
+    log(
+      `(a3) rename on screen after the command returned: board p50 ${fx(ar.p50)} ms, p99 ${fx(ar.p99)} ms (agent-board rename itself ${fx(arCmd)} ms); ` +
+        `tmux status line p50 ${fx(tr.p50)} ms, p99 ${fx(tr.p99)} ms (tmux rename-window ${fx(trCmd)} ms)`,
+    );
+
+    // (b) idle, twice, 10 s each after settling. First as the board is: the rows of sessions that printed
+    // in the last minute show their age in seconds, so the board repaints once a second. Then with nothing
+    // on screen that can change: a filter ("idle-") keeps the sessions that never printed, once every
+    // session is a minute old (its age then reads "1m" for a while).
+    const runnerPids = (await home.list()).map((s) => s.runnerPid).filter(Boolean);
+    const idleWindow = async () => {
+      await Promise.all([board.settle(500, 3000), client.settle(300, 2000)]);
+      const b0 = cpuOf([board.pid]);
+      const r0 = cpuOf(runnerPids);
+      const tm0 = cpuOf([serverPid, client.pid]);
+      const bytes0 = board.bytes;
+      const tbytes0 = client.bytes;
+      const w0 = now();
+      await sleep(IDLE_MS);
+      const windowMs = now() - w0;
+      const b = cpuDelta(b0, cpuOf([board.pid]));
+      const r = cpuDelta(r0, cpuOf(runnerPids));
+      const t = cpuDelta(tm0, cpuOf([serverPid, client.pid]));
+      return { windowMs, board: b, runners: r, tmux: t, boardBytes: board.bytes - bytes0, tmuxBytes: client.bytes - tbytes0, boardPct: pct(b.ms, windowMs), tmuxPct: pct(t.ms, windowMs), runnersPct: pct(r.ms, windowMs) };
+    };
+    const describeIdle = (w, what) =>
+      `(b) idle ${(w.windowMs / 1000).toFixed(1)} s, ${what}: board process ${fx(w.board.ms)} ms CPU (${fx(w.boardPct, 2)} %; stat utime+stime ${fx(w.board.statMs, 0)} ms), wrote ${w.boardBytes} bytes; ` +
+      `${runnerPids.length} runners together ${fx(w.runners.ms)} ms (${fx(w.runnersPct, 2)} %); tmux server + client ${fx(w.tmux.ms)} ms (${fx(w.tmuxPct, 2)} %; stat ${fx(w.tmux.statMs, 0)} ms), wrote ${w.tmuxBytes} bytes`;
+    const ticking = await idleWindow();
+    log(describeIdle(ticking, 'ages of recently active rows ticking'));
+
+    const filtered = board.waitForText(`filter "idle-" `, 5000);
+    board.write('/');
+    await sleep(50);
+    board.write('idle-');
+    await filtered;
+    const kept = board.waitForText('q quit', 5000); // the usual footer again: the filter is kept
+    board.write('\r');
+    await kept;
+    const wait = youngest + 61_000 - Date.now();
+    const steady = wait <= IDLE_AGE_WAIT_MAX_MS && Date.now() + Math.max(0, wait) + IDLE_MS + 3000 < oldest + 120_000;
+    if (wait > 0 && wait <= IDLE_AGE_WAIT_MAX_MS) {
+      log(`(b) waiting ${(wait / 1000).toFixed(1)} s for every session to be a minute old`);
+      await sleep(wait);
+    }
+    const still = await idleWindow();
+    const stillWhat = steady ? `nothing on screen changing (filter "idle-", ${SESSIONS - SIG_SESSIONS - 1} of ${SESSIONS} shown, all aged 1m; one was renamed away)` : 'filter "idle-" (ages could not be made steady in time)';
+    log(describeIdle(still, stillWhat));
+    const bPct = still.boardPct;
+    const tPct = still.tmuxPct;
+
+    return [
+      {
+        key: 'board_render',
+        name: 'board render per update, 100 sessions, p50 (ms)',
+        unit: 'ms',
+        agentBoard: lat.p50,
+        tmux: serverCpuPerUpdate,
+        ratio: lat.p50 / serverCpuPerUpdate,
+        target: 'agent-board p99 < 16 ms',
+        pass: lat.p99 < 16,
+        extra: {
+          inProcess: { latency: lat, inkRenderTime: rt, rendersPerUpdate: inproc.rendersPerUpdate, cpuMsPerUpdate: inproc.cpuMsPerUpdate, bytesPerWrite: inproc.bytesPerWrite, reactBuild },
+          tmuxServerCpuMsPerUpdate: serverCpuPerUpdate,
+          tmuxServerAndClientCpuMsPerUpdate: tmuxCpuPerUpdate,
+          boardProcessCpuMsPerUpdate: boardCpuPerUpdate,
+        },
+        note:
+          `agent-board: the real <Board/> in-process (Ink, 200x50, 100 sessions, fake feed, React ${reactBuild} build), one visible row's line changed, feed notification to the frame written: p99 ${fx(lat.p99, 2)} ms; ` +
+          `Ink renderTime p50 ${fx(rt.p50, 2)}/p99 ${fx(rt.p99, 2)} ms; ${fx(inproc.rendersPerUpdate, 1)} renders and ${fx(inproc.cpuMsPerUpdate, 1)} ms CPU per update. ` +
+          `tmux: its server's CPU time per redraw of a changed pane line (mean of ${PREVIEW_SAMPLES}, schedstat), for want of a way to time its redraw from outside. ` +
+          `End to end, the board process spent ${fx(boardCpuPerUpdate, 1)} ms CPU per preview update`,
+      },
+      {
+        key: 'board_update_latency',
+        name: 'board: printed line on screen, 100 sessions, p50 (ms)',
+        unit: 'ms',
+        agentBoard: pv.p50,
+        tmux: pn.p50,
+        ratio: pv.p50 / pn.p50,
+        target: 'agent-board p99 < 100 ms',
+        pass: pv.p99 < 100,
+        extra: { preview: pv, tmuxPane: pn, row: rw, previewSamples: preview, paneSamples: pane, rowSamples: rowLat },
+        note:
+          `SIGUSR1 to a session's program, which prints a line, until the line is on the terminal: the real board's preview of the selected session (p99 ${fx(pv.p99)} ms; the feed coalesces for 50 ms) ` +
+          `vs a tmux client showing that window (p99 ${fx(pn.p99)} ms). An unselected row's line (via host.json, rewritten at most every 250 ms): p50 ${fx(rw.p50)} ms, p99 ${fx(rw.p99)} ms`,
+      },
+      {
+        key: 'board_rename_latency',
+        name: 'board: rename on screen after the command, p50 (ms)',
+        unit: 'ms',
+        agentBoard: ar.p50,
+        tmux: tr.p50,
+        ratio: ar.p50 / Math.max(tr.p50, 0.001),
+        target: 'info',
+        pass: null,
+        extra: { agentBoard: ar, tmux: tr, agentBoardCommandMs: arCmd, tmuxCommandMs: trCmd, samples: { agentBoard: abRename, tmux: tmRename } },
+        note: `from the command returning to the new name on screen: the board's row vs tmux's status line (p99 ${fx(ar.p99)} vs ${fx(tr.p99)} ms); the commands themselves take ${fx(arCmd)} ms (agent-board rename, node startup included) and ${fx(trCmd)} ms (tmux rename-window)`,
+      },
+      {
+        key: 'board_idle_cpu',
+        name: 'board idle CPU, 100 sessions (% of one core)',
+        unit: '%',
+        agentBoard: r3(bPct),
+        tmux: r3(tPct),
+        ratio: bPct / Math.max(tPct, 1e-6),
+        target: 'agent-board < 0.5 % (rounds to 0)',
+        pass: bPct < 0.5,
+        extra: { steadyAges: steady, still, ticking, runnerCount: runnerPids.length },
+        note:
+          `${(still.windowMs / 1000).toFixed(0)} s idle after settling, ${stillWhat}: the board process (${fx(still.board.ms)} ms CPU, ${still.boardBytes} bytes written) ` +
+          `vs tmux server + attached client with 100 windows (${fx(still.tmux.ms)} ms, ${still.tmuxBytes} bytes); on-CPU time from schedstat (stat utime+stime: ${fx(still.board.statMs, 0)} vs ${fx(still.tmux.statMs, 0)} ms). ` +
+          `Unfiltered, with recently active rows' ages ticking: ${fx(ticking.boardPct, 2)} % (${ticking.boardBytes} bytes). The ${runnerPids.length} runners add ${fx(still.runnersPct, 2)} % together`,
+      },
+    ];
+  } finally {
+    if (board) {
+      board.write('q');
+      await board.waitExit(2000);
+    }
+    home.dispose();
+  }
+}
