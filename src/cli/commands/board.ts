@@ -60,14 +60,19 @@ async function openBoard(o: BoardCliOptions): Promise<void> {
  * the sessions the board starts.
  */
 async function withoutCi<T>(load: () => Promise<T>): Promise<T> {
-  const had = Object.prototype.hasOwnProperty.call(process.env, 'CI');
-  const ci = process.env.CI;
+  // React picks its build when it loads: the development one costs about twice
+  // the CPU per render (bench/board.mjs). Production, unless the user asked otherwise.
+  const saved = { CI: process.env.CI, NODE_ENV: process.env.NODE_ENV };
   process.env.CI = 'false';
+  process.env.NODE_ENV ??= 'production';
   try {
     return await load();
   } finally {
-    if (had) process.env.CI = ci;
-    else delete process.env.CI;
+    // Put both back: the sessions the board starts inherit this environment.
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 }
 

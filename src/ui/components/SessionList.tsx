@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { visibleSessions, type BoardState } from '../../core/board-state.js';
 import type { SessionView } from '../../state/host-store.js';
-import { useNow } from '../hooks/useNow.js';
+import { ageTickMs, useNow } from '../hooks/useNow.js';
 import { rowColumns, SessionRow } from './SessionRow.js';
 
 export interface SessionListProps {
@@ -14,10 +14,10 @@ export interface SessionListProps {
 
 /** The window of the (filtered) list that fits in `rows`, from the state's scroll offset. */
 export function SessionList({ state, views, rows, width }: SessionListProps) {
-  const now = useNow();
   const byId = new Map(views.map((v) => [v.id, v]));
   const vis = visibleSessions(state);
   const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
+  const now = useNow(ageTickMs(youngestAge(shown, Date.now())));
   const columns = rowColumns(vis, width);
   if (vis.length === 0) {
     return (
@@ -33,4 +33,14 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
       ))}
     </Box>
   );
+}
+
+/** The age the row with the most recent activity shows. */
+function youngestAge(rows: readonly SessionView[], nowMs: number): number {
+  let youngest = Infinity;
+  for (const s of rows) {
+    const at = Date.parse(s.lastOutputAt ?? s.createdAt);
+    if (Number.isFinite(at)) youngest = Math.min(youngest, nowMs - at);
+  }
+  return youngest;
 }
