@@ -3,13 +3,12 @@ import {
   onCursorShape,
   onDecPrivateMode,
   onKittyKeyboard,
+  onModifyKeys,
   onReset,
   onTitle,
-  scrollRegionSequence,
-  trackedModesSequence,
   type TrackedModes,
 } from '../core/terminal-modes.js';
-import { SerializeAddon, scrollRegionOf, Terminal } from './xterm.js';
+import { historyLinesOf, parserInGroundState, patchXtermBugs, screenFrameOf, Terminal } from './xterm.js';
 
 /**
  * Flow control for the parser only (FIELD-NOTES: xterm's write() throws near
@@ -19,8 +18,9 @@ import { SerializeAddon, scrollRegionOf, Terminal } from './xterm.js';
 export const PARSER_HIGH_WATER = 1024 * 1024;
 export const PARSER_LOW_WATER = 128 * 1024;
 /**
- * A program that starts a synchronized update and never ends it must not
- * block snapshots forever; after this long we take the frame anyway.
+ * A program that starts a synchronized update (or an escape sequence) and
+ * never ends it must not block snapshots forever; after this long we take the
+ * frame anyway.
  */
 export const SYNC_OUTPUT_MAX_WAIT_MS = 1000;
 /** History is serialized in slices this big, so no slice blocks the loop for long. */
@@ -39,7 +39,7 @@ type Op = { kind: 'data'; data: string; nextSeq: number } | { kind: 'resize'; co
 
 /**
  * The runner's mirror of the session's screen: @xterm/headless fed with every
- * output chunk, plus the modes serialize() would drop.
+ * output chunk, plus the modes xterm does not keep (src/core/terminal-modes.ts).
  *
  * A gate in front of xterm keeps at most one batch inside xterm's own write
  * queue. So at every write callback the model is exactly at a chunk boundary
@@ -49,16 +49,15 @@ type Op = { kind: 'data'; data: string; nextSeq: number } | { kind: 'resize'; co
  */
 export class TerminalModel {
   readonly term: Terminal;
-  private readonly serializer: SerializeAddon;
-  private modes: TrackedModes = INITIAL_MODES;
+  private readonly tracker: ModeTracker;
   private queue: Op[] = [];
   private inFlight = false;
   private pending = 0;
   private paused = false;
   private frozen = false;
   private waiters: Settled[] = [];
-  private syncTimer: NodeJS.Timeout | null = null;
-  private syncSince: number | null = null;
+  private openTimer: NodeJS.Timeout | null = null;
+  private openSince: number | null = null;
   private parsed: number;
 
   constructor(private readonly opts: ModelOptions & { firstSeq?: number }) {
@@ -68,14 +67,13 @@ export class TerminalModel {
       scrollback: opts.scrollback,
       allowProposedApi: true,
     });
-    this.serializer = new SerializeAddon();
-    this.term.loadAddon(this.serializer as never);
+    patchXtermBugs(this.term);
     this.parsed = opts.firstSeq ?? 0;
-    this.trackModes();
+    this.tracker = trackModes(this.term);
   }
 
   get trackedModes(): TrackedModes {
-    return this.modes;
+    return this.tracker.modes;
   }
 
   get pendingBytes(): number {
@@ -103,7 +101,9 @@ export class TerminalModel {
 
   /**
    * Runs `fn` at the next chunk boundary where no synchronized update is open
-   * (or one has been open longer than SYNC_OUTPUT_MAX_WAIT_MS).
+   * and the parser is not inside an escape sequence (or either has been so
+   * for longer than SYNC_OUTPUT_MAX_WAIT_MS). A frame taken there is whole,
+   * and the live output after it starts on a sequence boundary.
    */
   whenSettled(fn: Settled): void {
     this.waiters.push(fn);
@@ -153,49 +153,35 @@ export class TerminalModel {
 
   private serveWaiters(): void {
     if (this.waiters.length === 0 || this.inFlight) return;
-    if (this.term.modes.synchronizedOutputMode) {
+    if (this.term.modes.synchronizedOutputMode || !parserInGroundState(this.term)) {
       const now = Date.now();
-      this.syncSince ??= now;
-      const left = SYNC_OUTPUT_MAX_WAIT_MS - (now - this.syncSince);
+      this.openSince ??= now;
+      const left = SYNC_OUTPUT_MAX_WAIT_MS - (now - this.openSince);
       if (left > 0) {
         // Look again at the next boundary, or at the deadline if the program stalls.
-        this.syncTimer ??= setTimeout(() => {
-          this.syncTimer = null;
+        this.openTimer ??= setTimeout(() => {
+          this.openTimer = null;
           if (!this.inFlight) this.serveWaiters();
         }, left);
         return;
       }
     }
-    this.syncSince = null;
-    if (this.syncTimer) clearTimeout(this.syncTimer);
-    this.syncTimer = null;
+    this.openSince = null;
+    if (this.openTimer) clearTimeout(this.openTimer);
+    this.openTimer = null;
     const ready = this.waiters;
     this.waiters = [];
     for (const fn of ready) fn();
   }
 
   /**
-   * Screen, cursor and every mode. Rebuilds the screen when written into a
-   * terminal of the same size whose cursor is home on a blank screen, or
-   * right after the history lines (which it then scrolls up into scrollback).
-   * Call only when settled.
+   * Screen, cursor and every mode (see screenFrameOf). Rebuilds the screen
+   * when written into a terminal of the same size whose cursor is home on a
+   * blank screen, or right after the history lines (which it then scrolls up
+   * into scrollback). Call only when settled.
    */
   screenFrame(): string {
-    const body = this.serializer.serialize({ scrollback: 0 });
-    const buf = this.term.buffer.active;
-    const region = scrollRegionOf(this.term);
-    return (
-      body +
-      trackedModesSequence(this.modes) +
-      scrollRegionSequence({
-        cursorX: buf.cursorX,
-        cursorY: buf.cursorY,
-        scrollTop: region.top,
-        scrollBottom: region.bottom,
-        rows: this.term.rows,
-        originMode: this.term.modes.originMode,
-      })
-    );
+    return screenFrameOf(this.term, this.tracker.modes);
   }
 
   /** Lines of history above the screen in the normal buffer. */
@@ -203,15 +189,13 @@ export class TerminalModel {
     return this.term.buffer.normal.baseY;
   }
 
-  /** History lines [start, end) of the normal buffer, each ended by CRLF. */
+  /** History lines [start, end) of the normal buffer, each ended by CRLF (see historyLinesOf). */
   historySlice(start: number, end: number): string {
-    if (end <= start) return '';
-    const text = this.serializer.serialize({ range: { start, end: end - 1 }, excludeModes: true, excludeAltBuffer: true } as never);
-    return text + '\x1b[0m\r\n';
+    return historyLinesOf(this.term, start, end);
   }
 
   dispose(): void {
-    if (this.syncTimer) clearTimeout(this.syncTimer);
+    if (this.openTimer) clearTimeout(this.openTimer);
     this.term.dispose();
   }
 
@@ -222,23 +206,38 @@ export class TerminalModel {
       this.opts.onPressure?.(want);
     }
   }
+}
 
-  private trackModes(): void {
-    const p = this.term.parser;
-    const nums = (params: (number | number[])[]) => params.map((x) => (Array.isArray(x) ? (x[0] ?? 0) : x));
-    const track = (fn: (m: TrackedModes) => TrackedModes) => {
-      this.modes = fn(this.modes);
-      return false; // let xterm handle the sequence too
-    };
-    p.registerCsiHandler({ prefix: '?', final: 'h' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), true)));
-    p.registerCsiHandler({ prefix: '?', final: 'l' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), false)));
-    p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (ps) => track((m) => onCursorShape(m, nums(ps))));
-    p.registerCsiHandler({ prefix: '>', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '>', nums(ps))));
-    p.registerCsiHandler({ prefix: '<', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '<', nums(ps))));
-    p.registerCsiHandler({ prefix: '=', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '=', nums(ps))));
-    p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => track((m) => onReset(m, false)));
-    p.registerEscHandler({ final: 'c' }, () => track((m) => onReset(m, true)));
-    p.registerOscHandler(0, (data) => track((m) => onTitle(m, data)));
-    p.registerOscHandler(2, (data) => track((m) => onTitle(m, data)));
-  }
+/** The live value of the modes xterm does not keep, followed on one terminal. */
+export interface ModeTracker {
+  readonly modes: TrackedModes;
+}
+
+/**
+ * Registers parser hooks on `term` that follow the modes xterm does not keep.
+ * The hooks return false, so xterm still handles every sequence itself. The
+ * snapshot property test attaches the same tracking to the terminal it
+ * rebuilds from a frame, so both sides are judged alike.
+ */
+export function trackModes(term: Terminal): ModeTracker {
+  const tracker = { modes: INITIAL_MODES };
+  const p = term.parser;
+  const nums = (params: (number | number[])[]) => params.map((x) => (Array.isArray(x) ? (x[0] ?? 0) : x));
+  const track = (fn: (m: TrackedModes) => TrackedModes) => {
+    tracker.modes = fn(tracker.modes);
+    return false; // let xterm handle the sequence too
+  };
+  p.registerCsiHandler({ prefix: '?', final: 'h' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), true)));
+  p.registerCsiHandler({ prefix: '?', final: 'l' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), false)));
+  p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (ps) => track((m) => onCursorShape(m, nums(ps))));
+  p.registerCsiHandler({ prefix: '>', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '>', nums(ps))));
+  p.registerCsiHandler({ prefix: '<', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '<', nums(ps))));
+  p.registerCsiHandler({ prefix: '=', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '=', nums(ps))));
+  p.registerCsiHandler({ prefix: '>', final: 'm' }, (ps) => track((m) => onModifyKeys(m, 'm', nums(ps))));
+  p.registerCsiHandler({ prefix: '>', final: 'n' }, (ps) => track((m) => onModifyKeys(m, 'n', nums(ps))));
+  p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => track((m) => onReset(m, false)));
+  p.registerEscHandler({ final: 'c' }, () => track((m) => onReset(m, true)));
+  p.registerOscHandler(0, (data) => track((m) => onTitle(m, data)));
+  p.registerOscHandler(2, (data) => track((m) => onTitle(m, data)));
+  return tracker;
 }
