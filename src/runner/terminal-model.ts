@@ -8,7 +8,8 @@ import {
   onTitle,
   type TrackedModes,
 } from '../core/terminal-modes.js';
-import { historyLinesOf, parserInGroundState, patchXtermBugs, screenFrameOf, Terminal } from './xterm.js';
+import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
+import { parserInGroundState, patchXtermBugs, Terminal } from './xterm.js';
 
 /**
  * Flow control for the parser only (FIELD-NOTES: xterm's write() throws near
