@@ -4,7 +4,7 @@ import { runAttach } from '../../client/attach.js';
 import { attachEndMessage, sessionConnector } from '../../client/attach-session.js';
 import { describeExit, findSession } from '../../client/sessions.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/detach-key.js';
-import { terminalRestoreSequence } from '../../core/terminal-restore.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../../core/terminal-restore.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
@@ -57,7 +57,10 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
 function showFinalScreen(home: string, id: string): void {
   try {
     const frame = fs.readFileSync(finalScreenFile(home, id), 'utf8');
-    process.stdout.write('\x1b[H\x1b[2J' + frame + terminalRestoreSequence(frame.includes('\x1b[?1049h')) + '\r\n');
+    // The frame may switch screens more than once (to restore both screens' modes): follow it.
+    const alt = new AltScreenTracker();
+    alt.feed(frame);
+    process.stdout.write('\x1b[H\x1b[2J' + frame + terminalRestoreSequence(alt.active) + '\r\n');
   } catch {
     // nothing saved; the status line is all there is
   }
