@@ -14,9 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
-import { killAllTmux, showScreen, tmuxAvailable, TmuxServer, type Screen } from '../helpers/tmux.js';
+import { killAllTmux, showScreen, tmuxAvailable, TmuxServer, type Screen, OUTER_PS1, outerShellCommand } from '../helpers/tmux.js';
 
-const OUTER_PS1 = 'OUTER> ';
 const OUTER = OUTER_PS1.trimEnd();
 const INNER_PS1 = 'INNER$ ';
 const INNER = INNER_PS1.trimEnd();
@@ -62,13 +61,9 @@ afterEach(() => {
 
 // ---- helpers ---------------------------------------------------------------
 
-function outerShellCommand(): string[] {
-  return ['env', `AGENT_BOARD_HOME=${home}`, `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
-}
-
 /** A tmux server whose pane sits at the outer shell's prompt. */
 async function outerTerminal(): Promise<TmuxServer> {
-  const t = TmuxServer.start({ command: outerShellCommand(), cols: COLS, rows: ROWS });
+  const t = TmuxServer.start({ command: outerShellCommand(home), cols: COLS, rows: ROWS });
   await t.waitForScreen('the outer prompt', (s) => s.lines[0] === OUTER);
   expect(t.display('#{pane_width}x#{pane_height}')).toBe(`${COLS}x${ROWS}`);
   return t;
@@ -285,7 +280,7 @@ describe.skipIf(!tmuxAvailable())('attach in a real terminal (tmux)', () => {
     expect([...peeked, ...Array<string>(ROWS - peeked.length).fill('')]).toEqual(before.lines);
 
     // The killed client could not give its terminal back; re-attach from a fresh window of the same server.
-    const pane = t.run(['new-window', '-P', '-F', '#{pane_id}', ...outerShellCommand()]).trim();
+    const pane = t.run(['new-window', '-P', '-F', '#{pane_id}', ...outerShellCommand(home)]).trim();
     await t.waitForScreen('the outer prompt in the new window', (s) => s.lines[0] === OUTER, { target: pane });
     expect(t.display('#{pane_width}x#{pane_height}', pane)).toBe(`${COLS}x${ROWS}`);
     const again = await attach(t, 'k9', (s) => s.lines.includes('row 3'), pane);

@@ -22,9 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, cliAsync, destroyHome, makeHome } from '../helpers/home.js';
-import { killAllTmux, POLL_MS, showScreen, tmuxAvailable, TmuxServer, type Screen } from '../helpers/tmux.js';
+import { killAllTmux, POLL_MS, showScreen, tmuxAvailable, TmuxServer, type Screen, OUTER_PS1, outerShellCommand } from '../helpers/tmux.js';
 
-const OUTER_PS1 = 'OUTER> ';
 const OUTER = OUTER_PS1.trimEnd();
 const INNER_PS1 = 'INNER$ ';
 const INNER = INNER_PS1.trimEnd();
@@ -50,13 +49,9 @@ afterEach(() => {
 
 // ---- the outer terminal and the CLI -----------------------------------------
 
-function outerShellCommand(): string[] {
-  return ['env', `AGENT_BOARD_HOME=${home}`, `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
-}
-
 /** A tmux server whose pane sits at the outer shell's prompt. */
 async function outerTerminal(cols = COLS, rows = ROWS): Promise<TmuxServer> {
-  const t = TmuxServer.start({ command: outerShellCommand(), cols, rows });
+  const t = TmuxServer.start({ command: outerShellCommand(home), cols, rows });
   await t.waitForScreen('the outer prompt', (s) => s.lines[0] === OUTER);
   expect(t.display('#{pane_width}x#{pane_height}')).toBe(`${cols}x${rows}`);
   return t;
@@ -412,7 +407,7 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     await waitForBoard(t, 'base in the list', (x) => rowNames(x).join() === 'base');
 
     // Another terminal: a second window of the same tmux server, its own outer shell.
-    const other = t.run(['new-window', '-d', '-P', '-F', '#{pane_id}', ...outerShellCommand()]).trim();
+    const other = t.run(['new-window', '-d', '-P', '-F', '#{pane_id}', ...outerShellCommand(home)]).trim();
     await t.waitForScreen('the outer prompt in the other window', (s) => s.lines[0] === OUTER, { target: other });
 
     /** Types a command in the other terminal; resolves with how long after it finished the board showed `pred`. */

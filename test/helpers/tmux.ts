@@ -150,3 +150,15 @@ export function killAllTmux(): void {
 export function tmuxAvailable(): boolean {
   return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 }
+
+/** The prompt of the plain outer shell the e2e panes run, for telling it from a session's. */
+export const OUTER_PS1 = 'OUTER> ';
+
+/**
+ * The outer shell of an e2e pane: bash with no rc files, no history and no
+ * line editing (readline would reset terminal modes at every prompt and hide
+ * anything an attach failed to put back), with AGENT_BOARD_HOME set.
+ */
+export function outerShellCommand(home: string): string[] {
+  return ['env', `AGENT_BOARD_HOME=${home}`, `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
+}

@@ -32,6 +32,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrackedModes } from '../../src/core/terminal-modes.js';
 import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/terminal-model.js';
 import { cursorHiddenOf, scrollRegionOf, Terminal } from '../../src/runner/xterm.js';
+import type { BufferInternals } from '../../src/runner/xterm.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'recordings');
@@ -143,19 +144,6 @@ function recordingScript(file: string): Script {
 
 // ---------------------------------------------------------------------------
 // What a terminal holds, read back for comparison
-
-interface BufferInternals {
-  x: number;
-  y: number;
-  ybase: number;
-  scrollTop: number;
-  scrollBottom: number;
-  savedX: number;
-  savedY: number;
-  savedCurAttrData: { fg: number; bg: number };
-  savedCharset: object | undefined;
-  tabs: Record<number, boolean | undefined>;
-}
 
 interface CoreInternals {
   buffers: { normal: BufferInternals; alt: BufferInternals; active: BufferInternals };
