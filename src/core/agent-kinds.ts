@@ -15,19 +15,28 @@ export interface AgentKind {
    * way; nothing reflows).
    */
   jiggle: 'size' | 'winch';
+  /**
+   * How long `send` waits between a prompt's text and its Enter. TUIs that
+   * detect pastes by timing take an Enter that follows the text too closely as
+   * part of the paste (a newline, not a submit); 150 ms is the floor.
+   */
+  enterDelayMs: number;
 }
+
+/** No agent kind submits sooner than this after the text. */
+export const MIN_ENTER_DELAY_MS = 150;
 
 export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
   // A shell, or whatever full-screen program runs in it (vim, htop, less).
-  shell: { name: 'shell', settleMarkers: ['\x1b[2J'], jiggle: 'winch' },
+  shell: { name: 'shell', settleMarkers: ['\x1b[2J'], jiggle: 'winch', enterDelayMs: MIN_ENTER_DELAY_MS },
   // Claude Code never clears the screen; a full redraw homes and erases line by line.
-  claude: { name: 'claude', settleMarkers: ['\x1b[H\x1b[2K'], jiggle: 'size' },
+  claude: { name: 'claude', settleMarkers: ['\x1b[H\x1b[2K'], jiggle: 'size', enterDelayMs: 400 },
   // Codex (ratatui) homes and erases to the end of the screen inside a synchronized update.
-  codex: { name: 'codex', settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'], jiggle: 'size' },
+  codex: { name: 'codex', settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'], jiggle: 'size', enterDelayMs: 250 },
   // Gemini CLI (Ink) erases its previous frame line by line, upwards.
-  gemini: { name: 'gemini', settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'], jiggle: 'size' },
+  gemini: { name: 'gemini', settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'], jiggle: 'size', enterDelayMs: 250 },
   // pi-tui starts every full render with a full clear.
-  pi: { name: 'pi', settleMarkers: ['\x1b[2J'], jiggle: 'size' },
+  pi: { name: 'pi', settleMarkers: ['\x1b[2J'], jiggle: 'size', enterDelayMs: 200 },
 });
 
 export function agentKind(name: string): AgentKind {

@@ -1,3 +1,5 @@
+import type { CmdAck, ReconcileMsg, ReconcileResult } from './control-protocol.js';
+
 /**
  * Protocol v1: newline-delimited JSON between clients and a session's runner.
  * Shapes only; see docs/protocol.md for the conversation and its guarantees.
@@ -35,6 +37,8 @@ export interface HostRecord {
   runnerPid: number | null;
   childPid: number | null;
   generation: string | null;
+  /** Increases with every change the runner makes to this record (reconcile's hostRevision). */
+  revision?: number;
   status: SessionStatus;
   cols: number;
   rows: number;
@@ -59,8 +63,21 @@ export interface SubscribeTerminal {
   sinceSeq?: number;
   /** Lines of history to send with a snapshot (0 = screen only). */
   scrollback?: number;
+  /** This client's size, applied (as a resize would be) before the snapshot, so the first frame fits it. */
+  cols?: number;
+  rows?: number;
 }
-export interface InputMsg { type: 'input'; data: string }
+export interface InputMsg {
+  type: 'input';
+  data: string;
+  /** Enveloped only: a prompt, journaled and acked (accepted, applied), typed at most once. */
+  durable?: boolean;
+  /** Durable only: press Enter after the agent kind's delay once the text is in. */
+  submit?: boolean;
+  /** Durable only: hold it in the session until the program has been quiet for quietMs. */
+  whenIdle?: boolean;
+  quietMs?: number;
+}
 export interface ResizeMsg { type: 'resize'; cols: number; rows: number }
 export interface InterruptMsg { type: 'interrupt' }
 export interface TerminateMsg { type: 'terminate'; signal?: string }
@@ -84,7 +101,8 @@ export type ClientMessage =
   | StatusRequest
   | RenameMsg
   | RedrawMsg
-  | SubscribeStatus;
+  | SubscribeStatus
+  | ReconcileMsg;
 
 export type ClientMessageType = ClientMessage['type'];
 
@@ -113,10 +131,16 @@ export interface SnapshotHistory { type: 'snapshot_history'; data: string }
 export interface SnapshotEnd { type: 'snapshot_end'; nextSeq: number }
 export interface ReplayBegin { type: 'replay_begin'; fromSeq: number; generation: string }
 export interface OutputMsg { type: 'output'; seq: number; data: string }
-export interface StatusMsg { type: 'status'; host: HostRecord }
+export interface StatusMsg { type: 'status'; host: HostRecord; generation: string }
 export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null }
 export interface ByeMsg { type: 'bye'; reason: 'detach' | 'exit' | 'shutdown' }
-export interface ErrorMsg { type: 'error'; code: ErrorCode; message: string }
+export interface ErrorMsg {
+  type: 'error';
+  code: ErrorCode;
+  message: string;
+  /** The enveloped command the error is about, if any. */
+  commandId?: string;
+}
 
 export type RunnerMessage =
   | RunnerHello
@@ -129,7 +153,9 @@ export type RunnerMessage =
   | StatusMsg
   | ExitMsg
   | ByeMsg
-  | ErrorMsg;
+  | ErrorMsg
+  | CmdAck
+  | ReconcileResult;
 
 export type ErrorCode =
   | 'frame_too_large'
@@ -139,4 +165,6 @@ export type ErrorCode =
   | 'unsupported_protocol'
   | 'not_hello'
   | 'read_only'
-  | 'session_exited';
+  | 'session_exited'
+  | 'envelope_invalid'
+  | 'seq_out_of_order';

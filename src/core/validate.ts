@@ -1,8 +1,9 @@
+import { isCommandId, readEnvelope, type Envelope } from './control-protocol.js';
 import type { ClientMessage, ErrorCode } from './protocol.js';
 
 export type Validated =
-  | { ok: true; message: ClientMessage }
-  | { ok: false; code: ErrorCode; message: string };
+  | { ok: true; message: ClientMessage; envelope?: Envelope }
+  | { ok: false; code: ErrorCode; message: string; commandId?: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -11,9 +12,30 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 
 const bad = (message: string): Validated => ({ ok: false, code: 'invalid_message', message });
 
-/** Checks one decoded frame from a client; unknown extra fields are ignored. */
+/**
+ * Checks one decoded frame from a client; unknown extra fields are ignored.
+ * A control command may carry an envelope (all five fields, or none: legacy).
+ */
 export function validateClientMessage(value: unknown): Validated {
   if (!isObject(value)) return bad('a message must be a JSON object');
+  const env = readEnvelope(value);
+  if (env.kind === 'invalid') {
+    return { ok: false, code: 'envelope_invalid', message: env.message, commandId: isCommandId(value.commandId) ? value.commandId : undefined };
+  }
+  const v = validateBody(value);
+  if (!v.ok) return env.kind === 'enveloped' ? { ...v, commandId: env.envelope.commandId } : v;
+  if (env.kind === 'legacy') {
+    if (v.message.type === 'input' && v.message.durable) return bad('durable input needs an envelope (commandId, clientId, seq, viewId, instanceId)');
+    return v;
+  }
+  return { ...v, envelope: env.envelope };
+}
+
+/** Bounds on a when-idle quiet period: long enough to mean something, short enough to come. */
+export const MIN_QUIET_MS = 50;
+export const MAX_QUIET_MS = 3_600_000;
+
+function validateBody(value: Record<string, unknown>): Validated {
   const type = value.type;
   if (typeof type !== 'string') return bad('a message needs a string "type"');
   switch (type) {
@@ -27,11 +49,34 @@ export function validateClientMessage(value: unknown): Validated {
       const { sinceSeq, scrollback } = value;
       if (sinceSeq !== undefined && !(isInt(sinceSeq) && sinceSeq >= 0)) return bad('"sinceSeq" must be a whole number');
       if (scrollback !== undefined && !(isInt(scrollback) && scrollback >= 0)) return bad('"scrollback" must be a whole number');
-      return ok({ type, sinceSeq: sinceSeq as number | undefined, scrollback: scrollback as number | undefined });
+      const { cols, rows } = value;
+      if ((cols === undefined) !== (rows === undefined)) return bad('subscribe_terminal needs both "cols" and "rows", or neither');
+      if (cols !== undefined && !(isInt(cols) && isInt(rows))) return bad('subscribe_terminal "cols" and "rows" must be integers');
+      const sub = { type, sinceSeq: sinceSeq as number | undefined, scrollback: scrollback as number | undefined };
+      return ok(cols === undefined ? sub : { ...sub, cols: cols as number, rows: rows as number });
     }
-    case 'input':
+    case 'input': {
       if (typeof value.data !== 'string') return bad('input needs a string "data"');
-      return ok({ type, data: value.data });
+      const { durable, submit, whenIdle, quietMs } = value;
+      for (const [k, f] of Object.entries({ durable, submit, whenIdle })) {
+        if (f !== undefined && typeof f !== 'boolean') return bad(`input "${k}" must be a boolean`);
+      }
+      if (quietMs !== undefined && !(isInt(quietMs) && quietMs >= MIN_QUIET_MS && quietMs <= MAX_QUIET_MS)) {
+        return bad(`input "quietMs" must be a whole number of milliseconds from ${MIN_QUIET_MS} to ${MAX_QUIET_MS}`);
+      }
+      if (!durable) {
+        if (submit !== undefined || whenIdle !== undefined || quietMs !== undefined) return bad('"submit", "whenIdle" and "quietMs" need "durable": true');
+        return ok({ type, data: value.data });
+      }
+      return ok({ type, data: value.data, durable: true, submit: submit === true, whenIdle: whenIdle === true, quietMs: quietMs as number | undefined });
+    }
+    case 'reconcile': {
+      const ids = value.commandIds;
+      if (ids !== undefined && !(Array.isArray(ids) && ids.length <= 256 && ids.every(isCommandId))) {
+        return bad('reconcile "commandIds" must be a list of at most 256 command ids');
+      }
+      return ok({ type, commandIds: ids as string[] | undefined });
+    }
     case 'resize':
       if (!isInt(value.cols) || !isInt(value.rows)) return bad('resize needs integer "cols" and "rows"');
       return ok({ type, cols: value.cols, rows: value.rows });

@@ -35,7 +35,7 @@ export class HostWriter {
    * fsyncs; anything else is written within HOST_WRITE_COALESCE_MS.
    */
   update(patch: Partial<HostRecord>, now = false): void {
-    this.record = { ...this.record, ...patch };
+    this.record = { ...this.record, ...patch, revision: (this.record.revision ?? 0) + 1 };
     if (now) {
       this.flush(true);
       return;
@@ -56,7 +56,7 @@ export class HostWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const at = new Date().toISOString();
-    const extra = this.outputSeen ? { lastOutputAt: at, ...this.decorate?.() } : {};
+    const extra = this.outputSeen ? { lastOutputAt: at, ...this.decorate?.(), revision: (this.record.revision ?? 0) + 1 } : {};
     this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...extra };
     this.outputSeen = false;
     try {

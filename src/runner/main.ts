@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { ensureHome } from '../state/home.js';
 import { readHostFile } from '../state/host-store.js';
-import { ensureSocketDir, finalScreenFile, hostFile, runnerLog, socketPath } from '../state/paths.js';
+import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, socketPath } from '../state/paths.js';
 import { HostWriter } from './host-writer.js';
 import { fileLogger } from './log.js';
 import { listen } from './server.js';
@@ -37,7 +37,7 @@ export async function runRunner(id: string): Promise<void> {
     log(`could not write host.json: ${err.message}`),
   );
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AGENT_BOARD_RUNNER_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AGENT_BOARD_RUNNER_') && !k.startsWith('AGENT_BOARD_TEST_')) env[k] = v;
   Object.assign(env, {
     TERM: 'xterm-256color',
     AGENT_BOARD_SESSION: rec.id,
@@ -52,6 +52,8 @@ export async function runRunner(id: string): Promise<void> {
     generation,
     env,
     finalScreenFile: finalScreenFile(home, id),
+    journalFile: controlJournalFile(home, id),
+    applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
     onFinished: () => {
       host.stop();
       server?.close();

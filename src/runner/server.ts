@@ -47,13 +47,13 @@ function serve(session: Session, socket: net.Socket, log: Logger): void {
       }
       const v = validateClientMessage(frame.value);
       if (!v.ok) {
-        c.send({ type: 'error', code: v.code, message: v.message });
+        c.send({ type: 'error', code: v.code, message: v.message, commandId: v.commandId });
         if (++errors > MAX_CONSECUTIVE_ERRORS) socket.destroy();
         continue;
       }
       errors = 0;
       try {
-        session.handle(c, v.message);
+        session.handle(c, v.message, v.envelope);
       } catch (err) {
         // A bug in one command must not take the session down for everyone.
         log(`error handling ${v.message.type} from client ${c.id}: ${(err as Error).stack ?? err}`);

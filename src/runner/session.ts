@@ -1,14 +1,19 @@
 import fs from 'node:fs';
 import { OutputRing } from '../core/output-ring.js';
 import { agentKind } from '../core/agent-kinds.js';
-import { MIN_COLS, PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
+import type { ControlType, Envelope } from '../core/control-protocol.js';
+import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
 import { encodeFrame } from '../core/frame-decoder.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { clampSize } from '../core/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
+import { Control } from './control.js';
+import { DurableInputs } from './durable-inputs.js';
 import type { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
+import { CommandJournal } from './journal.js';
 import { PtyHost, type ChildExit } from './pty-host.js';
+import { Redraw } from './redraw.js';
 import { sendSnapshot } from './snapshots.js';
 import { TerminalModel } from './terminal-model.js';
 
@@ -18,17 +23,12 @@ export interface SessionDeps {
   generation: string;
   env: Record<string, string>;
   finalScreenFile: string;
+  journalFile: string;
+  /** Test-only: hold every prompt this long between accept and write (AGENT_BOARD_TEST_APPLY_DELAY_MS). */
+  applyDelayMs?: number;
   /** Called once everything is flushed after the child exited. */
   onFinished: () => void;
 }
-
-/**
- * How long a size jiggle keeps the PTY a column narrower. Long enough for a
- * busy Node program to handle the first SIGWINCH and read the odd size (Node
- * ignores a SIGWINCH whose size did not change); the recordings' operator
- * took about 150 ms.
- */
-export const JIGGLE_RESTORE_MS = 100;
 
 const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGCONT', 'SIGSTOP', 'SIGWINCH']);
 
@@ -43,7 +43,10 @@ export class Session {
   readonly pty: PtyHost;
   readonly clients = new Set<ClientConn>();
   private exit: ChildExit | null = null;
-  private jiggleTimer: NodeJS.Timeout | null = null;
+  private readonly redraw: Redraw;
+  private readonly control: Control;
+  /** When the program last printed (ms since the epoch), for when-idle prompts. */
+  private lastOutputMs = 0;
 
   constructor(private readonly deps: SessionDeps) {
     const rec = deps.host.record;
@@ -56,12 +59,54 @@ export class Session {
     this.pty = new PtyHost({ command: rec.command, args: rec.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit((e) => this.onChildExit(e));
+    this.redraw = new Redraw(this.pty, () => this.record);
+    const session = this; // the getters below read live state
+    const prompts = new DurableInputs(
+      {
+        generation: deps.generation,
+        get exited() {
+          return session.exit !== null;
+        },
+        bracketedPaste: () => this.model.term.modes.bracketedPasteMode,
+        write: (data) => this.pty.write(data),
+        enterDelayMs: () => agentKind(this.record.agent).enterDelayMs,
+        quietFor: () => (this.lastOutputMs ? Date.now() - this.lastOutputMs : Number.POSITIVE_INFINITY),
+      },
+      new CommandJournal(deps.journalFile),
+      (ack) => this.control.sendAck(ack),
+      deps.log,
+      deps.applyDelayMs,
+    );
+    this.control = new Control(
+      {
+        id: rec.id,
+        generation: deps.generation,
+        get exit() {
+          return session.exit;
+        },
+        get revision() {
+          return session.record.revision ?? 0;
+        },
+        get lastSeq() {
+          return session.ring.nextSeq - 1;
+        },
+        act: (c, msg) => this.act(c, msg),
+        resizeFor: (c, cols, rows) => {
+          c.lastActive = Date.now();
+          c.size = clampSize(cols, rows);
+          this.applySize(c.size.cols, c.size.rows);
+          return { cols: this.record.cols, rows: this.record.rows };
+        },
+      },
+      prompts,
+      deps.log,
+    );
     deps.host.decorate = () => ({ previewLine: lastScreenLine(this.model) });
     deps.host.onWrite = (host) => {
       let frame: string | null = null;
       for (const c of this.clients) {
         if (!c.watchesStatus) continue;
-        frame ??= encodeFrame({ type: 'status', host });
+        frame ??= encodeFrame({ type: 'status', host, generation: deps.generation });
         c.sendEncoded(frame);
       }
     };
@@ -82,6 +127,7 @@ export class Session {
   }
 
   private onOutput(data: string): void {
+    this.lastOutputMs = Date.now();
     const chunk = this.ring.push(data);
     this.model.write(data, chunk.seq + 1);
     this.deps.host.noteOutput();
@@ -110,6 +156,7 @@ export class Session {
 
   detach(c: ClientConn): void {
     if (!this.clients.delete(c)) return;
+    this.control.forget(c);
     // The size follows the most recently active interactive client that is left.
     if (c.size && !this.exit) {
       const next = [...this.clients].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
@@ -117,9 +164,13 @@ export class Session {
     }
   }
 
-  handle(c: ClientConn, msg: ClientMessage): void {
+  handle(c: ClientConn, msg: ClientMessage, envelope?: Envelope): void {
     if (msg.type !== 'hello' && !c.greeted) {
-      c.send({ type: 'error', code: 'not_hello', message: 'send hello first' });
+      c.send({ type: 'error', code: 'not_hello', message: 'send hello first', commandId: envelope?.commandId });
+      return;
+    }
+    if (envelope) {
+      this.control.handle(c, msg as ClientMessage & { type: ControlType }, envelope);
       return;
     }
     switch (msg.type) {
@@ -134,13 +185,23 @@ export class Session {
         c.send({ type: 'hello', protocol: PROTOCOL_VERSION, generation: this.generation, host: this.record });
         return;
       case 'status':
-        c.send({ type: 'status', host: this.record });
+        c.send({ type: 'status', host: this.record, generation: this.generation });
         return;
       case 'subscribe_status':
         c.watchesStatus = true;
-        c.send({ type: 'status', host: this.record });
+        c.send({ type: 'status', host: this.record, generation: this.generation });
+        return;
+      case 'reconcile':
+        this.control.reconcileLegacy(c, msg.commandIds);
         return;
       case 'subscribe_terminal':
+        // Resizes still pending from this burst, then this client's own size, come before the frame.
+        this.control.applyPendingResizes();
+        if (msg.cols !== undefined && msg.rows !== undefined && !c.readOnly && !this.exit) {
+          c.lastActive = Date.now();
+          c.size = clampSize(msg.cols, msg.rows);
+          this.applySize(c.size.cols, c.size.rows);
+        }
         if (msg.sinceSeq !== undefined && this.ring.holds(msg.sinceSeq)) {
           c.send({ type: 'replay_begin', fromSeq: msg.sinceSeq, generation: this.generation });
           c.stream = 'live';
@@ -152,7 +213,7 @@ export class Session {
         }
         return;
       case 'detach':
-        c.finish({ type: 'bye', reason: 'detach' });
+        this.act(c, msg);
         return;
       case 'rename': {
         const bad = checkSessionName(msg.name);
@@ -161,7 +222,7 @@ export class Session {
           return;
         }
         this.deps.host.update({ name: msg.name }, true);
-        c.send({ type: 'status', host: this.record });
+        c.send({ type: 'status', host: this.record, generation: this.generation });
         return;
       }
     }
@@ -175,21 +236,29 @@ export class Session {
       return;
     }
     c.lastActive = Date.now();
+    if (msg.type === 'resize') {
+      c.size = clampSize(msg.cols, msg.rows);
+      this.applySize(c.size.cols, c.size.rows);
+      return;
+    }
+    this.act(c, msg);
+  }
+
+  /** What a command does, with or without an envelope; the checks are the caller's. */
+  act(c: ClientConn, msg: ClientMessage): void {
     switch (msg.type) {
+      case 'detach':
+        c.finish({ type: 'bye', reason: 'detach' });
+        return;
       case 'input':
         if (c.size) this.applySize(c.size.cols, c.size.rows);
         this.pty.write(msg.data);
         return;
-      case 'resize': {
-        c.size = clampSize(msg.cols, msg.rows);
-        this.applySize(c.size.cols, c.size.rows);
-        return;
-      }
       case 'interrupt':
         this.pty.write('\x03');
         return;
       case 'redraw':
-        this.jiggle();
+        this.redraw.jiggle();
         return;
       case 'terminate': {
         const sig = msg.signal?.toUpperCase().replace(/^(SIG)?/, 'SIG');
@@ -207,34 +276,6 @@ export class Session {
     }
   }
 
-  /**
-   * Makes the program redraw without changing what anyone sees: `size` takes
-   * the PTY one column narrower and back after JIGGLE_RESTORE_MS (the model
-   * keeps its size, so nothing reflows); `winch` signals the foreground
-   * process group with the size unchanged, as dtach does.
-   */
-  private jiggle(): void {
-    const kind = agentKind(this.record.agent);
-    if (kind.jiggle === 'winch') {
-      const pgrp = this.pty.foregroundGroup();
-      if (pgrp) {
-        try {
-          process.kill(-pgrp, 'SIGWINCH');
-        } catch {
-          // the group just went away
-        }
-      }
-      return;
-    }
-    if (this.jiggleTimer) return; // one in flight already does the job
-    const { cols, rows } = this.record;
-    this.pty.resize(Math.max(MIN_COLS, cols - 1), rows);
-    this.jiggleTimer = setTimeout(() => {
-      this.jiggleTimer = null;
-      this.pty.resize(this.record.cols, this.record.rows);
-    }, JIGGLE_RESTORE_MS);
-  }
-
   /** Resize PTY and model together; the host file follows. */
   applySize(cols: number, rows: number): void {
     const size = clampSize(cols, rows);
@@ -247,6 +288,7 @@ export class Session {
   private onChildExit(e: ChildExit): void {
     this.exit = e;
     this.deps.log(`child exited: code ${e.code} signal ${e.signal}`);
+    this.control.sessionEnded(e);
     // Let the model take in the last output, keep the final screen, then say goodbye.
     this.model.whenSettled(() => {
       this.saveFinalScreen();

@@ -11,6 +11,8 @@ export const EXIT = {
   sessionUnavailable: 5,
   unsafeHome: 6,
   runnerDied: 7,
+  /** send: the prompt may or may not have been typed (accepted_unknown), or was not confirmed in time. Never retried blind. */
+  unconfirmed: 8,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

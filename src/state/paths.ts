@@ -12,6 +12,8 @@ export const hostFile = (home: string, id: string) => path.join(sessionDir(home,
 export const runnerLog = (home: string, id: string) => path.join(sessionDir(home, id), 'runner.log');
 /** The last screen and history of an exited session, so it stays viewable. */
 export const finalScreenFile = (home: string, id: string) => path.join(sessionDir(home, id), 'final-screen.ans');
+/** Durable commands (prompts) a runner accepted and applied; kept across restarts. */
+export const controlJournalFile = (home: string, id: string) => path.join(sessionDir(home, id), 'control-journal.jsonl');
 
 /**
  * The session's socket: in its folder when the path fits the limit, else in a

@@ -1,0 +1,168 @@
+import {
+  describeInput,
+  foldJournal,
+  isUnresolved,
+  type CommandState,
+} from '../core/command-journal.js';
+import type { CmdAck, CommandStatus } from '../core/control-protocol.js';
+import type { InputMsg } from '../core/protocol.js';
+import { ENTER, promptBytes } from '../core/prompt-text.js';
+import type { CommandJournal } from './journal.js';
+import type { Logger } from './log.js';
+
+/** A when-idle prompt without its own quiet period waits for this much silence. */
+export const DEFAULT_QUIET_MS = 2000;
+/** Resolved commands remembered in memory for reconcile beyond the journal's own GC. */
+const MAX_STATES = 2048;
+
+/** What durable input needs from its session. */
+export interface PromptTarget {
+  readonly generation: string;
+  readonly exited: boolean;
+  /** The program asked for bracketed paste (mode 2004). */
+  bracketedPaste(): boolean;
+  write(data: string): void;
+  /** The agent kind's pause between the text and the Enter. */
+  enterDelayMs(): number;
+  /** Milliseconds since the program last printed (Infinity: never). */
+  quietFor(): number;
+}
+
+interface Pending {
+  commandId: string;
+  msg: InputMsg;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Prompts: journaled and accepted, then typed (at once, or once the program
+ * has been quiet, for when-idle), then journaled and acked as applied. Every
+ * timer belongs to one pending prompt and is cleared when the session ends.
+ */
+export class DurableInputs {
+  private readonly states: Map<string, CommandState>;
+  private readonly queue: Pending[] = [];
+  private readonly inFlight = new Map<string, Pending>();
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly target: PromptTarget,
+    private readonly journal: CommandJournal,
+    private readonly ack: (ack: CmdAck) => void,
+    private readonly log: Logger,
+    /** Test-only: hold every prompt this long between accept and write (the fault window). */
+    private readonly applyDelayMs = 0,
+  ) {
+    this.states = foldJournal(journal.load(), target.generation);
+    const unknown = [...this.states.values()].filter((s) => s.status === 'accepted_unknown').length;
+    if (unknown) log(`journal: ${unknown} prompt(s) accepted by an earlier runner and never confirmed; reported as accepted_unknown, not replayed`);
+  }
+
+  status(commandId: string): CommandStatus | undefined {
+    return this.states.get(commandId)?.status;
+  }
+
+  unresolved(): Array<{ commandId: string; status: 'accepted' | 'accepted_unknown' }> {
+    return [...this.states.values()].filter(isUnresolved).map((s) => ({ commandId: s.commandId, status: s.status as 'accepted' | 'accepted_unknown' }));
+  }
+
+  /** Journal first, then accept: false if the journal could not take it (the command is refused). */
+  accept(commandId: string, clientId: string, msg: InputMsg): boolean {
+    const r = this.journal.append({
+      v: 1,
+      kind: 'accepted',
+      commandId,
+      clientId,
+      generation: this.target.generation,
+      at: new Date().toISOString(),
+      command: describeInput(msg.data, msg.submit ?? false, msg.whenIdle ?? false),
+    });
+    if (!r.ok) {
+      this.log(`journal unavailable, prompt ${commandId} refused: ${r.message}`);
+      this.ack({ type: 'cmd_ack', commandId, stage: 'rejected', code: 'journal_unavailable', message: `the session's command journal cannot be written (${r.message}); free disk space or fix its permissions, then send again` });
+      return false;
+    }
+    this.setState(commandId, 'accepted');
+    this.ack({ type: 'cmd_ack', commandId, stage: 'accepted' });
+    const p: Pending = { commandId, msg, timer: null };
+    if (msg.whenIdle) {
+      this.queue.push(p);
+      this.armIdle();
+    } else if (this.applyDelayMs > 0) {
+      this.inFlight.set(commandId, p);
+      p.timer = setTimeout(() => this.type(p), this.applyDelayMs);
+    } else {
+      this.type(p);
+    }
+    return true;
+  }
+
+  /** The program printed: a when-idle prompt waits for the next quiet period. Cheap: no timer work per chunk. */
+  private armIdle(): void {
+    if (this.idleTimer || this.queue.length === 0) return;
+    const head = this.queue[0]!;
+    const wait = Math.max(0, (head.msg.quietMs ?? DEFAULT_QUIET_MS) - this.target.quietFor());
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      const quietMs = head.msg.quietMs ?? DEFAULT_QUIET_MS;
+      if (this.queue[0] !== head) return this.armIdle();
+      if (this.target.quietFor() < quietMs) return this.armIdle(); // it printed since: wait on
+      this.queue.shift();
+      this.type(head);
+    }, wait);
+  }
+
+  private type(p: Pending): void {
+    p.timer = null;
+    if (this.target.exited) return this.fail(p, 'the session exited before the prompt was typed');
+    this.inFlight.set(p.commandId, p);
+    this.target.write(promptBytes(p.msg.data, this.target.bracketedPaste()));
+    if (!p.msg.submit) return this.applied(p);
+    p.timer = setTimeout(() => {
+      p.timer = null;
+      if (this.target.exited) return this.fail(p, 'the session exited before Enter was pressed');
+      this.target.write(ENTER);
+      this.applied(p);
+    }, this.target.enterDelayMs());
+  }
+
+  private applied(p: Pending): void {
+    this.inFlight.delete(p.commandId);
+    const r = this.journal.append({ v: 1, kind: 'applied', commandId: p.commandId, generation: this.target.generation, at: new Date().toISOString() });
+    // The prompt is typed whatever the disk says; after a restart it would only look accepted_unknown (safe side).
+    if (!r.ok) this.log(`journal: could not record prompt ${p.commandId} as applied: ${r.message}`);
+    this.setState(p.commandId, 'applied');
+    this.ack({ type: 'cmd_ack', commandId: p.commandId, stage: 'applied' });
+    this.armIdle();
+  }
+
+  private fail(p: Pending, reason: string): void {
+    this.inFlight.delete(p.commandId);
+    this.journal.append({ v: 1, kind: 'failed', commandId: p.commandId, generation: this.target.generation, at: new Date().toISOString(), reason });
+    this.setState(p.commandId, 'failed');
+    this.ack({ type: 'cmd_ack', commandId: p.commandId, stage: 'rejected', code: 'session_exited', message: reason });
+  }
+
+  /** The child exited: nothing pending will be typed; say so for each. */
+  sessionEnded(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    for (const p of [...this.inFlight.values(), ...this.queue.splice(0)]) {
+      if (p.timer) clearTimeout(p.timer);
+      this.fail(p, 'the session exited before the prompt was typed');
+    }
+    this.journal.close();
+  }
+
+  private setState(commandId: string, status: CommandStatus): void {
+    const s = this.states.get(commandId);
+    if (s) s.status = status;
+    else this.states.set(commandId, { commandId, generation: this.target.generation, status });
+    if (this.states.size > MAX_STATES) {
+      for (const [id, st] of this.states) {
+        if (this.states.size <= MAX_STATES) break;
+        if (!isUnresolved(st)) this.states.delete(id);
+      }
+    }
+  }
+}
