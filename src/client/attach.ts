@@ -4,6 +4,10 @@ import type { RunnerMessage } from '../core/protocol.js';
 import { JiggleChain, type Scheduler } from './jiggle-chain.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal-restore.js';
 import type { RunnerConnection } from './connection.js';
+import { ControlChannel } from './control-channel.js';
+
+/** How long a (re)connecting attach waits for the reconcile baseline before it takes a fresh snapshot anyway. */
+export const ATTACH_RECONCILE_TIMEOUT_MS = 1000;
 
 /** Waits between reconnect attempts when the runner goes away mid-attach. */
 export const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000];
@@ -64,6 +68,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   const { input, output } = opts;
   const alt = new AltScreenTracker();
   let conn: RunnerConnection | null = null;
+  let channel: ControlChannel | null = null;
   let generation: string | null = null;
   let nextSeq: number | null = null;
   let finish!: (r: AttachResult) => void;
@@ -131,24 +136,24 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     if (opts.readOnly || !conn) return;
     const kind = agentKind(conn.hello.host.agent);
     jiggle?.stop();
-    const c = conn;
-    jiggle = new JiggleChain(kind.settleMarkers, () => c.send({ type: 'redraw' }), opts.scheduler);
+    const ch = channel;
+    jiggle = new JiggleChain(kind.settleMarkers, () => ch?.send({ type: 'redraw' }), opts.scheduler);
     jiggle.start();
   };
 
+  const ourSize = () => ({ cols: output.columns ?? 80, rows: output.rows ?? 24 });
   const sendSize = () => {
-    if (opts.readOnly || !conn) return;
-    const cols = output.columns ?? 80;
-    const rows = output.rows ?? 24;
-    conn.send({ type: 'resize', cols, rows });
+    if (opts.readOnly || !channel) return;
+    channel.send({ type: 'resize', ...ourSize() }); // latest wins: each resize is a new command
   };
 
   const onKeys = (chunk: string) => {
     const hit = findDetachKey(opts.detachKey, chunk);
     const before = hit ? chunk.slice(0, hit.index) : chunk;
-    if (before && !opts.readOnly) conn?.send({ type: 'input', data: before });
+    // Keystrokes are fire-and-forget: typed while the connection is down, they are dropped, never replayed.
+    if (before && !opts.readOnly) channel?.send({ type: 'input', data: before });
     if (hit) {
-      conn?.send({ type: 'detach' });
+      channel?.send({ type: 'detach' });
       end({ reason: 'detached' });
       // Keys typed on after the detach key, in the same read, were not for the session.
       const after = chunk.slice(hit.index + hit.length);
@@ -156,17 +161,27 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     }
   };
 
-  const subscribe = (c: RunnerConnection) => {
+  /**
+   * The binding order on every (re)connect: hello (done by connect), reconcile,
+   * subscribe_terminal, then resume. A changed generation means a new runner:
+   * its seqs mean nothing to us, so the cursor goes and a fresh snapshot comes.
+   * Our size rides on the subscription, so the first frame is drawn at it.
+   */
+  const subscribe = async (c: RunnerConnection) => {
     conn = c;
-    const sameRunner = generation !== null && c.hello.generation === generation && nextSeq !== null;
+    channel?.close();
+    const ch = (channel = new ControlChannel(c));
     c.onMessage(onMessage);
     c.onClose(() => {
       if (!finished && conn === c) void reconnect();
     });
-    sendSize();
-    // Same runner: resume from where we were. A new one: its seqs mean nothing to us.
-    c.send(sameRunner ? { type: 'subscribe_terminal', sinceSeq: nextSeq! } : { type: 'subscribe_terminal' });
-    if (!sameRunner) nextSeq = null;
+    const baseline = await ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
+    if (finished || conn !== c) return;
+    const gen = baseline?.generation ?? c.hello.generation;
+    const resume = generation !== null && gen === generation && nextSeq !== null && baseline !== null && baseline.terminalCursor.lastSeq >= nextSeq - 1;
+    const size = opts.readOnly ? {} : ourSize();
+    c.send(resume ? { type: 'subscribe_terminal', sinceSeq: nextSeq!, ...size } : { type: 'subscribe_terminal', ...size });
+    if (!resume) nextSeq = null;
   };
 
   const reconnect = async () => {
@@ -174,7 +189,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       await new Promise((r) => setTimeout(r, delay));
       if (finished) return;
       try {
-        subscribe(await opts.connect());
+        await subscribe(await opts.connect());
         return;
       } catch (err) {
         if (err instanceof SessionExitedError) {
@@ -199,12 +214,14 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     input.pause();
     const c = conn;
     conn = null;
+    channel?.close();
+    channel = null;
     c?.close();
     finish(r);
   }
 
   const wasRaw = input.isRaw ?? false;
-  subscribe(await opts.connect());
+  await subscribe(await opts.connect());
   input.setEncoding?.('utf8');
   input.setRawMode?.(true);
   input.on('data', onKeys);

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { isPidAlive, listSessions, writeHostFile, type SessionView } from '../state/host-store.js';
-import { hostFile, sessionDir, socketPath } from '../state/paths.js';
+import type { HostRecord } from '../core/protocol.js';
+import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import type { RunnerConnection } from './connection.js';
-import { connectSession } from './sessions.js';
+import { connectSession, startRunner } from './sessions.js';
 
 /**
  * What a user can do to a session, shared by the CLI and the board. Each
@@ -108,4 +109,42 @@ export async function renameSession(home: string, s: SessionView, name: string):
   }
   const { runnerAlive: _alive, ...record } = s;
   writeHostFile(hostFile(home, s.id), { ...record, name });
+}
+
+/**
+ * A new runner and program in the same session: same id, name, command and
+ * cwd, a new generation; the journal stays, so prompts the old runner
+ * accepted and never confirmed are reported as accepted_unknown, not typed.
+ * A running session's program is ended first, as kill does.
+ */
+export async function restartSession(home: string, s: SessionView): Promise<HostRecord> {
+  if (s.status === 'running' || s.status === 'starting') {
+    await killSession(home, s);
+  }
+  // A runner killed outright may leave its program running: end it too.
+  if (s.status === 'lost' && s.childPid && isPidAlive(s.childPid)) {
+    try {
+      process.kill(-s.childPid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline && isPidAlive(readHostFile(hostFile(home, s.id))?.runnerPid ?? null)) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  fs.rmSync(finalScreenFile(home, s.id), { force: true });
+  const { runnerAlive: _alive, ...old } = s;
+  const now = new Date().toISOString();
+  return startRunner(home, {
+    ...old,
+    status: 'starting',
+    updatedAt: now,
+    heartbeatAt: now,
+    runnerPid: null,
+    childPid: null,
+    generation: null,
+    exitCode: null,
+    exitSignal: null,
+  });
 }

@@ -125,17 +125,21 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
     scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
   };
   ensurePrivateDir(sessionDir(home, id), 'session directory');
-  writeHostFile(hostFile(home, id), record);
+  return startRunner(home, record);
+}
 
-  const child = spawn(process.execPath, [RUNNER_ENTRY, id], {
+/** Writes host.json as given and starts the session's runner, detached; resolves once it serves. */
+export async function startRunner(home: string, record: HostRecord): Promise<HostRecord> {
+  writeHostFile(hostFile(home, record.id), record);
+  const child = spawn(process.execPath, [RUNNER_ENTRY, record.id], {
     detached: true, // setsid: no controlling terminal, own process group
     stdio: 'ignore',
-    cwd,
+    cwd: record.cwd,
     env: { ...process.env, AGENT_BOARD_HOME: home },
   });
   child.unref();
-  await waitForRunner(home, id);
-  return readHostFile(hostFile(home, id)) ?? record;
+  await waitForRunner(home, record.id);
+  return readHostFile(hostFile(home, record.id)) ?? record;
 }
 
 async function waitForRunner(home: string, id: string): Promise<void> {

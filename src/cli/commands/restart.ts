@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { restartSession } from '../../client/session-actions.js';
+import { findSession } from '../../client/sessions.js';
+import { getHome } from '../context.js';
+
+export function registerRestart(program: Command): void {
+  program
+    .command('restart')
+    .description('start the session again in place: same id, name, command and folder, new generation (a running program is ended first)')
+    .argument('<session>', 'id, name or unique prefix')
+    .action(async (ref: string) => {
+      const home = getHome();
+      const s = findSession(home, ref);
+      const rec = await restartSession(home, s);
+      process.stdout.write(`${rec.name} restarted (${rec.status}, generation ${rec.generation})\n`);
+    });
+}

@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
+import { connectSession, findSession } from '../../client/sessions.js';
+import { isCommandId } from '../../core/control-protocol.js';
+import { EXIT, UserError } from '../../state/errors.js';
+import { getHome } from '../context.js';
+import { parseDuration } from '../duration.js';
+
+export interface SendCliOptions {
+  enter: boolean;
+  wait: string;
+  timeout: string;
+  whenIdle?: boolean;
+  quiet: string;
+  commandId?: string;
+  host?: string;
+}
+
+export function registerSend(program: Command): void {
+  program
+    .command('send')
+    .description('type a prompt into a session exactly once (or say it cannot tell), then press Enter')
+    .argument('<session>', 'id, name or unique prefix')
+    .argument('[text...]', 'the prompt; - reads it from standard input')
+    .option('--no-enter', 'type the text without pressing Enter')
+    .option('--wait <stage>', 'return once the prompt is "accepted" (journaled) or "applied" (typed)', 'applied')
+    .option('--timeout <duration>', 'give up waiting after this long (e.g. 500ms, 30s, 2m)', '30s')
+    .option('--when-idle', 'queue it in the session and type it once the program has been quiet (see --quiet)')
+    .option('--quiet <duration>', 'with --when-idle: how long without output counts as idle', '2s')
+    .option('--command-id <id>', 'the id of an earlier send to retry: the session is asked first, so it is never typed twice')
+    .option('--host <user@box>', 'a session on another machine, over ssh')
+    .action(async (ref: string, words: string[], o: SendCliOptions) => {
+      const text = await promptText(words);
+      if (o.wait !== 'accepted' && o.wait !== 'applied') throw new UserError(`--wait must be accepted or applied, not "${o.wait}"`, EXIT.usage);
+      if (o.commandId !== undefined && !isCommandId(o.commandId)) throw new UserError('--command-id must be 1-128 characters of A-Z a-z 0-9 . _ : -', EXIT.usage);
+      const timeoutMs = parseDuration(o.timeout, '--timeout');
+      const quietMs = parseDuration(o.quiet, '--quiet');
+      const connect = await connector(ref, o.host);
+      const outcome = await sendDurable({
+        connect,
+        text,
+        submit: o.enter,
+        whenIdle: o.whenIdle,
+        quietMs: o.whenIdle ? quietMs : undefined,
+        commandId: o.commandId,
+        wait: o.wait,
+        timeoutMs,
+      });
+      report(outcome);
+    });
+}
+
+async function promptText(words: string[]): Promise<string> {
+  if (words.length === 1 && words[0] === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    // A trailing newline from echo or a heredoc is not part of the prompt: Enter is sent on its own.
+    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  }
+  const text = words.join(' ');
+  if (!text) throw new UserError('nothing to send: give the text, or - to read it from standard input', EXIT.usage);
+  return text;
+}
+
+async function connector(ref: string, host: string | undefined) {
+  if (host) {
+    const { connectRemote } = await import('../../client/remote.js');
+    return () => connectRemote(host, ref, { client: 'send' });
+  }
+  const home = getHome();
+  const first = findSession(home, ref); // an unknown session fails here, before anything is sent
+  // Each attempt reads the session afresh: it may have been restarted meanwhile.
+  return () => connectSession(home, findSession(home, first.id), 'send');
+}
+
+/** The id goes to stdout first so a script can retry with it; failures are one line on stderr. */
+function report(o: SendOutcome): void {
+  process.stdout.write(`${o.commandId} ${o.status === 'not_typed' ? 'not typed' : o.status}\n`);
+  switch (o.status) {
+    case 'applied':
+    case 'accepted':
+      return;
+    case 'unconfirmed':
+      throw new UserError(o.message, EXIT.unconfirmed);
+    case 'not_typed':
+      throw new UserError(o.message, o.exitCode as (typeof EXIT)[keyof typeof EXIT]);
+  }
+}
