@@ -6,7 +6,7 @@ export class FakeRunner {
   sent: ClientMessage[] = [];
   closed = false;
   private listeners = new Set<(m: RunnerMessage) => void>();
-  readonly hello = { type: 'hello', protocol: 1, generation: 'gen-1', host: { agent: 'shell' } };
+  readonly hello = { type: 'hello', protocol: 1, generation: 'gen-1', host: { agent: 'shell', id: 'fake1' } };
   readonly socket = { pause() {}, resume() {} };
 
   constructor(private readonly screen: string) {}
@@ -20,6 +20,12 @@ export class FakeRunner {
   }
   send(m: ClientMessage): void {
     this.sent.push(m);
+    if (m.type === 'reconcile') {
+      const commandId = (m as { commandId?: string }).commandId;
+      queueMicrotask(() =>
+        this.emit({ type: 'reconcile_result', commandId, generation: 'gen-1', hostRevision: 1, terminalCursor: { lastSeq: -1 }, unresolved: [], commands: [] }),
+      );
+    }
     if (m.type === 'subscribe_terminal') {
       queueMicrotask(() => {
         this.emit({ type: 'snapshot_begin', seq: 0, cols: 80, rows: 24, generation: 'gen-1', historyLines: 0 });

@@ -48,7 +48,9 @@ describe('runBoard', () => {
     expect(feed.previewFor.at(-1)).toBeNull(); // nobody watches the preview while attached
     await stdin.type('l', 's', '\r');
     await eventually(out, () => expect(runners[0]!.typed()).toBe('echo ls\r'));
-    expect(runners[0]!.sent).toContainEqual({ type: 'resize', cols: 80, rows: 24 });
+    // Reconnect order: reconcile, then the subscription carrying our size (the first frame is drawn at it).
+    expect(runners[0]!.sent.map((m) => m.type).slice(0, 2)).toEqual(['reconcile', 'subscribe_terminal']);
+    expect(runners[0]!.sent[1]).toMatchObject({ type: 'subscribe_terminal', cols: 80, rows: 24 });
 
     stdin.press(CTRL_BACKSLASH + 'j'); // the j in the same read is the board's, not the session's
     await eventually(out, () => expect(out.text()).toContain('detached from alpha'));
