@@ -4,7 +4,7 @@
 // a summary table; results also go to bench/out/latest.json.
 //
 //   node bench/run.mjs                 all of them
-//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board)
+//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { benchFirstFrame } from './first-frame.mjs';
 import { benchBoard } from './board.mjs';
 import { AgentBoard, BIN, Cleanup, ROOT, Tmux, killAllClients, makeTempDir, now, tmuxVersion } from './lib.mjs';
 import { benchRss } from './rss.mjs';
+import { benchSend } from './send.mjs';
 import { benchThroughput } from './throughput.mjs';
 
 const BENCHES = [
@@ -21,6 +22,7 @@ const BENCHES = [
   { key: 'frame', title: '(c) attach to first complete frame', fn: benchFirstFrame },
   { key: 'rss', title: '(d) idle memory', fn: benchRss },
   { key: 'board', title: '(e) the board with 100 sessions: render per update, idle CPU', fn: benchBoard },
+  { key: 'send', title: '(f) a prompt sent from a script', fn: benchSend },
 ];
 
 const log = (s) => process.stdout.write(`  ${s}\n`);

@@ -2,13 +2,16 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, UserError } from '../state/errors.js';
 import { registerAttach } from './commands/attach.js';
 import { registerBoard } from './commands/board.js';
+import { registerBridge } from './commands/bridge.js';
 import { registerKill } from './commands/kill.js';
 import { registerLs } from './commands/ls.js';
 import { registerNew } from './commands/new.js';
 import { registerPeek } from './commands/peek.js';
 import { registerRename } from './commands/rename.js';
+import { registerRestart } from './commands/restart.js';
 import { registerRm } from './commands/rm.js';
 import { registerRunner } from './commands/runner.js';
+import { registerSend } from './commands/send.js';
 
 export function buildProgram(): Command {
   const program = new Command('agent-board')
@@ -17,7 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   // registerBoard comes last: it makes the board the program's own action.
-  for (const register of [registerNew, registerLs, registerPeek, registerAttach, registerKill, registerRm, registerRename, registerRunner, registerBoard]) {
+  for (const register of [registerNew, registerLs, registerPeek, registerAttach, registerKill, registerRm, registerRename, registerRestart, registerSend, registerRunner, registerBridge, registerBoard]) {
     register(program);
   }
   program.commands.forEach((c) => c.exitOverride());

@@ -1,6 +1,8 @@
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
+import type { HostRecord } from '../core/protocol.js';
 import type { RunnerConnection } from './connection.js';
+import { connectRemote, listRemote, RemoteError } from './remote.js';
 import { connectSession } from './sessions.js';
 
 /**
@@ -14,6 +16,31 @@ export function sessionConnector(home: string, s: SessionView, readOnly = false)
     if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
     return connectSession(home, now ?? s, 'attach', readOnly);
   };
+}
+
+/**
+ * The connect function of an attach over ssh. After the first connection it
+ * asks for the session by id, so a reconnect finds the same one even if the
+ * ref has become ambiguous there; when a reconnect is refused by the remote
+ * (not by ssh), the remote list says whether the session exited meanwhile.
+ */
+export function remoteConnector(host: string, ref: string, readOnly = false): { connect: () => Promise<RunnerConnection>; session: () => HostRecord | null } {
+  let known: HostRecord | null = null;
+  const connect = async () => {
+    try {
+      const conn = await connectRemote(host, known?.id ?? ref, { client: 'attach', readOnly });
+      known = conn.hello.host;
+      return conn;
+    } catch (err) {
+      if (known && err instanceof RemoteError && !err.sshFailed) {
+        const id = known.id;
+        const now = (await listRemote(host).catch(() => [])).find((x) => x.id === id);
+        if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
+      }
+      throw err;
+    }
+  };
+  return { connect, session: () => known };
 }
 
 /** What the user is told when an attach ends: `detached from NAME`, `NAME exited with code N`. */

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createFrameDecoder, encodeFrame } from '../core/frame-decoder.js';
 import { PROTOCOL_VERSION, type ClientMessage, type RunnerHello, type RunnerMessage } from '../core/protocol.js';
 
@@ -22,10 +23,18 @@ export class RunnerConnection {
   /** Messages that came before anyone listened; handed to the first listener. */
   private unheard: RunnerMessage[] = [];
 
-  private constructor(readonly socket: net.Socket, readonly hello: RunnerHello) {}
+  private constructor(readonly socket: Duplex, readonly hello: RunnerHello) {}
 
-  static async open(sockPath: string, opts: ConnectOptions): Promise<RunnerConnection> {
-    const socket = net.createConnection(sockPath);
+  /** Connects to a runner's unix socket. */
+  static open(sockPath: string, opts: ConnectOptions): Promise<RunnerConnection> {
+    return RunnerConnection.over(net.createConnection(sockPath), opts);
+  }
+
+  /**
+   * Speaks the protocol over any byte stream: a unix socket, or the stdio of
+   * `ssh box agent-board bridge <session>` for a session on another machine.
+   */
+  static async over(socket: Duplex, opts: ConnectOptions): Promise<RunnerConnection> {
     socket.setEncoding('utf8');
     const decoder = createFrameDecoder();
     let conn: RunnerConnection | null = null;
@@ -60,9 +69,8 @@ export class RunnerConnection {
       };
       socket.once('error', (e) => onFail?.(e));
       socket.once('close', () => onFail?.(new Error('the runner closed the connection')));
-      socket.once('connect', () => {
-        socket.write(encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly }));
-      });
+      // A socket holds what is written before it connects; a pipe takes it at once.
+      socket.write(encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly }));
     });
     socket.removeAllListeners('error');
     socket.removeAllListeners('close');

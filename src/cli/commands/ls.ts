@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { listSessions } from '../../state/host-store.js';
+import { listRemote } from '../../client/remote.js';
+import { listSessions, type SessionView } from '../../state/host-store.js';
 import { getHome } from '../context.js';
 import { ago, table } from '../format.js';
 
@@ -9,32 +10,38 @@ export function registerLs(program: Command): void {
     .alias('list')
     .description('list sessions')
     .option('--json', 'print JSON, one object per session')
-    .action((o: { json?: boolean }) => {
-      const sessions = listSessions(getHome());
-      if (o.json) {
-        process.stdout.write(JSON.stringify(sessions, null, 2) + '\n');
-        return;
-      }
-      if (sessions.length === 0) {
-        process.stdout.write('no sessions; start one with: agent-board new -- <command>\n');
-        return;
-      }
-      const now = Date.now();
-      const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'PID', 'SIZE', 'AGE', 'ACTIVE', 'COMMAND']];
-      for (const s of sessions) {
-        const status = s.status === 'exited' ? `exited(${s.exitSignal ?? s.exitCode})` : s.status;
-        rows.push([
-          s.id,
-          s.name,
-          s.agent,
-          status,
-          s.childPid ? String(s.childPid) : '-',
-          `${s.cols}x${s.rows}`,
-          ago(s.createdAt, now),
-          ago(s.lastOutputAt, now),
-          [s.command, ...s.args].join(' ').slice(0, 40),
-        ]);
-      }
-      process.stdout.write(table(rows) + '\n');
+    .option('--host <[user@]host>', 'list the sessions on another machine, over ssh')
+    .action(async (o: { json?: boolean; host?: string }) => {
+      const sessions = o.host ? await listRemote(o.host) : listSessions(getHome());
+      printSessions(sessions, o.json === true, o.host);
     });
+}
+
+function printSessions(sessions: SessionView[], json: boolean, host?: string): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(sessions, null, 2) + '\n');
+    return;
+  }
+  if (sessions.length === 0) {
+    const where = host ? ` on ${host}` : '';
+    process.stdout.write(`no sessions${where}; start one with: agent-board new -- <command>\n`);
+    return;
+  }
+  const now = Date.now();
+  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'PID', 'SIZE', 'AGE', 'ACTIVE', 'COMMAND']];
+  for (const s of sessions) {
+    const status = s.status === 'exited' ? `exited(${s.exitSignal ?? s.exitCode})` : s.status;
+    rows.push([
+      s.id,
+      s.name,
+      s.agent,
+      status,
+      s.childPid ? String(s.childPid) : '-',
+      `${s.cols}x${s.rows}`,
+      ago(s.createdAt, now),
+      ago(s.lastOutputAt, now),
+      [s.command, ...s.args].join(' ').slice(0, 40),
+    ]);
+  }
+  process.stdout.write(table(rows) + '\n');
 }

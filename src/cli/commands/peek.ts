@@ -1,10 +1,18 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
+import type { RunnerConnection } from '../../client/connection.js';
 import { fetchSnapshot } from '../../client/fetch-snapshot.js';
+import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
+
+interface PeekOptions {
+  ansi?: boolean;
+  scrollback: string;
+  host?: string;
+}
 
 export function registerPeek(program: Command): void {
   program
@@ -13,33 +21,46 @@ export function registerPeek(program: Command): void {
     .argument('<session>', 'id, name or unique prefix')
     .option('--ansi', 'keep colours and attributes')
     .option('--scrollback <lines>', 'also print up to this many lines of history', '0')
-    .action(async (ref: string, o: { ansi?: boolean; scrollback: string }) => {
+    .option('--host <[user@]host>', 'a session on another machine, over ssh')
+    .action(async (ref: string, o: PeekOptions) => {
+      const wanted = Math.max(0, Number.parseInt(o.scrollback, 10) || 0);
+      if (o.host) {
+        // An exited remote session: the bridge's refusal says so (exit 5).
+        const conn = await connectRemote(o.host, ref, { client: 'peek', readOnly: true });
+        const { cols, rows, history, frame } = await snapshotOf(conn, wanted).catch((err: Error) => {
+          throw new UserError(`${o.host}: ${err.message}`, EXIT.sessionUnavailable);
+        });
+        return printScreen(cols, rows, history, frame, wanted, o.ansi);
+      }
       const home = getHome();
       const s = findSession(home, ref);
-      const wanted = Math.max(0, Number.parseInt(o.scrollback, 10) || 0);
-      let cols = s.cols;
-      let rows = s.rows;
-      let history = '';
-      let frame = '';
       if (s.status === 'exited' || s.status === 'lost') {
+        let frame: string;
         try {
           frame = fs.readFileSync(finalScreenFile(home, s.id), 'utf8');
         } catch {
           throw new UserError(`session ${s.name} is ${s.status} and left no screen to show`, EXIT.sessionUnavailable);
         }
-      } else {
-        const conn = await connectSession(home, s, 'peek', true);
-        try {
-          ({ cols, rows, history, frame } = await fetchSnapshot(conn, wanted));
-        } finally {
-          conn.destroy();
-        }
+        return printScreen(s.cols, s.rows, '', frame, wanted, o.ansi);
       }
-      // The headless terminal is heavy to load; only peek needs it.
-      const { renderSnapshot } = await import('../../client/screen-text.js');
-      const screen = await renderSnapshot(cols, rows, history, frame);
-      const from = Math.max(0, screen.screenStart - wanted);
-      const lines = (o.ansi ? screen.ansiLines : screen.lines).slice(from);
-      process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
+      const { cols, rows, history, frame } = await snapshotOf(await connectSession(home, s, 'peek', true), wanted);
+      return printScreen(cols, rows, history, frame, wanted, o.ansi);
     });
+}
+
+async function snapshotOf(conn: RunnerConnection, wanted: number) {
+  try {
+    return await fetchSnapshot(conn, wanted);
+  } finally {
+    conn.destroy();
+  }
+}
+
+async function printScreen(cols: number, rows: number, history: string, frame: string, wanted: number, ansi?: boolean): Promise<void> {
+  // The headless terminal is heavy to load; only peek needs it.
+  const { renderSnapshot } = await import('../../client/screen-text.js');
+  const screen = await renderSnapshot(cols, rows, history, frame);
+  const from = Math.max(0, screen.screenStart - wanted);
+  const lines = (ansi ? screen.ansiLines : screen.lines).slice(from);
+  process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
 }

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { EXIT, UserError } from '../state/errors.js';
+import { asHostRecord, type SessionView } from '../state/host-store.js';
+import { RunnerConnection, type ConnectOptions } from './connection.js';
+import { ChildStream, childEnd, remoteFailure, sshArgv, stderrTail } from './ssh.js';
+
+export { RemoteError } from './ssh.js';
+
+/**
+ * Sessions on another machine. ssh is the transport and the authentication:
+ * `ssh box agent-board bridge <session>` joins our stdio to the session's unix
+ * socket there, and the protocol runs over it unchanged. Nothing of ours
+ * listens on the network.
+ */
+
+/** Over ssh a hello takes a TCP and ssh handshake plus a node start on the other side. */
+export const REMOTE_HELLO_TIMEOUT_MS = 20_000;
+/** `ls --host` gives up after this long. */
+const LIST_TIMEOUT_MS = 30_000;
+
+export interface RemoteHost {
+  /** What ssh gets as its destination: `user@box`, `box`, or a Host alias of ~/.ssh/config. */
+  target: string;
+  user: string | null;
+  host: string;
+}
+
+/** `[user@]host`; refuses what ssh would read as an option or what could not be a host. */
+export function parseHost(spec: string): RemoteHost {
+  const at = spec.lastIndexOf('@');
+  const user = at >= 0 ? spec.slice(0, at) : null;
+  const host = spec.slice(at + 1);
+  if (!host || user === '' || spec.startsWith('-') || /[\s\x00-\x1f\x7f]/.test(spec)) {
+    throw new UserError(`invalid --host "${spec}": use host or user@host`, EXIT.usage);
+  }
+  return { target: spec, user, host };
+}
+
+/**
+ * A connection to session `ref` on `host`, through `ssh host agent-board
+ * bridge ref`. Destroying the connection kills ssh. When ssh or the bridge
+ * gives up first, the error says why with the exit code the remote gave
+ * (3 no such session, 4 ambiguous, 5 unreachable or exited).
+ */
+export async function connectRemote(host: string, ref: string, opts: ConnectOptions): Promise<RunnerConnection> {
+  const { target } = parseHost(host);
+  const child = spawn('ssh', sshArgv(target, ['bridge', ref]), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lastLine = stderrTail(child);
+  const ended = childEnd(child);
+  try {
+    return await RunnerConnection.over(new ChildStream(child), { ...opts, timeoutMs: opts.timeoutMs ?? REMOTE_HELLO_TIMEOUT_MS });
+  } catch (err) {
+    // ssh closed its output: its exit code and last stderr line follow within moments.
+    const end = await Promise.race([ended, new Promise<null>((r) => setTimeout(r, 2000, null))]);
+    child.kill();
+    throw remoteFailure(host, end, lastLine(), `the session did not answer over ssh (${(err as Error).message})`);
+  }
+}
+
+/** The sessions on `host`, as `agent-board ls --json` there reports them. */
+export async function listRemote(host: string): Promise<SessionView[]> {
+  const { target } = parseHost(host);
+  const child = spawn('ssh', sshArgv(target, ['ls', '--json']), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lastLine = stderrTail(child);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (s: string) => (out += s));
+  const timer = setTimeout(() => child.kill(), LIST_TIMEOUT_MS);
+  const end = await childEnd(child);
+  clearTimeout(timer);
+  if (end.code !== 0) throw remoteFailure(host, end, lastLine(), `ls did not finish within ${LIST_TIMEOUT_MS / 1000} s`);
+  const sessions = parseList(out);
+  if (!sessions) throw new UserError(`${host}: agent-board ls --json printed something else than a session list`, EXIT.failure);
+  return sessions;
+}
+
+/** The JSON array `ls --json` prints; a login banner before it is skipped. */
+function parseList(out: string): SessionView[] | null {
+  const start = out.search(/^\[/m);
+  if (start < 0) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(out.slice(start));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  const sessions: SessionView[] = [];
+  for (const v of value) {
+    const rec = asHostRecord(v);
+    if (rec) sessions.push({ ...rec, runnerAlive: (v as { runnerAlive?: unknown }).runnerAlive === true });
+  }
+  return sessions;
+}

@@ -1,0 +1,138 @@
+import type { ChildProcess } from 'node:child_process';
+import { Duplex } from 'node:stream';
+import { EXIT, UserError, type ExitCode } from '../state/errors.js';
+
+/**
+ * The ssh plumbing under src/client/remote.ts: the argv, the child's stdio as
+ * one Duplex, and the error a failed ssh (or remote agent-board) becomes.
+ */
+
+/** How long ssh may take to open the TCP connection: a dead host fails in seconds, not minutes. */
+const CONNECT_TIMEOUT_S = 10;
+/** After stdin ended, how long ssh may take to close before we kill it (a wedged link must not hang us). */
+const CLOSE_GRACE_MS = 2000;
+
+/**
+ * `ssh [opts] -- target 'agent-board arg...'`. BatchMode: we have no terminal
+ * to ask for a password on. -T: no remote PTY, so bytes pass untouched. The
+ * user's AGENT_BOARD_SSH_OPTS come before our defaults because ssh keeps the
+ * first value it sees for an option. The keepalive makes a dead link end ssh
+ * (so an attach reconnects) instead of hanging forever.
+ */
+export function sshArgv(target: string, remoteArgs: string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = (env.AGENT_BOARD_SSH_OPTS ?? '').split(/\s+/).filter(Boolean);
+  const program = env.AGENT_BOARD_REMOTE_COMMAND?.trim() || 'agent-board';
+  const command = [program, ...remoteArgs.map(shellQuote)].join(' ');
+  return [
+    '-o', 'BatchMode=yes', '-T', ...extra,
+    '-o', `ConnectTimeout=${CONNECT_TIMEOUT_S}`, '-o', 'ServerAliveInterval=15', '-o', 'ServerAliveCountMax=3',
+    '--', target, command,
+  ];
+}
+
+/** sshd hands the command to the remote login shell: quote every argument for a POSIX shell. */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9._@%+=:,/-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The child's stdin and stdout as one stream; destroying it kills the child. */
+export class ChildStream extends Duplex {
+  private stdoutEnded = false;
+
+  constructor(private readonly child: ChildProcess) {
+    // Not half-open: when the remote side ends, so do we, like a socket.
+    super({ allowHalfOpen: false });
+    const out = child.stdout!;
+    out.on('data', (chunk: Buffer) => {
+      if (!this.push(chunk)) out.pause();
+    });
+    out.on('end', () => {
+      this.stdoutEnded = true;
+      this.push(null);
+    });
+    out.on('error', (err) => this.destroy(err));
+    // EPIPE once ssh is gone: its stdout ending tells the reader, with whatever it said last.
+    child.stdin!.on('error', () => undefined);
+    child.on('error', (err) => this.destroy(err));
+  }
+
+  override _read(): void {
+    this.child.stdout!.resume();
+  }
+
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.child.stdin!.write(chunk, () => cb());
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    this.child.stdin!.end();
+    this.killLater();
+    cb();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    // ssh ended its output itself: let it exit, so its exit code can still be read.
+    if (this.stdoutEnded) this.killLater();
+    else this.child.kill();
+    cb(err);
+  }
+
+  private killLater(): void {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const timer = setTimeout(() => this.child.kill(), CLOSE_GRACE_MS);
+    this.child.once('exit', () => clearTimeout(timer));
+  }
+}
+
+export interface ChildEnd {
+  code: number | null;
+  error?: Error;
+}
+
+/** Resolves when the child is gone (or could not start), with its exit code. */
+export function childEnd(child: ChildProcess): Promise<ChildEnd> {
+  return new Promise((resolve) => {
+    child.once('error', (error) => resolve({ code: null, error }));
+    child.once('close', (code) => resolve({ code }));
+  });
+}
+
+/** Keeps the end of a child's stderr; the returned function gives its last meaningful line. */
+export function stderrTail(child: ChildProcess): () => string {
+  let tail = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (s: string) => {
+    tail = (tail + s).slice(-4096);
+  });
+  return () =>
+    tail
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('(add --help')) // commander's hint says nothing about the failure
+      .pop() ?? '';
+}
+
+/** A failure reported by ssh or the remote agent-board; sshFailed when ssh itself could not get through. */
+export class RemoteError extends UserError {
+  constructor(message: string, exitCode: ExitCode, readonly sshFailed: boolean) {
+    super(message, exitCode);
+  }
+}
+
+/** What the user is told when ssh, or agent-board on the other side, ended before doing its job. */
+export function remoteFailure(host: string, end: ChildEnd | null, line: string, fallback: string): RemoteError {
+  const unavailable = EXIT.sessionUnavailable;
+  if (end?.error) return new RemoteError(`cannot run ssh: ${end.error.message}`, unavailable, true);
+  const code = end?.code ?? null;
+  if (code === null) return new RemoteError(`${host}: ${fallback}`, unavailable, true);
+  if (code === 255) return new RemoteError(`cannot reach ${host} over ssh: ${line || 'ssh failed'}`, unavailable, true);
+  // agent-board's own errors: one line, prefixed, with an exit code of docs/cli.md.
+  if (code >= 1 && code <= 7 && line.startsWith('agent-board: ')) {
+    // Its hints name local commands; over there they need the --host too.
+    const message = line.slice('agent-board: '.length).replace(/(agent-board (?:ls|peek|attach))(?=\s|$)/g, `$1 --host ${host}`);
+    return new RemoteError(`${host}: ${message}`, code as ExitCode, false);
+  }
+  if (code === 0) return new RemoteError(`${host}: the session closed the connection`, unavailable, false);
+  return new RemoteError(`agent-board on ${host} failed (exit ${code})${line ? `: ${line}` : ''}`, unavailable, false);
+}
