@@ -21,6 +21,12 @@ export interface AgentKind {
    * part of the paste (a newline, not a submit); 150 ms is the floor.
    */
   enterDelayMs: number;
+  /**
+   * Its idle screen repaints without end (Claude Code's spinner and status
+   * line), so a quiet gap never comes: a pending wake gets the hard cap
+   * (src/core/wake-dispatcher.ts). Off for everything that does go quiet.
+   */
+  repaintStarved: boolean;
 }
 
 /** No agent kind submits sooner than this after the text. */
@@ -28,15 +34,15 @@ export const MIN_ENTER_DELAY_MS = 150;
 
 export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
   // A shell, or whatever full-screen program runs in it (vim, htop, less).
-  shell: { name: 'shell', settleMarkers: ['\x1b[2J'], jiggle: 'winch', enterDelayMs: MIN_ENTER_DELAY_MS },
+  shell: { name: 'shell', settleMarkers: ['\x1b[2J'], jiggle: 'winch', enterDelayMs: MIN_ENTER_DELAY_MS, repaintStarved: false },
   // Claude Code never clears the screen; a full redraw homes and erases line by line.
-  claude: { name: 'claude', settleMarkers: ['\x1b[H\x1b[2K'], jiggle: 'size', enterDelayMs: 400 },
+  claude: { name: 'claude', settleMarkers: ['\x1b[H\x1b[2K'], jiggle: 'size', enterDelayMs: 400, repaintStarved: true },
   // Codex (ratatui) homes and erases to the end of the screen inside a synchronized update.
-  codex: { name: 'codex', settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'], jiggle: 'size', enterDelayMs: 250 },
+  codex: { name: 'codex', settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'], jiggle: 'size', enterDelayMs: 250, repaintStarved: false },
   // Gemini CLI (Ink) erases its previous frame line by line, upwards.
-  gemini: { name: 'gemini', settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'], jiggle: 'size', enterDelayMs: 250 },
+  gemini: { name: 'gemini', settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'], jiggle: 'size', enterDelayMs: 250, repaintStarved: false },
   // pi-tui starts every full render with a full clear.
-  pi: { name: 'pi', settleMarkers: ['\x1b[2J'], jiggle: 'size', enterDelayMs: 200 },
+  pi: { name: 'pi', settleMarkers: ['\x1b[2J'], jiggle: 'size', enterDelayMs: 200, repaintStarved: false },
 });
 
 export function agentKind(name: string): AgentKind {

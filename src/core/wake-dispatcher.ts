@@ -1,0 +1,250 @@
+/**
+ * When to type a wake into a session (seed 001, with its review's G1-G5): a
+ * mention in the chat wakes the agent by typing a short prompt into its PTY,
+ * but only when that cannot barge into a turn, and never in a storm.
+ *
+ * - Idle-gap delivery is the preferred path: the session printed nothing for
+ *   idleThresholdMs.
+ * - After we typed into the session (a wake or a prompt), for
+ *   activeSuppressionMs only a genuine idle gap may deliver; nothing preempts
+ *   that window (G1).
+ * - Agent kinds whose idle screen repaints forever (Claude) would starve the
+ *   idle gap, so they alone get a hard cap: a wake waits at most hardCapMs,
+ *   re-armed for what remains of the suppression window and of the cooldown
+ *   after the last cap delivery (G1, G3: defers, never drops).
+ * - The idle timer, the cap timer and the output listener are one lifecycle
+ *   per session: created together, cleared together on idle drain, cap drain,
+ *   stop and exit; a timer of an old cycle never touches a new one (G2).
+ * - The session is checked to be running with a live PTY right before
+ *   anything is typed (G4); the delayed Enter has an owner and dies with stop.
+ *
+ * Pure: time and timers come in through Clock and Scheduler (tests run at
+ * millisecond scale on fake ones), the session through WakeTerm.
+ */
+
+export interface WakeTimings {
+  /** No output for this long means idle (the seed's system: 5 s). */
+  idleThresholdMs: number;
+  /** Mentions arriving within this window become one wake. */
+  coalesceMs: number;
+  /** After we typed into the session, only a genuine idle gap may deliver for this long. */
+  activeSuppressionMs: number;
+  /** Repaint-starved kinds only: the longest a pending wake waits for an idle gap. */
+  hardCapMs: number;
+  /** After a cap delivery, the next cap delivery waits at least this long. */
+  capCooldownMs: number;
+  /** Enter follows the wake text after max(this, text length) ms. */
+  submitMinDelayMs: number;
+}
+
+export const DEFAULT_WAKE_TIMINGS: Readonly<WakeTimings> = Object.freeze({
+  idleThresholdMs: 5000,
+  coalesceMs: 1000,
+  activeSuppressionMs: 30_000,
+  hardCapMs: 10_000,
+  capCooldownMs: 30_000,
+  submitMinDelayMs: 300,
+});
+
+export interface Clock {
+  now(): number;
+}
+export interface Scheduler {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+export interface Disposable {
+  dispose(): void;
+}
+
+/** The session, as the dispatcher sees it. */
+export interface WakeTerm {
+  /** Running, with a live PTY. */
+  isRunning(): boolean;
+  /** When it last printed (clock ms; -Infinity if never). */
+  lastOutputAt(): number;
+  onData(fn: () => void): Disposable;
+  write(data: string): void;
+}
+
+export interface WakeDeps {
+  clock: Clock;
+  scheduler: Scheduler;
+  term: WakeTerm;
+  timings: WakeTimings;
+  /** The agent kind's repaint never stops (Claude): it gets the hard cap. */
+  capEligible: boolean;
+  /** The room's loop guard: no wakes while it holds. */
+  isPaused(): boolean;
+  /** The one-line prompt for the mentions pending (their chat ids, oldest first). */
+  wakeText(mentionIds: readonly number[]): string;
+  /** Every decision, for the runner log and tests. */
+  onEvent?(e: WakeEvent): void;
+}
+
+export type WakeEvent =
+  | { type: 'queued'; reason: 'busy' | 'recently_sent'; cycle: number }
+  | { type: 'delivered'; via: 'direct' | 'idle' | 'cap'; mentionIds: number[] }
+  | { type: 'held'; reason: 'paused' | 'not_running' }
+  | { type: 'rearmed'; reason: 'suppression' | 'cooldown'; inMs: number };
+
+interface Cycle {
+  id: number;
+  idleTimer: unknown;
+  capTimer: unknown;
+  listener: Disposable;
+}
+
+export class WakeDispatcher {
+  private pending: number[] = [];
+  private coalesceTimer: unknown = null;
+  private cycle: Cycle | null = null;
+  private cycles = 0;
+  private submitTimer: unknown = null;
+  private lastSentAt = Number.NEGATIVE_INFINITY;
+  private lastCapAt = Number.NEGATIVE_INFINITY;
+  private stopped = false;
+
+  constructor(private readonly d: WakeDeps) {}
+
+  /** A chat message mentioned this session. */
+  mention(messageId: number): void {
+    if (this.stopped) return;
+    if (!this.pending.includes(messageId)) this.pending.push(messageId);
+    if (this.cycle || this.coalesceTimer !== null) return; // joins the wake already on its way
+    this.coalesceTimer = this.d.scheduler.setTimeout(() => {
+      this.coalesceTimer = null;
+      this.dispatch();
+    }, this.d.timings.coalesceMs);
+  }
+
+  /** Something was typed into the session on purpose (a prompt by `send`): the suppression window starts. */
+  noteSent(): void {
+    this.lastSentAt = this.d.clock.now();
+  }
+
+  /** The loop guard lifted: a wake held back goes on its way. */
+  resume(): void {
+    if (this.stopped || this.pending.length === 0 || this.cycle || this.coalesceTimer !== null) return;
+    this.dispatch();
+  }
+
+  /** The session ended or the runner stops: nothing of ours fires after this. */
+  stop(): void {
+    this.stopped = true;
+    this.pending = [];
+    this.endCycle();
+    if (this.coalesceTimer !== null) this.d.scheduler.clearTimeout(this.coalesceTimer);
+    if (this.submitTimer !== null) this.d.scheduler.clearTimeout(this.submitTimer);
+    this.coalesceTimer = this.submitTimer = null;
+  }
+
+  /** For tests and the log: what is alive right now. */
+  get state() {
+    return {
+      pending: [...this.pending],
+      cycle: this.cycle?.id ?? null,
+      idleTimer: this.cycle?.idleTimer != null,
+      capTimer: this.cycle?.capTimer != null,
+      listener: this.cycle !== null,
+      coalesceTimer: this.coalesceTimer !== null,
+      submitTimer: this.submitTimer !== null,
+    };
+  }
+
+  private dispatch(): void {
+    if (this.pending.length === 0) return;
+    if (this.d.isPaused()) return this.emit({ type: 'held', reason: 'paused' });
+    const now = this.d.clock.now();
+    const t = this.d.timings;
+    if (now - this.d.term.lastOutputAt() < t.idleThresholdMs) return this.startCycle('busy');
+    if (now - this.lastSentAt < t.activeSuppressionMs) return this.startCycle('recently_sent');
+    this.deliver('direct');
+  }
+
+  private startCycle(reason: 'busy' | 'recently_sent'): void {
+    const id = ++this.cycles;
+    const cycle: Cycle = { id, idleTimer: null, capTimer: null, listener: { dispose: () => undefined } };
+    this.cycle = cycle;
+    // Output pushes the idle gap out; only a timer of this cycle may act on it.
+    cycle.listener = this.d.term.onData(() => {
+      if (this.cycle === cycle) this.armIdle(cycle);
+    });
+    this.armIdle(cycle);
+    if (this.d.capEligible) this.armCap(cycle, this.d.timings.hardCapMs);
+    this.emit({ type: 'queued', reason, cycle: id });
+  }
+
+  private armIdle(cycle: Cycle): void {
+    if (cycle.idleTimer !== null) this.d.scheduler.clearTimeout(cycle.idleTimer);
+    const quiet = this.d.clock.now() - this.d.term.lastOutputAt();
+    const wait = Math.max(0, this.d.timings.idleThresholdMs - quiet);
+    cycle.idleTimer = this.d.scheduler.setTimeout(() => {
+      if (this.cycle !== cycle) return; // a stale cycle's timer
+      cycle.idleTimer = null;
+      this.drain('idle');
+    }, wait);
+  }
+
+  private armCap(cycle: Cycle, ms: number): void {
+    cycle.capTimer = this.d.scheduler.setTimeout(() => {
+      if (this.cycle !== cycle) return;
+      cycle.capTimer = null;
+      const now = this.d.clock.now();
+      const t = this.d.timings;
+      // G1: never inside the suppression window; G3: never inside the cooldown. Re-arm for what remains.
+      const suppressedFor = this.lastSentAt + t.activeSuppressionMs - now;
+      if (suppressedFor > 0) {
+        this.emit({ type: 'rearmed', reason: 'suppression', inMs: suppressedFor });
+        return this.armCap(cycle, suppressedFor);
+      }
+      const coolingFor = this.lastCapAt + t.capCooldownMs - now;
+      if (coolingFor > 0) {
+        this.emit({ type: 'rearmed', reason: 'cooldown', inMs: coolingFor });
+        return this.armCap(cycle, coolingFor);
+      }
+      this.drain('cap');
+    }, ms);
+  }
+
+  private drain(via: 'idle' | 'cap'): void {
+    this.endCycle();
+    if (this.d.isPaused()) return this.emit({ type: 'held', reason: 'paused' });
+    this.deliver(via);
+  }
+
+  private endCycle(): void {
+    const c = this.cycle;
+    if (!c) return;
+    this.cycle = null;
+    if (c.idleTimer !== null) this.d.scheduler.clearTimeout(c.idleTimer);
+    if (c.capTimer !== null) this.d.scheduler.clearTimeout(c.capTimer);
+    c.idleTimer = c.capTimer = null;
+    c.listener.dispose();
+  }
+
+  private deliver(via: 'direct' | 'idle' | 'cap'): void {
+    // G4: the session may have ended while we waited; then nothing is typed.
+    if (!this.d.term.isRunning()) {
+      this.pending = [];
+      return this.emit({ type: 'held', reason: 'not_running' });
+    }
+    const ids = this.pending;
+    this.pending = [];
+    const text = this.d.wakeText(ids);
+    this.d.term.write(text);
+    const now = this.d.clock.now();
+    this.lastSentAt = now;
+    if (via === 'cap') this.lastCapAt = now;
+    this.emit({ type: 'delivered', via, mentionIds: ids });
+    if (this.submitTimer !== null) this.d.scheduler.clearTimeout(this.submitTimer);
+    this.submitTimer = this.d.scheduler.setTimeout(() => {
+      this.submitTimer = null;
+      if (!this.stopped && this.d.term.isRunning()) this.d.term.write('\r');
+    }, Math.max(this.d.timings.submitMinDelayMs, text.length));
+  }
+
+  private emit(e: WakeEvent): void {
+    this.d.onEvent?.(e);
+  }
+}
