@@ -55,6 +55,8 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
       conn = await opts.connect();
     } catch (err) {
       if (err instanceof UserError && (err.exitCode === EXIT.unknownSession || err.exitCode === EXIT.ambiguousSession)) throw err;
+      // Nothing sent yet and the session cannot take it (exited, lost): say so now, nothing was typed.
+      if (!askFirst && err instanceof UserError) return notTyped(`${err.message}; nothing was typed`, err.exitCode);
       lastProblem = (err as Error).message;
       continue;
     }
@@ -92,6 +94,7 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
         }
         const { stage, code, message } = o.ack;
         if (stage === 'rejected') {
+          if (code === 'accepted_unknown') return { status: 'unconfirmed', commandId, message: message ?? 'accepted_unknown' };
           return notTyped(message ?? `refused (${code})`, code === 'session_exited' ? EXIT.sessionUnavailable : EXIT.failure);
         }
         if (stage === 'applied') return { status: 'applied', commandId };

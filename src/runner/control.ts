@@ -91,6 +91,8 @@ export class Control {
       if (!this.ledger.get(env.commandId)?.done) this.waitersOf(env.commandId).add(c);
       return;
     }
+    // A prompt the ledger forgot (or an earlier runner instance took) is answered from the journal: never typed twice.
+    if (cls === 'durable_input' && this.answerFromJournal(c, env.commandId)) return;
     if (c.readOnly) return this.reject(c, env.commandId, 'read_only', `${msg.type} refused: this client attached read-only`);
     const exit = this.session.exit;
     if (exit && msg.type !== 'terminate' && msg.type !== 'detach') {
@@ -125,6 +127,23 @@ export class Control {
       default: // interrupt, redraw
         this.session.act(c, msg);
         ack({ stage: 'applied' });
+    }
+  }
+
+  private answerFromJournal(c: ClientConn, commandId: string): boolean {
+    switch (this.prompts.status(commandId)) {
+      case 'applied':
+        c.send({ type: 'cmd_ack', commandId, stage: 'applied', cached: true });
+        return true;
+      case 'accepted':
+        c.send({ type: 'cmd_ack', commandId, stage: 'accepted' });
+        this.waitersOf(commandId).add(c);
+        return true;
+      case 'accepted_unknown':
+        this.reject(c, commandId, 'accepted_unknown', 'an earlier runner of this session accepted this prompt and died before confirming it: it may or may not have been typed, so it is not typed again');
+        return true;
+      default:
+        return false; // unknown, or failed (known not typed): a new attempt
     }
   }
 
