@@ -1,0 +1,133 @@
+/**
+ * `agent-board send` end to end: what it prints and exits with, and what the
+ * program really receives (text, bracketed paste, the Enter and its delay per
+ * agent kind, when-idle), checked on the recorded stdin.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { count, EnvClient, journalLines, reads, received, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
+import { cli, cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+
+let home: string;
+let dir: string;
+const clients: EnvClient[] = [];
+beforeEach(() => {
+  home = makeHome();
+  dir = recorderDir(home);
+});
+afterEach(() => {
+  clients.splice(0).forEach((c) => c.close());
+  destroyHome(home);
+});
+
+const LINE = /^([0-9a-f-]{36}) (applied|accepted|unconfirmed|not typed)\n$/;
+
+async function start(args: string[]): Promise<string> {
+  const id = newSession(home, args);
+  await recorderReady(dir);
+  return id;
+}
+
+/** Gap between the read that ended with `text` and the next read that is the Enter. */
+function enterGap(text: string): number {
+  const rs = reads(dir);
+  const i = rs.findIndex((r) => r.data.endsWith(text));
+  expect(i).toBeGreaterThanOrEqual(0);
+  expect(rs[i + 1]?.data).toBe('\r');
+  return rs[i + 1]!.t - rs[i]!.t;
+}
+
+describe('agent-board send', () => {
+  it('types the prompt, presses Enter after the agent kind’s delay, prints "<commandId> applied" and exits 0', async () => {
+    const id = await start(['--name', 'shelly', ...recorderArgs(dir)]);
+    const r = await cliAsync(home, ['send', 'shelly', 'hello', 'there']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const [, commandId, status] = LINE.exec(r.stdout)!;
+    expect(status).toBe('applied');
+    expect(received(dir)).toBe('hello there\r');
+    expect(enterGap('hello there')).toBeGreaterThanOrEqual(140); // shell kind: 150 ms
+    expect(journalLines(home, id).map((l) => [l.kind, l.commandId])).toEqual([['accepted', commandId], ['applied', commandId]]);
+
+    // The same id again: asked first, answered applied, not typed twice.
+    const again = await cliAsync(home, ['send', id, '--command-id', commandId!, 'hello there']);
+    expect(again).toMatchObject({ code: 0, stdout: `${commandId} applied\n` });
+    expect(count(received(dir), 'hello there')).toBe(1);
+    // Usage errors say so (exit 2) and send nothing.
+    expect((await cliAsync(home, ['send', id, '--wait', 'typed', 'x'])).code).toBe(2);
+    expect((await cliAsync(home, ['send', id, '--command-id', 'not ok!', 'x'])).code).toBe(2);
+    expect((await cliAsync(home, ['send', id])).code).toBe(2);
+    expect(received(dir)).toBe('hello there\r');
+  });
+
+  it('an agent kind with a longer Enter delay waits longer (claude: 400 ms); --no-enter types no Enter', async () => {
+    await start(['--agent', 'claude', '--name', 'cc', ...recorderArgs(dir)]);
+    expect((await cliAsync(home, ['send', 'cc', 'fix the bug'])).code).toBe(0);
+    expect(enterGap('fix the bug')).toBeGreaterThanOrEqual(390);
+    const r = await cliAsync(home, ['send', 'cc', '--no-enter', 'draft']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(LINE);
+    expect(received(dir)).toBe('fix the bug\rdraft');
+  });
+
+  it('multi-line text from stdin goes in as one bracketed paste when the program asked for it, as typed otherwise', async () => {
+    const pasteDir = recorderDir(home, 'paste');
+    const paste = newSession(home, ['--name', 'paste', '--', process.execPath, recorderArgs(dir)[2]!, pasteDir, '--paste']);
+    const plain = newSession(home, ['--name', 'plain', ...recorderArgs(dir)]);
+    await recorderReady(pasteDir);
+    await recorderReady(dir);
+    // The program's mode 2004 has reached the runner's screen model before we send.
+    const c = await EnvClient.open(home, paste);
+    clients.push(c);
+    c.raw.send({ type: 'subscribe_terminal' });
+    const frame = await c.waitMsg<{ type: 'snapshot_screen'; data: string }>((m) => m.type === 'snapshot_screen');
+    expect(frame.data).toContain('\x1b[?2004h');
+
+    const text = 'first line\nsecond line\n';
+    expect(cli(home, ['send', paste, '-'], { input: text }).code).toBe(0);
+    expect(cli(home, ['send', plain, '-'], { input: text }).code).toBe(0);
+    // The trailing newline of the input is not part of the prompt; Enter comes on its own.
+    expect(received(pasteDir)).toBe('\x1b[200~first line\nsecond line\x1b[201~\r');
+    expect(received(dir)).toBe('first line\nsecond line\r');
+  });
+
+  it('--when-idle queues the prompt in the session until the program has been quiet; --wait accepted returns at once', async () => {
+    const id = await start(['--name', 'busy', ...recorderArgs(dir, '--tick', '100')]);
+    const queued = await cliAsync(home, ['send', 'busy', '--when-idle', '--quiet', '1500ms', '--wait', 'accepted', '<queued>']);
+    expect(queued.code).toBe(0);
+    const [, queuedId, status] = LINE.exec(queued.stdout)!;
+    expect(status).toBe('accepted');
+    // Waiting for applied while the program keeps printing: not confirmed in time, exit 8, and still queued.
+    const waited = await cliAsync(home, ['send', 'busy', '--when-idle', '--quiet', '1500ms', '--timeout', '1s', '<waited>']);
+    expect(waited.code).toBe(8);
+    const [, waitedId, waitedStatus] = LINE.exec(waited.stdout)!;
+    expect(waitedStatus).toBe('unconfirmed');
+    expect(waited.stderr).toMatch(/--command-id/);
+    expect(received(dir)).toBe('');
+    const c = await EnvClient.open(home, id);
+    clients.push(c);
+    expect((await c.reconcile()).unresolved).toEqual([
+      { commandId: queuedId, status: 'accepted' },
+      { commandId: waitedId, status: 'accepted' },
+    ]);
+
+    c.raw.send({ type: 'input', data: '\x10' }); // the program goes quiet
+    await waitFor('both typed', () => received(dir).endsWith('<waited>\r'), 10_000);
+    expect(received(dir)).toBe('\x10<queued>\r<waited>\r');
+    // Retried with its id once typed: applied, not typed again.
+    const retry = await cliAsync(home, ['send', 'busy', '--command-id', waitedId!, '<waited>']);
+    expect(retry).toMatchObject({ code: 0, stdout: `${waitedId} applied\n` });
+    expect(count(received(dir), '<waited>')).toBe(1);
+  });
+
+  it('exit codes: 3 for an unknown session (nothing printed on stdout), 5 for an exited one', async () => {
+    const unknown = await cliAsync(home, ['send', 'nosuch', 'hi']);
+    expect(unknown).toMatchObject({ code: 3, stdout: '' });
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    const id = newSession(home, ['--', 'sh', '-c', 'exit 0']);
+    await waitFor('exited', () => JSON.parse(cli(home, ['ls', '--json']).stdout)[0].status === 'exited');
+    // (send keeps trying until --timeout while the session cannot be reached: it may be restarting.)
+    const exited = await cliAsync(home, ['send', id, '--timeout', '1s', 'hi']);
+    expect(exited.code).toBe(5);
+    expect(exited.stdout).toMatch(/^[0-9a-f-]{36} not typed\n$/);
+    expect(exited.stderr).toMatch(/exited/);
+  });
+});
