@@ -124,8 +124,10 @@ describe('agent-board send', () => {
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     const id = newSession(home, ['--', 'sh', '-c', 'exit 0']);
     await waitFor('exited', () => JSON.parse(cli(home, ['ls', '--json']).stdout)[0].status === 'exited');
-    // (send keeps trying until --timeout while the session cannot be reached: it may be restarting.)
-    const exited = await cliAsync(home, ['send', id, '--timeout', '1s', 'hi']);
+    // Nothing sent yet and the session has exited: said at once, not after the 30 s default timeout.
+    const t0 = Date.now();
+    const exited = await cliAsync(home, ['send', id, 'hi']);
+    expect(Date.now() - t0).toBeLessThan(5000);
     expect(exited.code).toBe(5);
     expect(exited.stdout).toMatch(/^[0-9a-f-]{36} not typed\n$/);
     expect(exited.stderr).toMatch(/exited/);
