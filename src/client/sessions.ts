@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkRoomName, DEFAULT_ROOM } from '../core/chat.js';
 import type { HostRecord } from '../core/protocol.js';
 import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
@@ -57,6 +58,8 @@ export interface NewSessionOptions {
   rows?: number;
   agent?: string;
   scrollback?: number;
+  /** The chat room (default `default`). */
+  room?: string;
 }
 
 /** Like the shell's lookup: a path is checked as is (relative to cwd), a bare name on PATH. */
@@ -99,6 +102,9 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   const bad = checkSessionName(name);
   if (bad) throw new UserError(bad, EXIT.usage);
   if (taken.has(name)) throw new UserError(`a session named ${name} already exists; pick another --name`, EXIT.usage);
+  const room = opts.room ?? DEFAULT_ROOM;
+  const badRoom = checkRoomName(room);
+  if (badRoom) throw new UserError(badRoom, EXIT.usage);
   let id = newId();
   while (existing.some((s) => s.id === id)) id = newId();
 
@@ -106,6 +112,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   const record: HostRecord = {
     id,
     name,
+    room,
     agent: opts.agent ?? 'shell',
     command: opts.command,
     args: opts.args,

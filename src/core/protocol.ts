@@ -22,6 +22,8 @@ export type SessionStatus = 'starting' | 'running' | 'exited' | 'lost';
 export interface HostRecord {
   id: string;
   name: string;
+  /** The chat room the session belongs to; absent (records from before rooms) means `default`. */
+  room?: string;
   agent: string;
   command: string;
   args: string[];

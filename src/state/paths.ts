@@ -15,6 +15,17 @@ export const finalScreenFile = (home: string, id: string) => path.join(sessionDi
 /** Durable commands (prompts) a runner accepted and applied; kept across restarts. */
 export const controlJournalFile = (home: string, id: string) => path.join(sessionDir(home, id), 'control-journal.jsonl');
 
+/** A room's chat and its files; a room is a folder made on first use (rooms/<room>/, 0700). */
+export const roomsDir = (home: string) => path.join(home, 'rooms');
+export const roomDir = (home: string, room: string) => path.join(roomsDir(home), room);
+export const chatFile = (home: string, room: string) => path.join(roomDir(home, room), 'chat.jsonl');
+/** Held (for milliseconds) by whoever appends to chat.jsonl; see src/state/file-lock.ts. */
+export const chatLockFile = (home: string, room: string) => path.join(roomDir(home, room), 'chat.lock');
+/** The room's settings: {maxHops}. */
+export const roomConfigFile = (home: string, room: string) => path.join(roomDir(home, room), 'room.json');
+/** A cache of the loop guard's state at the chat's last id, so a post need not read the whole chat. */
+export const guardCacheFile = (home: string, room: string) => path.join(roomDir(home, room), 'guard.json');
+
 /**
  * The session's socket: in its folder when the path fits the limit, else in a
  * short private per-user runtime folder, named by a hash of the home so two

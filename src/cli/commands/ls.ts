@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
+import { roomOf } from '../../state/rooms.js';
 import { getHome } from '../context.js';
 import { ago, table } from '../format.js';
 
@@ -19,7 +20,8 @@ export function registerLs(program: Command): void {
 
 function printSessions(sessions: SessionView[], json: boolean, host?: string): void {
   if (json) {
-    process.stdout.write(JSON.stringify(sessions, null, 2) + '\n');
+    // Records from before rooms have no room: they are in the default one.
+    process.stdout.write(JSON.stringify(sessions.map((s) => ({ ...s, room: roomOf(s) })), null, 2) + '\n');
     return;
   }
   if (sessions.length === 0) {
@@ -28,7 +30,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
     return;
   }
   const now = Date.now();
-  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'PID', 'SIZE', 'AGE', 'ACTIVE', 'COMMAND']];
+  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', 'COMMAND']];
   for (const s of sessions) {
     const status = s.status === 'exited' ? `exited(${s.exitSignal ?? s.exitCode})` : s.status;
     rows.push([
@@ -36,6 +38,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
       s.name,
       s.agent,
       status,
+      roomOf(s),
       s.childPid ? String(s.childPid) : '-',
       `${s.cols}x${s.rows}`,
       ago(s.createdAt, now),

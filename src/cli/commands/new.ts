@@ -12,11 +12,12 @@ export function registerNew(program: Command): void {
     .option('-n, --name <name>', 'a name to use instead of the id')
     .option('-C, --cwd <dir>', 'working directory', process.cwd())
     .option('-a, --attach', 'attach to it at once')
+    .option('--room <room>', 'the chat room it belongs to', 'default')
     .option('--agent <kind>', `what runs in it: ${Object.keys(AGENT_KINDS).join(', ')}`, 'shell')
     .option('--scrollback <lines>', 'history lines kept for the session', String(DEFAULT_SCROLLBACK))
     .option('--detach-key <key>', 'with --attach: the key that detaches (default ctrl-\\)')
     .argument('[command...]', 'the program and its arguments, after -- (default $SHELL)')
-    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent: string }) => {
+    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent: string; room: string }) => {
       if (!AGENT_KINDS[o.agent]) {
         throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${Object.keys(AGENT_KINDS).join(', ')}`, EXIT.usage);
       }
@@ -29,6 +30,7 @@ export function registerNew(program: Command): void {
         cols: process.stdout.columns,
         rows: process.stdout.rows,
         agent: o.agent,
+        room: o.room,
         scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
       });
       if (o.attach) {

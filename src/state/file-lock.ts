@@ -1,0 +1,182 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { EXIT, UserError } from './errors.js';
+import { isPidAlive } from './host-store.js';
+
+/**
+ * A lock file for short critical sections shared by processes (chat appends).
+ *
+ * Node has no flock(2) or fcntl locks, so the lock is a file that exists
+ * while it is held:
+ * - Taking it is link(2) of a private temporary file (already holding our
+ *   pid, host, time and a random token) to the lock's name: atomic, fails
+ *   with EEXIST while someone holds it, and never shows a reader an empty
+ *   lock. Where hard links are refused, an O_EXCL create and a write do the
+ *   same (an empty lock then counts as live until it is stale by age).
+ * - A lock is known by its content (the token), not its inode: inode
+ *   numbers are reused at once. The holder releases by unlinking only its
+ *   own lock, and checks it still holds it (verify) right before it writes,
+ *   so a holder stopped long enough to be judged stale writes nothing: its
+ *   section runs again under a new lock.
+ * - A lock is stale when its holder's pid is gone (same host) or it is older
+ *   than staleMs (holds last milliseconds; age catches a reused pid and a
+ *   holder on another machine). Breaking it must not delete a fresh lock
+ *   that replaced it meanwhile, so it is done under a second lock
+ *   (`<lock>.break`, O_EXCL, held for a few syscalls) that checks the lock
+ *   still has the content judged stale before unlinking it. A breaker that
+ *   died holding `.break` is cleared by age.
+ * Waiting is async, with jittered sleeps growing from 1 to 16 ms.
+ */
+
+export interface FileLockOptions {
+  /** Give up (UserError) after waiting this long. */
+  timeoutMs?: number;
+  /** A lock older than this is stale whoever holds it. */
+  staleMs?: number;
+  /** Names the thing locked in the error message. */
+  what?: string;
+}
+
+export interface HeldLock {
+  /** Throws when the lock is no longer ours (broken as stale); the section then runs again. */
+  verify(): void;
+}
+
+const BREAKER_STALE_MS = 5_000;
+
+class LockLost extends Error {}
+
+interface Owner { pid: number; host: string; at: number; token: string }
+
+/** Runs `fn` (synchronous, so the hold is as short as the work) while holding the lock at `lockPath`. */
+export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => T, opts: FileLockOptions = {}): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const staleMs = opts.staleMs ?? 10_000;
+  const deadline = Date.now() + timeoutMs;
+  let delay = 1;
+  for (let attempt = 0; ; attempt++) {
+    const mine = tryAcquire(lockPath);
+    if (mine !== null) {
+      try {
+        return fn({ verify: () => { if (contentOf(lockPath) !== mine) throw new LockLost(); } });
+      } catch (err) {
+        if (!(err instanceof LockLost)) throw err;
+      } finally {
+        if (contentOf(lockPath) === mine) fs.rmSync(lockPath, { force: true });
+      }
+      continue; // lost before anything was written: take it again
+    }
+    // Looking for a dead holder costs a dozen syscalls; under contention the lock changes hands every millisecond.
+    if (attempt % 8 === 0) breakIfStale(lockPath, staleMs);
+    if (Date.now() > deadline) {
+      const owner = readOwner(lockPath);
+      const by = owner ? ` (held by pid ${owner.pid} on ${owner.host})` : '';
+      throw new UserError(`${opts.what ?? lockPath} is busy: could not take its lock ${lockPath} in ${timeoutMs / 1000} s${by}`, EXIT.failure);
+    }
+    await new Promise((r) => setTimeout(r, Math.random() * delay));
+    delay = Math.min(delay * 2, 16);
+  }
+}
+
+/** The lock's content when we took it, or null when it is held. */
+function tryAcquire(lockPath: string): string | null {
+  const token = crypto.randomBytes(8).toString('hex');
+  const text = JSON.stringify({ pid: process.pid, host: os.hostname(), at: Date.now(), token } satisfies Owner);
+  const tmp = `${lockPath}.${process.pid}.${token}`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, lockPath);
+    return text;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return null;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    return acquireExclusive(lockPath, text);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function acquireExclusive(lockPath: string, text: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(lockPath, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, text);
+    return text;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function contentOf(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function parseOwner(text: string): Owner | null {
+  try {
+    const o = JSON.parse(text) as Partial<Owner>;
+    return typeof o.pid === 'number' && typeof o.host === 'string' ? (o as Owner) : null;
+  } catch {
+    return null;
+  }
+}
+
+function readOwner(lockPath: string): Owner | null {
+  const text = contentOf(lockPath);
+  return text === null ? null : parseOwner(text);
+}
+
+/** The lock's content if it is stale, read through one descriptor so its content and age agree. */
+function staleContent(lockPath: string, staleMs: number): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(lockPath, 'r');
+  } catch {
+    return null; // released meanwhile
+  }
+  try {
+    const old = Date.now() - fs.fstatSync(fd).mtimeMs > staleMs;
+    const text = fs.readFileSync(fd, 'utf8');
+    if (old) return text;
+    const owner = parseOwner(text);
+    const dead = owner !== null && owner.host === os.hostname() && owner.pid !== process.pid && !isPidAlive(owner.pid);
+    return dead ? text : null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function breakIfStale(lockPath: string, staleMs: number): void {
+  const stale = staleContent(lockPath, staleMs);
+  if (stale === null) return;
+  const breaker = `${lockPath}.break`;
+  let fd: number;
+  try {
+    fd = fs.openSync(breaker, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Someone else is breaking it; one who died doing so is cleared by age.
+    try {
+      if (Date.now() - fs.statSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.rmSync(breaker, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+    return;
+  }
+  try {
+    if (contentOf(lockPath) === stale) fs.rmSync(lockPath, { force: true });
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(breaker, { force: true });
+  }
+}
