@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureHome } from '../state/home.js';
 import { readHostFile } from '../state/host-store.js';
 import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, socketPath } from '../state/paths.js';
@@ -7,6 +9,7 @@ import { HostWriter } from './host-writer.js';
 import { fileLogger } from './log.js';
 import { listen } from './server.js';
 import { Session } from './session.js';
+import { RunnerWakes } from './wakes.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -44,8 +47,12 @@ export async function runRunner(id: string): Promise<void> {
     AGENT_BOARD_NAME: rec.name,
     AGENT_BOARD_SOCKET: sock,
   });
+  // Agents answer wakes with `agent-board chat ...`: make sure they can find it (after anything of the user's).
+  const binDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin');
+  if (!(env.PATH ?? '').split(':').includes(binDir)) env.PATH = env.PATH ? `${env.PATH}:${binDir}` : binDir;
 
   let server: Awaited<ReturnType<typeof listen>> | null = null;
+  let wakes: RunnerWakes | null = null;
   const session = new Session({
     host,
     log,
@@ -55,6 +62,7 @@ export async function runRunner(id: string): Promise<void> {
     journalFile: controlJournalFile(home, id),
     applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
     onFinished: () => {
+      wakes?.stop();
       host.stop();
       server?.close();
       try {
@@ -71,6 +79,22 @@ export async function runRunner(id: string): Promise<void> {
     session.pty.terminate();
   });
   server = await listen(session, sock, log);
+  wakes = new RunnerWakes(
+    home,
+    {
+      name: () => session.record.name,
+      room: session.record.room ?? 'default',
+      agent: session.record.agent,
+      isRunning: () => session.exited === null,
+      lastOutputAt: () => session.lastOutputAt,
+      onData: (fn) => session.onData(fn),
+      write: (data) => session.pty.write(data),
+    },
+    log,
+  );
+  session.onPromptTyped = () => wakes?.dispatcher.noteSent();
+  session.pty.onExit(() => wakes?.stop());
+  wakes.start();
   host.startHeartbeat();
   log(`runner ${process.pid} serving ${sock} (generation ${generation})`);
 }

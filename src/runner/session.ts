@@ -45,8 +45,11 @@ export class Session {
   private exit: ChildExit | null = null;
   private readonly redraw: Redraw;
   private readonly control: Control;
-  /** When the program last printed (ms since the epoch), for when-idle prompts. */
+  /** When the program last printed (ms since the epoch), for when-idle prompts and wakes. */
   private lastOutputMs = 0;
+  private readonly outputWatchers = new Set<() => void>();
+  /** Called whenever something is typed into the program on purpose (a prompt): the wakes' suppression window. */
+  onPromptTyped: (() => void) | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     const rec = deps.host.record;
@@ -68,7 +71,10 @@ export class Session {
           return session.exit !== null;
         },
         bracketedPaste: () => this.model.term.modes.bracketedPasteMode,
-        write: (data) => this.pty.write(data),
+        write: (data) => {
+          this.pty.write(data);
+          this.onPromptTyped?.();
+        },
         enterDelayMs: () => agentKind(this.record.agent).enterDelayMs,
         quietFor: () => (this.lastOutputMs ? Date.now() - this.lastOutputMs : Number.POSITIVE_INFINITY),
       },
@@ -126,8 +132,20 @@ export class Session {
     return this.exit;
   }
 
+  /** When the program last printed, in ms since the epoch (-Infinity: never). */
+  get lastOutputAt(): number {
+    return this.lastOutputMs || Number.NEGATIVE_INFINITY;
+  }
+
+  /** Told (without the data) whenever the program prints; for the wake dispatcher's idle gap. */
+  onData(fn: () => void): { dispose(): void } {
+    this.outputWatchers.add(fn);
+    return { dispose: () => void this.outputWatchers.delete(fn) };
+  }
+
   private onOutput(data: string): void {
     this.lastOutputMs = Date.now();
+    for (const fn of this.outputWatchers) fn();
     const chunk = this.ring.push(data);
     this.model.write(data, chunk.seq + 1);
     this.deps.host.noteOutput();

@@ -1,0 +1,100 @@
+import { agentKind } from '../core/agent-kinds.js';
+import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat.js';
+import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type Disposable, type WakeTimings } from '../core/wake-dispatcher.js';
+import { wakeText } from '../core/wake-text.js';
+import { chatFile } from '../state/paths.js';
+import { ensureRoomDir, roomMaxHops, roomOf } from '../state/rooms.js';
+import { ChatWatch } from './chat-watch.js';
+import type { Logger } from './log.js';
+
+/** What the wakes need from the session. */
+export interface WakeSession {
+  name(): string;
+  room: string;
+  agent: string;
+  isRunning(): boolean;
+  lastOutputAt(): number;
+  onData(fn: () => void): Disposable;
+  write(data: string): void;
+}
+
+/** Each timing may be set for a runner through its environment, e.g. AGENT_BOARD_WAKE_CAP_MS=3000. */
+const TIMING_ENV: Record<keyof WakeTimings, string> = {
+  idleThresholdMs: 'AGENT_BOARD_WAKE_IDLE_MS',
+  coalesceMs: 'AGENT_BOARD_WAKE_COALESCE_MS',
+  activeSuppressionMs: 'AGENT_BOARD_WAKE_SUPPRESS_MS',
+  hardCapMs: 'AGENT_BOARD_WAKE_CAP_MS',
+  capCooldownMs: 'AGENT_BOARD_WAKE_COOLDOWN_MS',
+  submitMinDelayMs: 'AGENT_BOARD_WAKE_SUBMIT_MS',
+};
+
+export function wakeTimingsFrom(env: NodeJS.ProcessEnv): WakeTimings {
+  const t = { ...DEFAULT_WAKE_TIMINGS };
+  for (const [key, name] of Object.entries(TIMING_ENV) as Array<[keyof WakeTimings, string]>) {
+    const v = Number(env[name]);
+    if (env[name] !== undefined && Number.isFinite(v) && v >= 0) t[key] = v;
+  }
+  return t;
+}
+
+/**
+ * The wake dispatcher of one runner, wired: the room's chat is followed, a
+ * message that mentions this session (or @all) from someone else becomes a
+ * mention, and the room's loop guard, folded over the whole chat, holds
+ * wakes while it is paused. Only messages after the runner started count.
+ */
+export class RunnerWakes {
+  readonly dispatcher: WakeDispatcher;
+  private readonly watch: ChatWatch;
+  private guard: LoopState = LOOP_START;
+
+  constructor(
+    private readonly home: string,
+    private readonly s: WakeSession,
+    private readonly log: Logger,
+    readonly timings: WakeTimings = wakeTimingsFrom(process.env),
+    cli = 'agent-board',
+  ) {
+    const room = roomOf({ room: s.room });
+    this.dispatcher = new WakeDispatcher({
+      clock: { now: () => Date.now() },
+      scheduler: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+      term: { isRunning: () => s.isRunning(), lastOutputAt: () => s.lastOutputAt(), onData: (fn) => s.onData(fn), write: (d) => s.write(d) },
+      timings,
+      capEligible: agentKind(s.agent).repaintStarved,
+      isPaused: () => this.paused(),
+      wakeText: (ids) => wakeText({ name: s.name(), room, mentionIds: ids, cli }),
+      onEvent: (e) => log(`wake: ${JSON.stringify(e)}`),
+    });
+    this.watch = new ChatWatch(chatFile(home, room), (rs) => this.onRecords(rs), (m) => log(`chat: ${m}`));
+  }
+
+  start(): void {
+    try {
+      ensureRoomDir(this.home, this.s.room);
+    } catch (err) {
+      this.log(`chat: cannot use room ${this.s.room}: ${(err as Error).message}; no wakes`);
+      return;
+    }
+    for (const r of this.watch.start()) this.guard = stepLoopGuard(this.guard, r); // history: the guard only
+  }
+
+  stop(): void {
+    this.watch.stop();
+    this.dispatcher.stop();
+  }
+
+  private paused(): boolean {
+    return this.guard.paused || this.guard.hops >= roomMaxHops(this.home, this.s.room);
+  }
+
+  private onRecords(records: ChatRecord[]): void {
+    const wasPaused = this.paused();
+    const me = this.s.name();
+    for (const r of records) {
+      this.guard = stepLoopGuard(this.guard, r);
+      if (r.kind !== 'system' && mentionsReader(r, me)) this.dispatcher.mention(r.id);
+    }
+    if (wasPaused && !this.paused()) this.dispatcher.resume();
+  }
+}
