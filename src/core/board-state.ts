@@ -2,14 +2,18 @@
  * The board's state and its reducer, pure: the session list as the feed last
  * gave it, the filter, the selection (by id, so it stays put as sessions come
  * and go), the window of the list on screen, and whatever is open over the
- * list (help, filter bar, a form, a confirmation) with a one-line message.
+ * list (help, filter bar, a form, a confirmation, the chat pane) with a one-line message.
  * Side effects (attach, create, kill...) belong to the UI; it reports their
  * outcome back as actions.
  */
+import { DEFAULT_ROOM } from './chat.js';
 import type { KeyMode } from './keybindings.js';
 import type { HostRecord } from './protocol.js';
 
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'agent' | 'command' | 'args' | 'status' | 'exitCode' | 'exitSignal'>;
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'command' | 'args' | 'status' | 'exitCode' | 'exitSignal'>;
+
+/** The chat room a session belongs to (records from before rooms have none: `default`). */
+export const sessionRoom = (s: Pick<BoardSession, 'room'>): string => s.room ?? DEFAULT_ROOM;
 
 export interface NewFields {
   name: string;
@@ -24,7 +28,22 @@ export type Overlay =
   | { kind: 'filter' }
   | { kind: 'new'; fields: NewFields; focus: number; pending: boolean; error: string | null }
   | { kind: 'rename'; id: string; name: string; value: string; pending: boolean; error: string | null }
-  | { kind: 'confirm-kill'; id: string; name: string };
+  | { kind: 'confirm-kill'; id: string; name: string }
+  | ChatOverlay;
+
+/** The chat pane of a room: its input line and how far back its history is scrolled. */
+export interface ChatOverlay {
+  kind: 'chat';
+  room: string;
+  input: string;
+  /** A post is on its way; the input waits. */
+  pending: boolean;
+  /** Wrapped lines the view is scrolled back from the newest; 0 follows new messages. */
+  scroll: number;
+  /** The log's rows on screen and its wrapped lines in all, as the pane last reported them. */
+  rows: number;
+  lines: number;
+}
 
 export interface Message {
   text: string;
@@ -67,7 +86,12 @@ export type BoardAction =
   | { type: 'focus-field'; by: 1 | -1 }
   | { type: 'form-pending' }
   | { type: 'form-failed'; message: string }
-  | { type: 'form-done'; message: string; selectId?: string };
+  | { type: 'form-done'; message: string; selectId?: string }
+  | { type: 'open-chat' }
+  | { type: 'chat-viewport'; rows: number; lines: number }
+  | { type: 'chat-pending' }
+  | { type: 'chat-posted'; message?: string }
+  | { type: 'chat-failed'; message: string };
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
   return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, ...init };
@@ -106,6 +130,7 @@ export function keyModeOf(state: BoardState): KeyMode {
     case 'help': return 'help';
     case 'filter': return 'filter';
     case 'confirm-kill': return 'confirm';
+    case 'chat': return 'chat';
     default: return 'form';
   }
 }
@@ -170,6 +195,8 @@ function editField(state: BoardState, edit: (value: string) => string): BoardSta
     }
     case 'rename':
       return o.pending ? state : { ...state, overlay: { ...o, value: edit(o.value), error: null } };
+    case 'chat':
+      return o.pending ? state : { ...state, overlay: { ...o, input: edit(o.input) } };
     default:
       return state;
   }
@@ -177,6 +204,42 @@ function editField(state: BoardState, edit: (value: string) => string): BoardSta
 
 /** Drops the last character (a whole code point, not half a surrogate pair). */
 const dropLast = (v: string) => Array.from(v).slice(0, -1).join('');
+
+// ---- the chat pane -----------------------------------------------------------
+
+const maxChatScroll = (o: ChatOverlay) => Math.max(0, o.lines - o.rows);
+
+/** Scrolls the open chat `by` lines back (older; negative: newer), within its history. */
+function scrollChat(state: BoardState, by: number): BoardState {
+  const o = state.overlay;
+  if (o.kind !== 'chat') return state;
+  const scroll = clamp(o.scroll + by, 0, maxChatScroll(o));
+  return scroll === o.scroll ? state : { ...state, overlay: { ...o, scroll } };
+}
+
+/** A page of the chat: its rows, less one kept for context. */
+const chatPage = (o: ChatOverlay) => Math.max(1, o.rows - 1);
+
+/**
+ * The pane's size or its history changed. At the bottom the view follows new
+ * lines; scrolled back, it stays on what it shows as lines arrive below.
+ */
+function chatViewport(state: BoardState, rows: number, lines: number): BoardState {
+  const o = state.overlay;
+  if (o.kind !== 'chat' || (o.rows === rows && o.lines === lines)) return state;
+  const grown = o.scroll > 0 ? Math.max(0, lines - o.lines) : 0;
+  const next: ChatOverlay = { ...o, rows, lines };
+  return { ...state, overlay: { ...next, scroll: clamp(o.scroll + grown, 0, maxChatScroll(next)) } };
+}
+
+function chatOutcome(state: BoardState, action: Extract<BoardAction, { type: 'chat-posted' | 'chat-failed' }>): BoardState {
+  const o = state.overlay;
+  const message = action.type === 'chat-failed' ? { text: action.message, error: true } : action.message ? { text: action.message, error: false } : null;
+  if (o.kind !== 'chat') return { ...state, message: message ?? state.message };
+  // Posted: the line is cleared and the view goes back to the newest, where the post shows. Failed: the line stays for another try.
+  const overlay: ChatOverlay = action.type === 'chat-posted' ? { ...o, input: '', pending: false, scroll: 0 } : { ...o, pending: false };
+  return { ...state, overlay, message };
+}
 
 // ---- the reducer -----------------------------------------------------------
 
@@ -186,11 +249,15 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
       return settle({ ...state, sessions: action.sessions }, state);
     case 'viewport':
       return action.rows === state.listRows ? state : settle({ ...state, listRows: action.rows }, state);
+    // With the chat open, moving means its history: down and the end are newer, up and the start older.
     case 'move':
+      if (state.overlay.kind === 'chat') return scrollChat(state, -action.by);
       return moveTo(state, selectedIndex(state) + action.by);
     case 'page':
+      if (state.overlay.kind === 'chat') return scrollChat(state, -action.by * chatPage(state.overlay));
       return moveTo(state, selectedIndex(state) + action.by * Math.max(1, state.listRows - 1));
     case 'jump':
+      if (state.overlay.kind === 'chat') return scrollChat(state, action.to === 'first' ? Infinity : -Infinity);
       return moveTo(state, action.to === 'first' ? 0 : visibleSessions(state).length - 1);
     case 'select':
       return settle({ ...state, selectedId: action.id, wantedId: action.id }, state);
@@ -247,5 +314,20 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
       // A new session is selected even if the filter would hide it.
       return settle({ ...next, filter: '', selectedId: action.selectId, wantedId: action.selectId }, state);
     }
+    case 'open-chat': {
+      // The selected session's room; with none selected (an empty board), the default room.
+      const s = selectedSession(state);
+      const room = s ? sessionRoom(s) : DEFAULT_ROOM;
+      return { ...state, overlay: { kind: 'chat', room, input: '', pending: false, scroll: 0, rows: 0, lines: 0 }, message: null };
+    }
+    case 'chat-viewport':
+      return chatViewport(state, action.rows, action.lines);
+    case 'chat-pending': {
+      const o = state.overlay;
+      return o.kind === 'chat' && !o.pending ? { ...state, overlay: { ...o, pending: true }, message: null } : state;
+    }
+    case 'chat-posted':
+    case 'chat-failed':
+      return chatOutcome(state, action);
   }
 }

@@ -16,6 +16,8 @@ export enum Command {
   Kill = 'kill',
   Remove = 'remove',
   Rename = 'rename',
+  /** Open the chat of the selected session's room. */
+  Chat = 'chat',
   Filter = 'filter',
   Help = 'help',
   Quit = 'quit',
@@ -31,7 +33,7 @@ export enum Command {
 }
 
 /** What the keyboard is talking to. */
-export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm';
+export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -83,6 +85,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Kill, keys: [ch('x')], label: 'x', help: 'kill the session (asks first)', hint: 'x kill' },
     { command: Command.Remove, keys: [ch('d')], label: 'd', help: 'remove an exited session', hint: 'd remove' },
     { command: Command.Rename, keys: [ch('r')], label: 'r', help: 'rename', hint: 'r rename' },
+    { command: Command.Chat, keys: [ch('c')], label: 'c', help: "chat in the session's room" },
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
     { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
     { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },
@@ -98,6 +101,16 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Cancel, keys: [k('escape'), ch('?'), ch('q'), k('return'), ch('c', true)], label: 'Esc ? q', help: 'close the help', hint: 'Esc close' },
   ],
   form: FORM_KEYS,
+  // The chat pane: typing goes to its input line; the history scrolls with the page keys.
+  chat: [
+    { command: Command.Submit, keys: [k('return')], label: 'Enter', help: 'post; /continue resumes', hint: 'Enter send' },
+    { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'close the chat', hint: 'Esc close' },
+    { command: Command.PageUp, keys: [k('pageUp')], label: 'PgUp', help: 'older messages', hint: 'PgUp PgDn scroll' },
+    { command: Command.PageDown, keys: [k('pageDown')], label: 'PgDn', help: 'newer messages' },
+    { command: Command.Last, keys: [k('end')], label: 'End', help: 'back to the newest' },
+    { command: Command.DeleteBack, keys: [k('backspace'), k('delete')], label: 'Backspace', help: 'delete a character' },
+    { command: Command.ClearField, keys: [ch('u', true)], label: 'Ctrl-U', help: 'clear the line' },
+  ],
   confirm: [
     { command: Command.Confirm, keys: [ch('y'), ch('Y')], label: 'y', help: 'yes', hint: 'y yes' },
     { command: Command.Cancel, keys: [ch('n'), ch('N'), k('escape'), ch('c', true)], label: 'n Esc', help: 'no', hint: 'n no' },
@@ -145,7 +158,7 @@ export function splitKeys(input: string): [string, KeyPress][] {
 }
 
 /** Modes where unbound printable keys are typed into a field. */
-export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form']);
+export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form', 'chat']);
 
 /** The printable text a key (or a paste) carries, or '' for none. */
 export function textOf(input: string, key: KeyPress): string {

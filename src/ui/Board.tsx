@@ -2,15 +2,19 @@ import { useApp, useStdin } from 'ink';
 import { useCallback, useMemo, useReducer, useRef } from 'react';
 import { boardReducer, initialBoardState, type BoardAction, type BoardState, type NewFields } from '../core/board-state.js';
 import { App } from './App.js';
-import type { BoardActions, BoardFeed } from './board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed } from './board-api.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
 import { BoardStateContext } from './contexts/BoardStateContext.js';
+import { ChatFeedContext, NO_CHAT } from './contexts/ChatFeedContext.js';
 import { FeedContext } from './contexts/FeedContext.js';
 import { useBoardKeys } from './hooks/useBoardKeys.js';
+import { useChatSync } from './hooks/useChatSync.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
 
 export interface BoardProps {
   feed: BoardFeed;
+  /** The rooms' chat (none: a board without the chat pane's data). */
+  chat?: ChatFeed;
   actions: BoardActions;
   newDefaults: NewFields;
   /** How the detach key is shown in the help. */
@@ -25,7 +29,7 @@ export interface BoardProps {
 }
 
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
-export function Board({ feed, actions, newDefaults, detachLabel, initialState, onLeave }: BoardProps) {
+export function Board({ feed, chat, actions, newDefaults, detachLabel, initialState, onLeave }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const { internal_eventEmitter: inkInput } = useStdin();
@@ -69,12 +73,14 @@ export function Board({ feed, actions, newDefaults, detachLabel, initialState, o
   const store = useMemo(() => ({ state, dispatch, getState }), [state, dispatch, getState]);
   return (
     <FeedContext.Provider value={feed}>
-      <ActionsContext.Provider value={control}>
-        <BoardStateContext.Provider value={store}>
-          <Wiring />
-          <App />
-        </BoardStateContext.Provider>
-      </ActionsContext.Provider>
+      <ChatFeedContext.Provider value={chat ?? NO_CHAT}>
+        <ActionsContext.Provider value={control}>
+          <BoardStateContext.Provider value={store}>
+            <Wiring />
+            <App />
+          </BoardStateContext.Provider>
+        </ActionsContext.Provider>
+      </ChatFeedContext.Provider>
     </FeedContext.Provider>
   );
 }
@@ -82,6 +88,7 @@ export function Board({ feed, actions, newDefaults, detachLabel, initialState, o
 /** Hooks that act rather than draw. */
 function Wiring() {
   useFeedSync();
+  useChatSync();
   useBoardKeys();
   return null;
 }

@@ -1,4 +1,5 @@
 import type { KillOutcome } from '../client/session-actions.js';
+import type { ChatEvent, ChatRecord } from '../core/chat.js';
 import type { HostRecord } from '../core/protocol.js';
 import type { SessionView } from '../state/host-store.js';
 
@@ -41,10 +42,49 @@ export interface NewSessionInput {
   cwd: string;
 }
 
+/** A room's chat as the board shows it. */
+export interface RoomChat {
+  room: string;
+  /** The room's records, oldest first. */
+  records: readonly ChatRecord[];
+  /** The loop guard has paused the room's wakes (until a human /continue). */
+  paused: boolean;
+}
+
+/**
+ * The chat of the rooms on the board, kept current as their chat files
+ * change: the open room's messages, and which rooms the loop guard paused
+ * (worked out when a chat changes, never per render).
+ */
+export interface ChatFeed {
+  /** Of the rooms given to watchRooms, those whose loop guard is paused, sorted. */
+  readonly pausedRooms: readonly string[];
+  /** The room passed to openRoom, once read; a new object after every change. */
+  readonly chat: RoomChat | null;
+  /** The rooms the paused banner is about: those of the sessions on the board. */
+  watchRooms(rooms: readonly string[]): void;
+  /** The room whose messages `chat` holds (null: none). */
+  openRoom(room: string | null): void;
+  /** Called after any change (coalesced); returns an unsubscribe. */
+  subscribe(fn: () => void): () => void;
+  dispose(): void;
+}
+
+/** What a post from the board did. */
+export interface ChatPosted {
+  id: number;
+  /** The loop guard's note the post caused: `resume` when a /continue lifted a pause. */
+  event: ChatEvent | null;
+  /** The room is paused after the post. */
+  paused: boolean;
+}
+
 /** What the board can do to sessions. Each rejects with a UserError whose message is one line for the footer. */
 export interface BoardActions {
   create(input: NewSessionInput): Promise<HostRecord>;
   kill(s: SessionView): Promise<KillOutcome>;
   remove(s: SessionView): Promise<void>;
   rename(s: SessionView, name: string): Promise<void>;
+  /** Posts `text` to the room's chat as the human at the board (/continue resumes a paused room). */
+  postChat(room: string, text: string): Promise<ChatPosted>;
 }

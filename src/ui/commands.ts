@@ -1,4 +1,5 @@
 import { Command } from '../core/keybindings.js';
+import { sendChat } from './chat-commands.js';
 import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
 
 /** What each command does: a state change, or one of the session commands. */
@@ -16,12 +17,14 @@ export function runCommand(cmd: Command, c: CommandContext): void {
     case Command.Kill: return dispatch({ type: 'open-kill' });
     case Command.Remove: return removeSelected(c);
     case Command.Rename: return dispatch({ type: 'open-rename' });
+    case Command.Chat: return dispatch({ type: 'open-chat' });
     case Command.Filter: return dispatch({ type: 'open-filter' });
     case Command.Help: return dispatch({ type: 'open-help' });
     case Command.Quit: return c.control.leave({ kind: 'quit' });
     case Command.Clear: return dispatch({ type: 'clear' });
     case Command.Submit:
-      return c.state.overlay.kind === 'filter' ? dispatch({ type: 'accept-filter' }) : submitForm(c);
+      if (c.state.overlay.kind === 'filter') return dispatch({ type: 'accept-filter' });
+      return c.state.overlay.kind === 'chat' ? sendChat(c) : submitForm(c);
     case Command.Cancel: return dispatch({ type: 'close' });
     case Command.NextField: return dispatch({ type: 'focus-field', by: 1 });
     case Command.PrevField: return dispatch({ type: 'focus-field', by: -1 });

@@ -1,7 +1,9 @@
+import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
 import { killSession, removeSession, renameSession } from '../client/session-actions.js';
 import { createSession } from '../client/sessions.js';
+import { checkSenderName, CONTINUE_COMMAND } from '../core/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
-import type { BoardActions } from './board-api.js';
+import type { BoardActions, ChatPosted } from './board-api.js';
 
 /** Sessions the board starts get this size until someone attaches and resizes them. */
 export const BOARD_NEW_COLS = 80;
@@ -18,8 +20,35 @@ async function oneLine<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What the board does to sessions, through the same client library as the CLI. */
-export function createBoardActions(home: string): BoardActions {
+/**
+ * Who the board posts as: the human at the terminal, named $USER when that
+ * is a valid sender name and no session's, else `human`. Inside a session
+ * (the board run in one) it is that session, an agent, as for the CLI: the
+ * loop guard counts on agents never posting as humans.
+ */
+export function boardChatIdentity(home: string, env: NodeJS.ProcessEnv): ChatIdentity {
+  const user = env.USER;
+  if (!env.AGENT_BOARD_SESSION && user && checkSenderName(user) === null) {
+    try {
+      return chatIdentity(home, env, { as: user });
+    } catch {
+      // a session has that name: the default human name
+    }
+  }
+  return chatIdentity(home, env);
+}
+
+async function postFromBoard(home: string, env: NodeJS.ProcessEnv, room: string, text: string): Promise<ChatPosted> {
+  const who = boardChatIdentity(home, env);
+  if (who.kind !== 'human' && text.trim() === CONTINUE_COMMAND) {
+    throw new UserError(`only a human can resume a room, and this board runs inside session ${who.name}`, EXIT.usage);
+  }
+  const r = await postChat(home, who, room, text);
+  return { id: r.record.id, event: r.system?.event ?? null, paused: r.guard.paused };
+}
+
+/** What the board does to sessions and chats, through the same client library as the CLI. */
+export function createBoardActions(home: string, env: NodeJS.ProcessEnv = process.env): BoardActions {
   return {
     create: (input) =>
       oneLine(() =>
@@ -36,5 +65,6 @@ export function createBoardActions(home: string): BoardActions {
     // Like `agent-board rm` without --force: a running session must be killed first.
     remove: (s) => oneLine(() => removeSession(home, s)),
     rename: (s, name) => oneLine(() => renameSession(home, s, name)),
+    postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
   };
 }

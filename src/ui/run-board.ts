@@ -7,13 +7,15 @@ import type { DetachKey } from '../core/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from './attach-from-board.js';
 import { Board } from './Board.js';
-import type { BoardActions, BoardFeed } from './board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed } from './board-api.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { ENTER_BOARD_SCREEN, LEAVE_BOARD_SCREEN, REENTER_BOARD_SCREEN } from './terminal-screen.js';
 
 export interface RunBoardOptions {
   home: string;
   feed: BoardFeed;
+  /** The rooms' chat, for the chat pane and the paused banner. */
+  chat?: ChatFeed;
   actions: BoardActions;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
@@ -74,6 +76,7 @@ async function showBoard(o: RunBoardOptions, initialState: BoardState | undefine
   const ink = render(
     createElement(Board, {
       feed: o.feed,
+      chat: o.chat,
       actions: o.actions,
       newDefaults: o.newDefaults,
       detachLabel: o.detachKey.label,

@@ -1,8 +1,9 @@
-/** A BoardFeed and BoardActions the tests drive by hand. */
+/** A BoardFeed, ChatFeed and BoardActions the tests drive by hand. */
 import type { KillOutcome } from '../../src/client/session-actions.js';
+import type { ChatRecord } from '../../src/core/chat.js';
 import type { HostRecord } from '../../src/core/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import type { BoardActions, BoardFeed, NewSessionInput, PreviewScreen } from '../../src/ui/board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, NewSessionInput, PreviewScreen, RoomChat } from '../../src/ui/board-api.js';
 
 let counter = 0;
 
@@ -70,7 +71,11 @@ export class FakeFeed implements BoardFeed {
   }
 }
 
-type Call = { op: 'create'; input: NewSessionInput } | { op: 'kill' | 'remove'; id: string } | { op: 'rename'; id: string; name: string };
+type Call =
+  | { op: 'create'; input: NewSessionInput }
+  | { op: 'kill' | 'remove'; id: string }
+  | { op: 'rename'; id: string; name: string }
+  | { op: 'chat'; room: string; text: string };
 
 /** Records each call; what it resolves with (or rejects with) is up to the test. */
 export class FakeActions implements BoardActions {
@@ -79,6 +84,7 @@ export class FakeActions implements BoardActions {
   killResult: () => Promise<KillOutcome> = async () => ({ kind: 'exit', code: null, signal: 'SIGTERM' });
   removeResult: () => Promise<void> = async () => undefined;
   renameResult: () => Promise<void> = async () => undefined;
+  chatResult: (room: string, text: string) => Promise<ChatPosted> = async () => ({ id: 1, event: null, paused: false });
 
   create(input: NewSessionInput): Promise<HostRecord> {
     this.calls.push({ op: 'create', input });
@@ -95,6 +101,66 @@ export class FakeActions implements BoardActions {
   rename(s: SessionView, name: string): Promise<void> {
     this.calls.push({ op: 'rename', id: s.id, name });
     return this.renameResult();
+  }
+  postChat(room: string, text: string): Promise<ChatPosted> {
+    this.calls.push({ op: 'chat', room, text });
+    return this.chatResult(room, text);
+  }
+}
+
+/** Rooms' chats the test writes by hand; remembers what the board asked to watch and open. */
+export class FakeChatFeed implements ChatFeed {
+  pausedRooms: readonly string[] = [];
+  watched: (readonly string[])[] = [];
+  opened: (string | null)[] = [];
+  private open: string | null = null;
+  private readonly records = new Map<string, ChatRecord[]>();
+  private readonly paused = new Set<string>();
+  private readonly subs = new Set<() => void>();
+  private cache: RoomChat | null = null;
+
+  get chat(): RoomChat | null {
+    if (this.open === null) return null;
+    if (this.cache?.room !== this.open) this.cache = { room: this.open, records: this.records.get(this.open) ?? [], paused: this.paused.has(this.open) };
+    return this.cache;
+  }
+  watchRooms(rooms: readonly string[]): void {
+    this.watched.push(rooms);
+  }
+  openRoom(room: string | null): void {
+    this.opened.push(room);
+    this.open = room;
+    this.notify();
+  }
+  subscribe(fn: () => void): () => void {
+    this.subs.add(fn);
+    return () => this.subs.delete(fn);
+  }
+  dispose(): void {
+    this.subs.clear();
+  }
+
+  /** Appends records to a room (ids and times filled in when not given). */
+  post(room: string, ...recs: (Partial<ChatRecord> & Pick<ChatRecord, 'from' | 'text'>)[]): void {
+    const list = [...(this.records.get(room) ?? [])];
+    for (const r of recs) {
+      list.push({ id: list.length + 1, ts: new Date(2025, 0, 1, 9, 30).toISOString(), kind: 'human', mentions: [], ...r });
+    }
+    this.records.set(room, list);
+    this.changed();
+  }
+  setPaused(room: string, paused: boolean): void {
+    if (paused) this.paused.add(room);
+    else this.paused.delete(room);
+    this.pausedRooms = [...this.paused].sort();
+    this.changed();
+  }
+  private changed(): void {
+    this.cache = null;
+    this.notify();
+  }
+  notify(): void {
+    for (const fn of this.subs) fn();
   }
 }
 

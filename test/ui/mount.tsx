@@ -3,7 +3,7 @@ import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
 import type { BoardState } from '../../src/core/board-state.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
-import { FakeActions, FakeFeed } from './fakes.js';
+import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
 import { FakeStdin, FakeStdout } from './harness.js';
 
 export interface Mounted {
@@ -15,7 +15,10 @@ export interface Mounted {
   unmount(): Promise<void>;
 }
 
-export function mountBoard(feed: FakeFeed, opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState } = {}): Mounted {
+export function mountBoard(
+  feed: FakeFeed,
+  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed } = {},
+): Mounted {
   const out = new FakeStdout(opts.cols ?? 80, opts.rows ?? 24);
   const stdin = new FakeStdin();
   const actions = opts.actions ?? new FakeActions();
@@ -24,6 +27,7 @@ export function mountBoard(feed: FakeFeed, opts: { cols?: number; rows?: number;
   const ink = render(
     <Board
       feed={feed}
+      chat={opts.chat}
       actions={actions}
       newDefaults={{ name: '', command: '/bin/bash', cwd: '/home/me' }}
       detachLabel="Ctrl-\"

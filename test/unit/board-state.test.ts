@@ -251,3 +251,100 @@ describe('rename, kill, help, messages', () => {
     expect(statusText(S('k', { status: 'exited', exitSignal: 'SIGKILL' }))).toBe('SIGKILL');
   });
 });
+
+describe('the chat pane', () => {
+  const r1 = S('ant', { room: 'r1' });
+  const r2 = S('bee', { room: 'r2' });
+  const old = S('old'); // from before rooms
+  const chatOf = (s: BoardState) => {
+    if (s.overlay.kind !== 'chat') throw new Error(`no chat open: ${s.overlay.kind}`);
+    return s.overlay;
+  };
+  /** The chat of the selected session's room, with a log of `rows` rows showing `lines` wrapped lines. */
+  const opened = (rows = 10, lines = 50) => run(withSessions([r1, r2, old]), { type: 'open-chat' }, { type: 'chat-viewport', rows, lines });
+
+  it("c opens the selected session's room, in chat mode, with an empty line, following the newest", () => {
+    let s = run(withSessions([r1, r2, old]), { type: 'message', text: 'old news' }, { type: 'move', by: 1 }, { type: 'open-chat' });
+    expect(s.overlay).toEqual({ kind: 'chat', room: 'r2', input: '', pending: false, scroll: 0, rows: 0, lines: 0 });
+    expect(keyModeOf(s)).toBe('chat');
+    expect(s.message).toBeNull();
+    s = run(s, { type: 'close' }, { type: 'jump', to: 'last' }, { type: 'open-chat' });
+    expect(chatOf(s).room).toBe('default');
+  });
+
+  it('with no session selected it opens the default room', () => {
+    expect(chatOf(run(withSessions([]), { type: 'open-chat' })).room).toBe('default');
+    const hidden = run(withSessions([r1]), { type: 'open-filter' }, { type: 'type', text: 'zzz' }, { type: 'accept-filter' }, { type: 'open-chat' });
+    expect(chatOf(hidden).room).toBe('default');
+  });
+
+  it('typing edits the line; Esc closes the pane and keeps the selection', () => {
+    let s = run(opened(), { type: 'type', text: 'hi @bee' }, { type: 'delete-back' }, { type: 'type', text: 'ee!' });
+    expect(chatOf(s).input).toBe('hi @beee!');
+    s = run(s, { type: 'clear-field' }, { type: 'type', text: '/continue' });
+    expect(chatOf(s).input).toBe('/continue');
+    s = run(s, { type: 'close' });
+    expect(s.overlay).toEqual({ kind: 'none' });
+    expect(selectedSession(s)?.name).toBe('ant');
+  });
+
+  it('a post in flight holds the line; posted clears it and goes back to the newest; failed keeps it with the error as the message', () => {
+    let s = run(opened(), { type: 'type', text: 'ship it' }, { type: 'page', by: -1 }, { type: 'chat-pending' });
+    expect(chatOf(s)).toMatchObject({ pending: true, input: 'ship it', scroll: 9 });
+    s = run(s, { type: 'type', text: 'x' }, { type: 'delete-back' });
+    expect(chatOf(s).input).toBe('ship it');
+    const failed = run(s, { type: 'chat-failed', message: 'chat room r1 is locked' });
+    expect(chatOf(failed)).toMatchObject({ pending: false, input: 'ship it' });
+    expect(failed.message).toEqual({ text: 'chat room r1 is locked', error: true });
+    const posted = run(s, { type: 'chat-posted' });
+    expect(chatOf(posted)).toMatchObject({ pending: false, input: '', scroll: 0 });
+    expect(posted.message).toBeNull();
+    expect(run(s, { type: 'chat-posted', message: 'room r1 resumed' }).message).toEqual({ text: 'room r1 resumed', error: false });
+  });
+
+  it('an outcome that arrives after the pane closed only sets the message', () => {
+    const s = run(opened(), { type: 'type', text: 'x' }, { type: 'chat-pending' }, { type: 'close' }, { type: 'chat-failed', message: 'boom' });
+    expect(s.overlay).toEqual({ kind: 'none' });
+    expect(s.message).toEqual({ text: 'boom', error: true });
+  });
+
+  it('PageUp and PageDown scroll a page (less a line) within the history; the arrows a line; End back to the newest', () => {
+    let s = opened(10, 50);
+    expect(run(s, { type: 'page', by: 1 })).toBe(s); // already at the newest
+    s = run(s, { type: 'page', by: -1 });
+    expect(chatOf(s).scroll).toBe(9);
+    s = run(s, { type: 'page', by: -1 }, { type: 'page', by: -1 }, { type: 'page', by: -1 }, { type: 'page', by: -1 }, { type: 'page', by: -1 });
+    expect(chatOf(s).scroll).toBe(40); // the oldest line at the top, no further
+    s = run(s, { type: 'page', by: 1 }, { type: 'move', by: 1 });
+    expect(chatOf(s).scroll).toBe(30);
+    s = run(s, { type: 'move', by: -1 });
+    expect(chatOf(s).scroll).toBe(31);
+    s = run(s, { type: 'jump', to: 'last' });
+    expect(chatOf(s).scroll).toBe(0);
+    s = run(s, { type: 'jump', to: 'first' });
+    expect(chatOf(s).scroll).toBe(40);
+    // The list's selection did not move meanwhile.
+    expect(selectedSession(s)?.name).toBe('ant');
+  });
+
+  it('a history shorter than the pane does not scroll', () => {
+    const s = opened(10, 4);
+    expect(run(s, { type: 'page', by: -1 })).toBe(s);
+  });
+
+  it('new lines: followed at the bottom; scrolled back, the view stays on what it showed', () => {
+    let s = run(opened(10, 50), { type: 'chat-viewport', rows: 10, lines: 53 });
+    expect(chatOf(s).scroll).toBe(0);
+    s = run(s, { type: 'page', by: -1 }, { type: 'chat-viewport', rows: 10, lines: 56 });
+    expect(chatOf(s)).toMatchObject({ scroll: 12, lines: 56 });
+    // A smaller pane (a resize): the scroll stays within the history.
+    s = run(s, { type: 'jump', to: 'first' }, { type: 'chat-viewport', rows: 20, lines: 56 });
+    expect(chatOf(s).scroll).toBe(36);
+    expect(run(s, { type: 'chat-viewport', rows: 20, lines: 56 })).toBe(s);
+  });
+
+  it('chat actions do nothing when no chat is open', () => {
+    const s = withSessions([r1]);
+    for (const a of [{ type: 'chat-viewport', rows: 5, lines: 9 }, { type: 'chat-pending' }] as BoardAction[]) expect(run(s, a)).toBe(s);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BINDINGS, Command, matchKey, textOf, type KeyMode, type KeyPress } from '../../src/core/keybindings.js';
+import { BINDINGS, Command, matchKey, textOf, TEXT_MODES, type KeyMode, type KeyPress } from '../../src/core/keybindings.js';
 
 const none: KeyPress = {};
 const ctrl: KeyPress = { ctrl: true };
@@ -22,6 +22,7 @@ describe('matchKey on the list', () => {
     ['x', none, Command.Kill],
     ['d', none, Command.Remove],
     ['r', none, Command.Rename],
+    ['c', none, Command.Chat],
     ['/', none, Command.Filter],
     ['?', none, Command.Help],
     ['q', none, Command.Quit],
@@ -35,7 +36,7 @@ describe('matchKey on the list', () => {
     expect(matchKey('list', 'z', none)).toBeNull();
     expect(matchKey('list', 'j', { meta: true })).toBeNull(); // Alt-j
     expect(matchKey('list', 'q', ctrl)).toBeNull(); // Ctrl-Q
-    expect(matchKey('list', 'c', none)).toBeNull();
+    expect(matchKey('list', 'c', { meta: true })).toBeNull(); // Alt-c
     expect(matchKey('list', '', { leftArrow: true })).toBeNull();
   });
 });
@@ -67,6 +68,19 @@ describe('matchKey in the other modes', () => {
     expect(matchKey('confirm', '', { escape: true })).toBe(Command.Cancel);
     expect(matchKey('confirm', '', { return: true })).toBeNull(); // Enter does not kill
     expect(matchKey('confirm', 'x', none)).toBeNull();
+  });
+
+  it('the chat pane types what the list would take as commands; Enter posts, Esc closes, the page keys scroll', () => {
+    for (const ch of ['j', 'k', 'q', 'n', 'x', 'c', '/', '?', 'y']) expect(matchKey('chat', ch, none)).toBeNull();
+    expect(TEXT_MODES.has('chat')).toBe(true);
+    expect(matchKey('chat', '', { return: true })).toBe(Command.Submit);
+    expect(matchKey('chat', '', { escape: true, meta: true })).toBe(Command.Cancel);
+    expect(matchKey('chat', 'c', ctrl)).toBe(Command.Cancel);
+    expect(matchKey('chat', '', { pageUp: true })).toBe(Command.PageUp);
+    expect(matchKey('chat', '', { pageDown: true })).toBe(Command.PageDown);
+    expect(matchKey('chat', '', { end: true })).toBe(Command.Last);
+    expect(matchKey('chat', '', { delete: true })).toBe(Command.DeleteBack);
+    expect(matchKey('chat', 'u', ctrl)).toBe(Command.ClearField);
   });
 
   it('the help closes with Esc, ? or q', () => {

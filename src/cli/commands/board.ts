@@ -32,15 +32,28 @@ async function openBoard(o: BoardCliOptions): Promise<void> {
   }
   const home = getHome();
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { LiveBoardFeed }, { createBoardActions }] = await withoutCi(() =>
-    Promise.all([import('../../ui/run-board.js'), import('../../client/board-feed.js'), import('../../ui/real-actions.js')]),
+  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }] = await withoutCi(() =>
+    Promise.all([
+      import('../../ui/run-board.js'),
+      import('../../client/board-feed.js'),
+      import('../../client/chat-feed.js'),
+      import('../../ui/real-actions.js'),
+    ]),
   );
   const feed = new LiveBoardFeed(home);
-  const offSignals = restoreTerminalOnSignals(feed);
+  const chat = new LiveChatFeed(home);
+  const feeds = {
+    dispose() {
+      feed.dispose();
+      chat.dispose();
+    },
+  };
+  const offSignals = restoreTerminalOnSignals(feeds);
   try {
     await runBoard({
       home,
       feed,
+      chat,
       actions: createBoardActions(home),
       stdin: process.stdin,
       stdout: process.stdout,
@@ -49,7 +62,7 @@ async function openBoard(o: BoardCliOptions): Promise<void> {
     });
   } finally {
     offSignals();
-    feed.dispose();
+    feeds.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { BoardState } from '../../core/board-state.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
+import { ChatPane } from './ChatPane.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { NewSessionForm } from './NewSessionForm.js';
 import { PreviewPane } from './PreviewPane.js';
@@ -14,7 +15,7 @@ export interface DetailPaneProps {
   width: number;
 }
 
-/** Beside or below the list: the open form or question, else the selected session's screen. */
+/** Beside or below the list: the open form, question or chat, else the selected session's screen. */
 export function DetailPane({ state, selected, preview, rows, width }: DetailPaneProps) {
   const o = state.overlay;
   switch (o.kind) {
@@ -24,6 +25,8 @@ export function DetailPane({ state, selected, preview, rows, width }: DetailPane
       return <RenameForm oldName={o.name} value={o.value} pending={o.pending} error={o.error} width={width} />;
     case 'confirm-kill':
       return <ConfirmDialog name={o.name} width={width} />;
+    case 'chat':
+      return <ChatPane chat={o} rows={rows} width={width} />;
     default:
       return <PreviewPane session={selected} preview={preview} rows={rows} width={width} />;
   }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { BINDINGS, type Binding } from '../../core/keybindings.js';
+import { BINDINGS, Command, type Binding } from '../../core/keybindings.js';
 
 export interface HelpOverlayProps {
   detachLabel: string;
@@ -21,7 +21,10 @@ function Section({ title, bindings, width }: { title: string; bindings: readonly
   );
 }
 
-/** Every key, from the binding table itself: board keys beside form keys. */
+/** The chat pane's own keys (its line edits as in the forms). */
+const CHAT_KEYS = BINDINGS.chat.filter((b) => b.command !== Command.DeleteBack && b.command !== Command.ClearField);
+
+/** Every key, from the binding table itself: board keys beside form and chat keys. */
 export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
   const inner = width - 2;
   const twoColumns = inner >= 76;
@@ -30,7 +33,11 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
     <Box flexDirection="column" height={rows} width={width} overflow="hidden" paddingX={1}>
       <Box flexDirection={twoColumns ? 'row' : 'column'} gap={twoColumns ? 2 : 0}>
         <Section title="Board" bindings={BINDINGS.list} width={left} />
-        <Section title="Forms and the filter" bindings={BINDINGS.form} width={twoColumns ? inner - left - 2 : inner} />
+        <Box flexDirection="column" flexShrink={0}>
+          <Section title="Forms and the filter" bindings={BINDINGS.form} width={twoColumns ? inner - left - 2 : inner} />
+          <Text> </Text>
+          <Section title="Chat (c)" bindings={CHAT_KEYS} width={twoColumns ? inner - left - 2 : inner} />
+        </Box>
       </Box>
       <Text> </Text>
       <Text wrap="wrap">

@@ -1,0 +1,19 @@
+import { createContext, useContext } from 'react';
+import type { ChatFeed } from '../board-api.js';
+
+/** A chat feed with no rooms: the board drawn without chat (benchmarks, tests that do not look at it). */
+export const NO_CHAT: ChatFeed = {
+  pausedRooms: [],
+  chat: null,
+  watchRooms: () => undefined,
+  openRoom: () => undefined,
+  subscribe: () => () => undefined,
+  dispose: () => undefined,
+};
+
+/** The rooms' chat: the real feed, a test's fake, or none. */
+export const ChatFeedContext = createContext<ChatFeed>(NO_CHAT);
+
+export function useChatFeedSource(): ChatFeed {
+  return useContext(ChatFeedContext);
+}
