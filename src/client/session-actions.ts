@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
+import { agentKind } from '../core/agent-kinds.js';
+import { launchFor } from '../core/agent-wiring.js';
 import type { HostRecord } from '../core/protocol.js';
 import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
@@ -134,7 +136,13 @@ export async function restartSession(home: string, s: SessionView): Promise<Host
     await new Promise((r) => setTimeout(r, 20));
   }
   fs.rmSync(finalScreenFile(home, s.id), { force: true });
-  const { runnerAlive: _alive, ...old } = s;
+  const { runnerAlive: _alive, ...old } = readHostFile(hostFile(home, s.id)) ? { ...s, ...readHostFile(hostFile(home, s.id))!, runnerAlive: false } : s;
+  // An agent that can resume its conversation does (Claude: --resume <its session id>).
+  const kind = agentKind(old.agent);
+  if (kind.resume && old.resumeId && old.extraArgs) {
+    const launch = launchFor(kind, old.extraArgs, { command: old.command, resumeId: old.resumeId, sessionDir: sessionDir(home, s.id), shell: process.env.SHELL || '/bin/sh' });
+    old.args = launch.args;
+  }
   const now = new Date().toISOString();
   return startRunner(home, {
     ...old,
@@ -146,5 +154,8 @@ export async function restartSession(home: string, s: SessionView): Promise<Host
     generation: null,
     exitCode: null,
     exitSignal: null,
+    activity: undefined,
+    activitySource: undefined,
+    activitySince: undefined,
   });
 }

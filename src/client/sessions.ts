@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkRoomName, DEFAULT_ROOM } from '../core/chat.js';
 import type { HostRecord } from '../core/protocol.js';
+import { agentKind } from '../core/agent-kinds.js';
+import { launchFor } from '../core/agent-wiring.js';
 import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { ensurePrivateDir } from '../state/home.js';
@@ -60,6 +62,8 @@ export interface NewSessionOptions {
   scrollback?: number;
   /** The chat room (default `default`). */
   room?: string;
+  /** With an agent kind: the words after `--` (extra arguments, or the command for shell); computes command and args. */
+  words?: string[];
 }
 
 /** Like the shell's lookup: a path is checked as is (relative to cwd), a bare name on PATH. */
@@ -93,20 +97,26 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) {
     throw new UserError(`working directory ${cwd} does not exist`, EXIT.usage);
   }
-  if (!findExecutable(opts.command, cwd)) {
-    throw new UserError(`command not found: ${opts.command}`, EXIT.usage);
-  }
   const existing = listSessions(home);
+  let id = newId();
+  while (existing.some((s) => s.id === id)) id = newId();
+  const kind = agentKind(opts.agent ?? 'shell');
+  // Agent kinds with a program of their own: the words are its extra arguments (see launchFor).
+  const launch = opts.words
+    ? launchFor(kind, opts.words, { command: opts.command || undefined, sessionDir: sessionDir(home, id), shell: process.env.SHELL || '/bin/sh' })
+    : { command: opts.command, args: opts.args, env: {}, files: {} as Record<string, string>, extraArgs: undefined };
+  if (!findExecutable(launch.command, cwd)) {
+    const why = opts.words && kind.command !== null ? ` (the ${kind.name} agent's program: install it, or name another with --command)` : '';
+    throw new UserError(`command not found: ${launch.command}${why}`, EXIT.usage);
+  }
   const taken = new Set(existing.map((s) => s.name));
-  const name = opts.name ?? defaultName(opts.command, taken);
+  const name = opts.name ?? defaultName(kind.command !== null ? kind.name : launch.command, taken);
   const bad = checkSessionName(name);
   if (bad) throw new UserError(bad, EXIT.usage);
   if (taken.has(name)) throw new UserError(`a session named ${name} already exists; pick another --name`, EXIT.usage);
   const room = opts.room ?? DEFAULT_ROOM;
   const badRoom = checkRoomName(room);
   if (badRoom) throw new UserError(badRoom, EXIT.usage);
-  let id = newId();
-  while (existing.some((s) => s.id === id)) id = newId();
 
   const now = new Date().toISOString();
   const record: HostRecord = {
@@ -114,8 +124,10 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
     name,
     room,
     agent: opts.agent ?? 'shell',
-    command: opts.command,
-    args: opts.args,
+    command: launch.command,
+    args: launch.args,
+    ...(launch.extraArgs ? { extraArgs: launch.extraArgs } : {}),
+    ...(Object.keys(launch.env).length ? { env: launch.env } : {}),
     cwd,
     createdAt: now,
     updatedAt: now,
@@ -132,7 +144,15 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
     scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
   };
   ensurePrivateDir(sessionDir(home, id), 'session directory');
+  writeWiringFiles(home, id, launch.files);
   return startRunner(home, record);
+}
+
+/** Files an agent kind's wiring needs in the session's folder (Gemini's settings layer), 0600. */
+export function writeWiringFiles(home: string, id: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    fs.writeFileSync(path.join(sessionDir(home, id), name), content, { mode: 0o600 });
+  }
 }
 
 /** Writes host.json as given and starts the session's runner, detached; resolves once it serves. */

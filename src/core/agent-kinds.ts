@@ -1,11 +1,24 @@
 /**
- * What differs between the programs we run, as data. For now: how each one
- * shows it has fully redrawn after a resize or SIGWINCH (the jiggle chain's
- * settle marker), read off the recordings in test/fixtures/recordings.
+ * What differs between the programs we run, as data: how to start each one,
+ * where its status comes from, how a wake and a prompt go in, how it shows a
+ * full redraw (the jiggle chain), how to resume it and how its chat tools and
+ * status hooks are wired. Settle markers and statuses were read off the
+ * recordings in test/fixtures/recordings.
  */
+import type { Activity, ActivitySource } from './activity.js';
 
 export interface AgentKind {
   name: string;
+  /** The program `new --agent <kind>` runs (null: the user's $SHELL). */
+  command: string | null;
+  /** Flags it always gets, before the user's extra arguments. */
+  args: readonly string[];
+  /** Extra environment for it. */
+  env: Readonly<Record<string, string>>;
+  /** Where its status comes from, best first (src/core/activity.ts). */
+  statusSources: readonly ActivitySource[];
+  /** What each of its lifecycle hooks means (`agent-board hook <event>`). */
+  hookEvents: Readonly<Record<string, Activity | 'session'>>;
   /** Output that proves a full redraw, for the jiggle chain. */
   settleMarkers: readonly string[];
   /**
@@ -27,23 +40,76 @@ export interface AgentKind {
    * (src/core/wake-dispatcher.ts). Off for everything that does go quiet.
    */
   repaintStarved: boolean;
+  /** Several lines go in as one bracketed paste (when the program enabled it), or typed as they are. */
+  multiline: 'bracketed-paste' | 'typed';
+  /** How to resume its conversation after a restart: the id comes from a hook or from what it printed on exit. */
+  resume: { printed: string; args: readonly string[] } | null;
+  /** How its hooks and the chat's MCP tools are wired for one session (see wiringFor). */
+  wiring: 'claude' | 'codex' | 'gemini' | null;
 }
 
 /** No agent kind submits sooner than this after the text. */
 export const MIN_ENTER_DELAY_MS = 150;
 
+const BASE = { args: [], env: {}, hookEvents: {}, multiline: 'bracketed-paste', resume: null, wiring: null, repaintStarved: false } as const;
+
 export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
-  // A shell, or whatever full-screen program runs in it (vim, htop, less).
-  shell: { name: 'shell', settleMarkers: ['\x1b[2J'], jiggle: 'winch', enterDelayMs: MIN_ENTER_DELAY_MS, repaintStarved: false },
-  // Claude Code never clears the screen; a full redraw homes and erases line by line.
-  claude: { name: 'claude', settleMarkers: ['\x1b[H\x1b[2K'], jiggle: 'size', enterDelayMs: 400, repaintStarved: true },
+  // A shell, or whatever full-screen program runs in it (vim, htop, less): bytes are all it says.
+  shell: { ...BASE, name: 'shell', command: null, statusSources: ['bytes'], settleMarkers: ['\x1b[2J'], jiggle: 'winch', enterDelayMs: MIN_ENTER_DELAY_MS },
+  // Claude Code never clears the screen; a full redraw homes and erases line by line. Its idle
+  // screen repaints forever, hence the cap. Hooks through --settings, never the user's files.
+  claude: {
+    ...BASE,
+    name: 'claude',
+    command: 'claude',
+    statusSources: ['hook', 'title', 'screen'],
+    hookEvents: { UserPromptSubmit: 'busy', Stop: 'idle', Notification: 'waiting', SessionStart: 'session' },
+    settleMarkers: ['\x1b[H\x1b[2K'],
+    jiggle: 'size',
+    enterDelayMs: 400,
+    repaintStarved: true,
+    resume: { printed: 'claude --resume ([0-9a-f-]{36})', args: ['--resume', '{id}'] },
+    wiring: 'claude',
+  },
   // Codex (ratatui) homes and erases to the end of the screen inside a synchronized update.
-  codex: { name: 'codex', settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'], jiggle: 'size', enterDelayMs: 250, repaintStarved: false },
+  codex: {
+    ...BASE,
+    name: 'codex',
+    command: 'codex',
+    statusSources: ['hook', 'title', 'screen'],
+    hookEvents: { 'agent-turn-complete': 'idle' },
+    settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'],
+    jiggle: 'size',
+    enterDelayMs: 250,
+    wiring: 'codex',
+  },
   // Gemini CLI (Ink) erases its previous frame line by line, upwards.
-  gemini: { name: 'gemini', settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'], jiggle: 'size', enterDelayMs: 250, repaintStarved: false },
-  // pi-tui starts every full render with a full clear.
-  pi: { name: 'pi', settleMarkers: ['\x1b[2J'], jiggle: 'size', enterDelayMs: 200, repaintStarved: false },
+  gemini: {
+    ...BASE,
+    name: 'gemini',
+    command: 'gemini',
+    statusSources: ['hook', 'title', 'screen'],
+    hookEvents: { BeforeAgent: 'busy', AfterAgent: 'idle', Notification: 'waiting', SessionStart: 'session' },
+    settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'],
+    jiggle: 'size',
+    enterDelayMs: 250,
+    wiring: 'gemini',
+  },
+  // pi-tui starts every full render with a full clear; its title is constant, so the screen speaks.
+  pi: { ...BASE, name: 'pi', command: 'pi', statusSources: ['screen', 'bytes'], settleMarkers: ['\x1b[2J'], jiggle: 'size', enterDelayMs: 200 },
+  // Our built-in demo agent (src/demo): a Claude-like title and footer, a full clear per render.
+  demo: {
+    ...BASE,
+    name: 'demo',
+    command: null,
+    statusSources: ['title', 'screen'],
+    settleMarkers: ['\x1b[2J'],
+    jiggle: 'size',
+    enterDelayMs: MIN_ENTER_DELAY_MS,
+  },
 });
+
+export const AGENT_KIND_NAMES = Object.keys(AGENT_KINDS);
 
 export function agentKind(name: string): AgentKind {
   return AGENT_KINDS[name] ?? AGENT_KINDS.shell!;

@@ -1,3 +1,4 @@
+import type { Activity, ActivitySource } from './activity.js';
 import type { CmdAck, ReconcileMsg, ReconcileResult } from './control-protocol.js';
 
 /**
@@ -26,7 +27,12 @@ export interface HostRecord {
   room?: string;
   agent: string;
   command: string;
+  /** Everything the program gets: the kind's flags, the user's extra arguments, the kind's wiring. */
   args: string[];
+  /** The user's own extra arguments (agent kinds), kept apart so a restart can rebuild the rest. */
+  extraArgs?: string[];
+  /** Environment the agent kind adds (its wiring). */
+  env?: Record<string, string>;
   cwd: string;
   createdAt: string;
   updatedAt: string;
@@ -42,6 +48,13 @@ export interface HostRecord {
   /** Increases with every change the runner makes to this record (reconcile's hostRevision). */
   revision?: number;
   status: SessionStatus;
+  /** What the program is doing (src/core/activity.ts), layered from its best source; absent before it says. */
+  activity?: Activity;
+  activitySource?: ActivitySource;
+  /** When the activity last changed (ISO). */
+  activitySince?: string;
+  /** The agent's own conversation id, for resume (Claude: from its SessionStart hook or its exit line). */
+  resumeId?: string;
   cols: number;
   rows: number;
   exitCode: number | null;
@@ -89,6 +102,8 @@ export interface StatusRequest { type: 'status' }
 export interface SubscribeStatus { type: 'subscribe_status' }
 /** Make the program redraw, the way its agent kind needs (the jiggle chain's step). */
 export interface RedrawMsg { type: 'redraw' }
+/** An agent's lifecycle hook fired (`agent-board hook`): a status reading, maybe its session id. */
+export interface HookMsg { type: 'hook'; kind: string; event: string; sessionId?: string }
 /** The runner owns host.json while it runs, so names change through it (answered with status). */
 export interface RenameMsg { type: 'rename'; name: string }
 
@@ -104,7 +119,8 @@ export type ClientMessage =
   | RenameMsg
   | RedrawMsg
   | SubscribeStatus
-  | ReconcileMsg;
+  | ReconcileMsg
+  | HookMsg;
 
 export type ClientMessageType = ClientMessage['type'];
 

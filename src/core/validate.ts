@@ -83,6 +83,12 @@ function validateBody(value: Record<string, unknown>): Validated {
     case 'terminate':
       if (value.signal !== undefined && typeof value.signal !== 'string') return bad('terminate "signal" must be a string');
       return ok({ type, signal: value.signal as string | undefined });
+    case 'hook': {
+      const { kind, event, sessionId } = value;
+      if (typeof kind !== 'string' || typeof event !== 'string' || kind.length > 64 || event.length > 64) return bad('hook needs string "kind" and "event"');
+      if (sessionId !== undefined && !(typeof sessionId === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sessionId))) return bad('hook "sessionId" must be an id');
+      return ok({ type, kind, event, sessionId: sessionId as string | undefined });
+    }
     case 'rename':
       if (typeof value.name !== 'string') return bad('rename needs a string "name"');
       return ok({ type, name: value.name });

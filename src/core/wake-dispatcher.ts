@@ -65,6 +65,13 @@ export interface WakeTerm {
   lastOutputAt(): number;
   onData(fn: () => void): Disposable;
   write(data: string): void;
+  /**
+   * What a trusted source (the agent's hooks, title or screen; not raw bytes)
+   * says it is doing, or null when none has spoken. Idle delivers at once;
+   * busy waits however quiet the bytes; waiting (a dialog, a permission
+   * question) is never typed into, not even by the cap.
+   */
+  trustedActivity?(): 'starting' | 'busy' | 'idle' | 'waiting' | null;
 }
 
 export interface WakeDeps {
@@ -85,7 +92,7 @@ export interface WakeDeps {
 export type WakeEvent =
   | { type: 'queued'; reason: 'busy' | 'recently_sent'; cycle: number }
   | { type: 'delivered'; via: 'direct' | 'idle' | 'cap'; mentionIds: number[] }
-  | { type: 'held'; reason: 'paused' | 'not_running' }
+  | { type: 'held'; reason: 'paused' | 'not_running' | 'waiting_for_user' }
   | { type: 'rearmed'; reason: 'suppression' | 'cooldown'; inMs: number };
 
 interface Cycle {
@@ -123,6 +130,12 @@ export class WakeDispatcher {
     this.lastSentAt = this.d.clock.now();
   }
 
+  /** A trusted source changed its reading: a waiting wake goes in the moment it says idle. */
+  activityChanged(): void {
+    if (this.stopped || !this.cycle || this.trusted() !== 'idle') return;
+    this.drain('idle');
+  }
+
   /** The loop guard lifted: a wake held back goes on its way. */
   resume(): void {
     if (this.stopped || this.pending.length === 0 || this.cycle || this.coalesceTimer !== null) return;
@@ -157,6 +170,9 @@ export class WakeDispatcher {
     if (this.d.isPaused()) return this.emit({ type: 'held', reason: 'paused' });
     const now = this.d.clock.now();
     const t = this.d.timings;
+    const trusted = this.trusted();
+    if (trusted === 'idle') return this.deliver('direct'); // genuinely idle: no byte gap to wait out
+    if (trusted === 'busy' || trusted === 'waiting') return this.startCycle('busy');
     if (now - this.d.term.lastOutputAt() < t.idleThresholdMs) return this.startCycle('busy');
     if (now - this.lastSentAt < t.activeSuppressionMs) return this.startCycle('recently_sent');
     this.deliver('direct');
@@ -175,13 +191,16 @@ export class WakeDispatcher {
     this.emit({ type: 'queued', reason, cycle: id });
   }
 
-  private armIdle(cycle: Cycle): void {
+  private armIdle(cycle: Cycle, minWait = 0): void {
     if (cycle.idleTimer !== null) this.d.scheduler.clearTimeout(cycle.idleTimer);
     const quiet = this.d.clock.now() - this.d.term.lastOutputAt();
-    const wait = Math.max(0, this.d.timings.idleThresholdMs - quiet);
+    const wait = Math.max(minWait, this.d.timings.idleThresholdMs - quiet);
     cycle.idleTimer = this.d.scheduler.setTimeout(() => {
       if (this.cycle !== cycle) return; // a stale cycle's timer
       cycle.idleTimer = null;
+      // Quiet bytes do not overrule a trusted busy (thinking without output) or a dialog.
+      const trusted = this.trusted();
+      if (trusted === 'busy' || trusted === 'waiting') return this.armIdle(cycle, this.d.timings.idleThresholdMs);
       this.drain('idle');
     }, wait);
   }
@@ -197,6 +216,11 @@ export class WakeDispatcher {
       if (suppressedFor > 0) {
         this.emit({ type: 'rearmed', reason: 'suppression', inMs: suppressedFor });
         return this.armCap(cycle, suppressedFor);
+      }
+      if (this.trusted() === 'waiting') {
+        // A dialog is up: typing would answer it. Look again after another cap period.
+        this.emit({ type: 'held', reason: 'waiting_for_user' });
+        return this.armCap(cycle, t.hardCapMs);
       }
       const coolingFor = this.lastCapAt + t.capCooldownMs - now;
       if (coolingFor > 0) {
@@ -242,6 +266,10 @@ export class WakeDispatcher {
       this.submitTimer = null;
       if (!this.stopped && this.d.term.isRunning()) this.d.term.write('\r');
     }, Math.max(this.d.timings.submitMinDelayMs, text.length));
+  }
+
+  private trusted(): 'starting' | 'busy' | 'idle' | 'waiting' | null {
+    return this.d.term.trustedActivity?.() ?? null;
   }
 
   private emit(e: WakeEvent): void {

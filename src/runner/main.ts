@@ -47,6 +47,7 @@ export async function runRunner(id: string): Promise<void> {
     AGENT_BOARD_NAME: rec.name,
     AGENT_BOARD_SOCKET: sock,
   });
+  Object.assign(env, rec.env ?? {}); // the agent kind's own (its wiring: Gemini's settings layer)
   // Agents answer wakes with `agent-board chat ...`: make sure they can find it (after anything of the user's).
   const binDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin');
   if (!(env.PATH ?? '').split(':').includes(binDir)) env.PATH = env.PATH ? `${env.PATH}:${binDir}` : binDir;
@@ -89,9 +90,14 @@ export async function runRunner(id: string): Promise<void> {
       lastOutputAt: () => session.lastOutputAt,
       onData: (fn) => session.onData(fn),
       write: (data) => session.pty.write(data),
+      trustedActivity: () => {
+        const a = session.activity.activity;
+        return a && a.source !== 'bytes' ? a.activity : null;
+      },
     },
     log,
   );
+  session.onActivity = () => wakes?.dispatcher.activityChanged();
   session.onPromptTyped = () => wakes?.dispatcher.noteSent();
   session.pty.onExit(() => wakes?.stop());
   wakes.start();

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { OutputRing } from '../core/output-ring.js';
 import { agentKind } from '../core/agent-kinds.js';
 import type { ControlType, Envelope } from '../core/control-protocol.js';
@@ -7,13 +6,14 @@ import { encodeFrame } from '../core/frame-decoder.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { clampSize } from '../core/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
-import { Control } from './control.js';
-import { DurableInputs } from './durable-inputs.js';
+import { ActivityTracker } from './activity-tracker.js';
+import type { Control } from './control.js';
+import { wireControl } from './control-wiring.js';
 import type { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
-import { CommandJournal } from './journal.js';
 import { PtyHost, type ChildExit } from './pty-host.js';
 import { Redraw } from './redraw.js';
+import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
 import { sendSnapshot } from './snapshots.js';
 import { TerminalModel } from './terminal-model.js';
 
@@ -42,14 +42,18 @@ export class Session {
   readonly model: TerminalModel;
   readonly pty: PtyHost;
   readonly clients = new Set<ClientConn>();
-  private exit: ChildExit | null = null;
+  /** How the child ended, once it has. */
+  exit: ChildExit | null = null;
   private readonly redraw: Redraw;
   private readonly control: Control;
+  readonly activity: ActivityTracker;
   /** When the program last printed (ms since the epoch), for when-idle prompts and wakes. */
-  private lastOutputMs = 0;
+  lastOutputMs = 0;
   private readonly outputWatchers = new Set<() => void>();
   /** Called whenever something is typed into the program on purpose (a prompt): the wakes' suppression window. */
   onPromptTyped: (() => void) | null = null;
+  /** Called when the layered activity changes (the wakes listen). */
+  onActivity: (() => void) | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     const rec = deps.host.record;
@@ -63,49 +67,14 @@ export class Session {
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit((e) => this.onChildExit(e));
     this.redraw = new Redraw(this.pty, () => this.record);
-    const session = this; // the getters below read live state
-    const prompts = new DurableInputs(
-      {
-        generation: deps.generation,
-        get exited() {
-          return session.exit !== null;
-        },
-        bracketedPaste: () => this.model.term.modes.bracketedPasteMode,
-        write: (data) => {
-          this.pty.write(data);
-          this.onPromptTyped?.();
-        },
-        enterDelayMs: () => agentKind(this.record.agent).enterDelayMs,
-        quietFor: () => (this.lastOutputMs ? Date.now() - this.lastOutputMs : Number.POSITIVE_INFINITY),
+    this.control = wireControl(this, deps);
+    this.activity = new ActivityTracker(
+      agentKind(rec.agent),
+      { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
+      (r) => {
+        deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true);
+        this.onActivity?.();
       },
-      new CommandJournal(deps.journalFile),
-      (ack) => this.control.sendAck(ack),
-      deps.log,
-      deps.applyDelayMs,
-    );
-    this.control = new Control(
-      {
-        id: rec.id,
-        generation: deps.generation,
-        get exit() {
-          return session.exit;
-        },
-        get revision() {
-          return session.record.revision ?? 0;
-        },
-        get lastSeq() {
-          return session.ring.nextSeq - 1;
-        },
-        act: (c, msg) => this.act(c, msg),
-        resizeFor: (c, cols, rows) => {
-          c.lastActive = Date.now();
-          c.size = clampSize(cols, rows);
-          this.applySize(c.size.cols, c.size.rows);
-          return { cols: this.record.cols, rows: this.record.rows };
-        },
-      },
-      prompts,
-      deps.log,
     );
     deps.host.decorate = () => ({ previewLine: lastScreenLine(this.model) });
     deps.host.onWrite = (host) => {
@@ -145,6 +114,7 @@ export class Session {
 
   private onOutput(data: string): void {
     this.lastOutputMs = Date.now();
+    this.activity.output();
     for (const fn of this.outputWatchers) fn();
     const chunk = this.ring.push(data);
     this.model.write(data, chunk.seq + 1);
@@ -233,6 +203,9 @@ export class Session {
       case 'detach':
         this.act(c, msg);
         return;
+      case 'hook':
+        this.onHook(msg.kind, msg.event, msg.sessionId);
+        return;
       case 'rename': {
         const bad = checkSessionName(msg.name);
         if (bad) {
@@ -307,9 +280,12 @@ export class Session {
     this.exit = e;
     this.deps.log(`child exited: code ${e.code} signal ${e.signal}`);
     this.control.sessionEnded(e);
+    this.activity.stop();
     // Let the model take in the last output, keep the final screen, then say goodbye.
     this.model.whenSettled(() => {
-      this.saveFinalScreen();
+      const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
+      if (!saved.ok) this.deps.log(`could not save the final screen: ${saved.message}`);
+      this.captureResumeId();
       this.deps.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null }, true);
       for (const c of this.clients) {
         // Live clients get what they have not seen yet before the exit.
@@ -323,25 +299,21 @@ export class Session {
     });
   }
 
-  private saveFinalScreen(): void {
-    const file = this.deps.finalScreenFile;
-    try {
-      const history = this.model.historySlice(0, this.model.historyLength);
-      fs.writeFileSync(`${file}.tmp`, history + this.model.screenFrame(), { mode: 0o600 });
-      fs.renameSync(`${file}.tmp`, file);
-    } catch (err) {
-      this.deps.log(`could not save the final screen: ${(err as Error).message}`);
+  /** An agent's lifecycle hook: a status reading and maybe its conversation id (for resume). */
+  private onHook(kind: string, event: string, sessionId?: string): void {
+    if (kind !== this.record.agent) {
+      this.deps.log(`hook ${kind}/${event} ignored: this session runs ${this.record.agent}`);
+      return;
     }
+    if (!this.activity.hook(event)) this.deps.log(`hook ${kind}/${event}: an event this kind does not use`);
+    if (sessionId && sessionId !== this.record.resumeId) this.deps.host.update({ resumeId: sessionId }, true);
   }
-}
 
-/** The last line on the screen with something on it, for one-line previews. */
-export const PREVIEW_LINE_MAX = 200;
-function lastScreenLine(model: TerminalModel): string {
-  const buf = model.term.buffer.active;
-  for (let y = model.term.rows - 1; y >= 0; y--) {
-    const text = buf.getLine(buf.viewportY + y)?.translateToString(true).trim();
-    if (text) return text.slice(0, PREVIEW_LINE_MAX);
+  /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`). */
+  private captureResumeId(): void {
+    const pattern = agentKind(this.record.agent).resume?.printed;
+    if (!pattern) return;
+    const m = new RegExp(pattern).exec(tailText(this.model, 60));
+    if (m?.[1] && m[1] !== this.record.resumeId) this.deps.host.update({ resumeId: m[1] });
   }
-  return '';
 }

@@ -16,6 +16,8 @@ export interface WakeSession {
   lastOutputAt(): number;
   onData(fn: () => void): Disposable;
   write(data: string): void;
+  /** The activity from a trusted source (hook, title, screen), or null. */
+  trustedActivity(): 'starting' | 'busy' | 'idle' | 'waiting' | null;
 }
 
 /** Each timing may be set for a runner through its environment, e.g. AGENT_BOARD_WAKE_CAP_MS=3000. */
@@ -59,7 +61,13 @@ export class RunnerWakes {
     this.dispatcher = new WakeDispatcher({
       clock: { now: () => Date.now() },
       scheduler: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
-      term: { isRunning: () => s.isRunning(), lastOutputAt: () => s.lastOutputAt(), onData: (fn) => s.onData(fn), write: (d) => s.write(d) },
+      term: {
+        isRunning: () => s.isRunning(),
+        lastOutputAt: () => s.lastOutputAt(),
+        onData: (fn) => s.onData(fn),
+        write: (d) => s.write(d),
+        trustedActivity: () => s.trustedActivity(),
+      },
       timings,
       capEligible: agentKind(s.agent).repaintStarved,
       isPaused: () => this.paused(),

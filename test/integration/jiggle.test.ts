@@ -48,7 +48,7 @@ function attach(id: string, t: ReturnType<typeof fakeTerminal>) {
 describe('the jiggle chain against real programs', () => {
   it('a pi-like program that swallows its first size changes is asked again until it does a full render', async () => {
     // It ignores 4 size changes: the attach's own resize, and both halves of the first jiggle, and one more.
-    const id = start(['--agent', 'pi', '--', process.execPath, fixture('pi-like.mjs')], { IGNORE_RESIZES: '4' });
+    const id = start(['--agent', 'pi', '--command', process.execPath, '--', fixture('pi-like.mjs')], { IGNORE_RESIZES: '4' });
     await waitFor('started', () => cli(home, ['peek', id]).stdout.includes('frame 1 (start)'));
     const t = fakeTerminal(100, 30);
     const startedAt = Date.now();

@@ -59,7 +59,7 @@ describe('agent-board send', () => {
   });
 
   it('an agent kind with a longer Enter delay waits longer (claude: 400 ms); --no-enter types no Enter', async () => {
-    await start(['--agent', 'claude', '--name', 'cc', ...recorderArgs(dir)]);
+    await start(['--agent', 'claude', '--name', 'cc', '--command', process.execPath, '--', ...recorderArgs(dir).slice(2)]);
     expect((await cliAsync(home, ['send', 'cc', 'fix the bug'])).code).toBe(0);
     expect(enterGap('fix the bug')).toBeGreaterThanOrEqual(390);
     const r = await cliAsync(home, ['send', 'cc', '--no-enter', 'draft']);

@@ -37,7 +37,7 @@ afterEach(() => destroyHome(home));
 
 function agent(name: string, kind: string, room: string, args: string[]): string {
   const log = path.join(home, `${name}.log`);
-  const r = cli(home, ['new', '--name', name, '--agent', kind, '--room', room, '--', process.execPath, AGENT, '--log', log, ...args], { env: WAKE_ENV });
+  const r = cli(home, ['new', '--name', name, '--agent', kind, '--room', room, '--command', process.execPath, '--', AGENT, '--log', log, ...args], { env: WAKE_ENV });
   if (r.code !== 0) throw new Error(`new ${name}: ${r.stderr}`);
   return log;
 }

@@ -261,3 +261,56 @@ describe('coalescing and the loop guard', () => {
     expect(pty.wakes.map((w) => w.data)).toEqual(['WAKE 1']);
   });
 });
+
+describe('a trusted status (hooks, title, screen) beats the byte heuristics', () => {
+  function withStatus(status: { v: 'busy' | 'idle' | 'waiting' | null }, cap = true) {
+    const pty = new StubPty();
+    const d = new WakeDispatcher({
+      clock: { now: () => Date.now() },
+      scheduler: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
+      term: { ...pty.term, trustedActivity: () => status.v },
+      timings: T,
+      capEligible: cap,
+      isPaused: () => false,
+      wakeText: (ids) => `WAKE ${ids.join(',')}`,
+    });
+    return { pty, d };
+  }
+
+  it('idle by the agent\'s own word: the wake goes in at once, even while its screen repaints', () => {
+    const status = { v: 'busy' as 'busy' | 'idle' | 'waiting' | null };
+    const { pty, d } = withStatus(status);
+    pty.print();
+    d.mention(1);
+    repaint(pty, 200, 3000);
+    expect(pty.wakes).toEqual([]);
+    status.v = 'idle'; // e.g. Claude's Stop hook
+    d.activityChanged();
+    expect(pty.wakes.map((w) => w.data)).toEqual(['WAKE 1']);
+    expect(since(pty.wakes[0]!)).toBeLessThan(T.coalesceMs + 3200); // no 5 s quiet period waited out
+  });
+
+  it('busy by the agent\'s own word: quiet bytes do not deliver (it is thinking), the idle word does', () => {
+    const status = { v: 'busy' as 'busy' | 'idle' | 'waiting' | null };
+    const { pty, d } = withStatus(status, false);
+    d.mention(1);
+    vi.advanceTimersByTime(60_000); // not a byte printed
+    expect(pty.wakes).toEqual([]);
+    expect(vi.getTimerCount()).toBeLessThanOrEqual(2); // re-armed calmly, not spinning
+    status.v = 'idle';
+    d.activityChanged();
+    expect(pty.wakes).toHaveLength(1);
+  });
+
+  it('waiting for the user (a dialog): nothing is typed, not even by the cap', () => {
+    const status = { v: 'waiting' as 'busy' | 'idle' | 'waiting' | null };
+    const { pty, d } = withStatus(status, true);
+    pty.print();
+    d.mention(1);
+    repaint(pty, 200, 120_000);
+    expect(pty.writes).toEqual([]);
+    status.v = 'idle';
+    d.activityChanged();
+    expect(pty.wakes).toHaveLength(1);
+  });
+});

@@ -14,18 +14,22 @@ export function registerNew(program: Command): void {
     .option('-a, --attach', 'attach to it at once')
     .option('--room <room>', 'the chat room it belongs to', 'default')
     .option('--agent <kind>', `what runs in it: ${Object.keys(AGENT_KINDS).join(', ')}`, 'shell')
+    .option('--command <program>', "with --agent: run this instead of the agent's own program (a wrapper, another install)")
     .option('--scrollback <lines>', 'history lines kept for the session', String(DEFAULT_SCROLLBACK))
     .option('--detach-key <key>', 'with --attach: the key that detaches (default ctrl-\\)')
-    .argument('[command...]', 'the program and its arguments, after -- (default $SHELL)')
-    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent: string; room: string }) => {
+    .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
+    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent: string; room: string; command?: string }) => {
       if (!AGENT_KINDS[o.agent]) {
         throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${Object.keys(AGENT_KINDS).join(', ')}`, EXIT.usage);
       }
-      const [command, ...args] = cmd.length ? cmd : [process.env.SHELL || '/bin/sh'];
+      // Agents with a program of their own take the words as extra arguments (src/core/agent-wiring.ts).
+      const ownProgram = AGENT_KINDS[o.agent]!.command !== null;
+      const [command, ...args] = ownProgram ? [o.command ?? '', ...cmd] : cmd.length ? cmd : [o.command ?? process.env.SHELL ?? '/bin/sh'];
       const rec = await createSession(getHome(), {
         name: o.name,
-        command: command!,
-        args,
+        command: ownProgram ? (o.command ?? '') : command!,
+        args: ownProgram ? [] : args,
+        words: ownProgram ? cmd : undefined,
         cwd: o.cwd,
         cols: process.stdout.columns,
         rows: process.stdout.rows,
