@@ -13,7 +13,8 @@ export function wireControl(session: Session, deps: SessionDeps): Control {
       get exited() {
         return session.exit !== null;
       },
-      bracketedPaste: () => session.model.term.modes.bracketedPasteMode,
+      // Several lines go in as one paste when the kind submits them that way and the program asked for it.
+      bracketedPaste: () => agentKind(session.record.agent).multiline === 'bracketed-paste' && session.model.term.modes.bracketedPasteMode,
       write: (data) => {
         session.pty.write(data);
         session.onPromptTyped?.();
