@@ -4,6 +4,7 @@ import { registerAttach } from './commands/attach.js';
 import { registerBoard } from './commands/board.js';
 import { registerBridge } from './commands/bridge.js';
 import { registerChat } from './commands/chat.js';
+import { registerDemo } from './commands/demo.js';
 import { registerHook } from './commands/hook.js';
 import { registerKill } from './commands/kill.js';
 import { registerLs } from './commands/ls.js';
@@ -23,7 +24,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   // registerBoard comes last: it makes the board the program's own action.
-  for (const register of [registerNew, registerLs, registerPeek, registerAttach, registerKill, registerRm, registerRename, registerRestart, registerSend, registerChat, registerMcp, registerHook, registerRunner, registerBridge, registerBoard]) {
+  for (const register of [registerNew, registerLs, registerPeek, registerAttach, registerKill, registerRm, registerRename, registerRestart, registerSend, registerChat, registerMcp, registerHook, registerDemo, registerRunner, registerBridge, registerBoard]) {
     register(program);
   }
   program.commands.forEach((c) => c.exitOverride());

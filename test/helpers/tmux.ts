@@ -157,8 +157,10 @@ export const OUTER_PS1 = 'OUTER> ';
 /**
  * The outer shell of an e2e pane: bash with no rc files, no history and no
  * line editing (readline would reset terminal modes at every prompt and hide
- * anything an attach failed to put back), with AGENT_BOARD_HOME set.
+ * anything an attach failed to put back), with AGENT_BOARD_HOME set. The bare
+ * board does not start the demo on its own there (AGENT_BOARD_NO_DEMO): its
+ * tests begin with an empty home and no agent CLI on PATH.
  */
 export function outerShellCommand(home: string): string[] {
-  return ['env', `AGENT_BOARD_HOME=${home}`, `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
+  return ['env', `AGENT_BOARD_HOME=${home}`, 'AGENT_BOARD_NO_DEMO=1', `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
 }
