@@ -2,15 +2,18 @@
  * The board's state and its reducer, pure: the session list as the feed last
  * gave it, the filter, the selection (by id, so it stays put as sessions come
  * and go), the window of the list on screen, and whatever is open over the
- * list (help, filter bar, a form, a confirmation, the chat pane) with a one-line message.
+ * list (help, filter bar, a form, a confirmation, the chat pane) with a one-line message,
+ * and the rows that want the user's attention (a session that finished or
+ * needs them, until the user looks: moves onto its row or attaches).
  * Side effects (attach, create, kill...) belong to the UI; it reports their
  * outcome back as actions.
  */
 import { DEFAULT_ROOM } from './chat.js';
 import type { KeyMode } from './keybindings.js';
 import type { HostRecord } from './protocol.js';
+import { sessionState } from './session-state.js';
 
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'command' | 'args' | 'status' | 'exitCode' | 'exitSignal'>;
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
 
 /** The chat room a session belongs to (records from before rooms have none: `default`). */
 export const sessionRoom = (s: Pick<BoardSession, 'room'>): string => s.room ?? DEFAULT_ROOM;
@@ -62,6 +65,8 @@ export interface BoardState {
   listRows: number;
   overlay: Overlay;
   message: Message | null;
+  /** Sessions whose row is marked (it rang: src/core/notify.ts) until the user looks, in the order they rang. */
+  attention: readonly string[];
 }
 
 export type BoardAction =
@@ -71,6 +76,8 @@ export type BoardAction =
   | { type: 'page'; by: 1 | -1 }
   | { type: 'jump'; to: 'first' | 'last' }
   | { type: 'select'; id: string }
+  | { type: 'attention'; ids: readonly string[] }
+  | { type: 'attached'; id: string }
   | { type: 'message'; text: string; error?: boolean }
   | { type: 'clear' }
   | { type: 'open-help' }
@@ -94,17 +101,19 @@ export type BoardAction =
   | { type: 'chat-failed'; message: string };
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
-  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, ...init };
+  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], ...init };
 }
 
 // ---- derived ---------------------------------------------------------------
 
+/** The state word a row shows (src/core/session-state.ts); an exited session says how it ended. */
 export function statusText(s: BoardSession): string {
-  if (s.status !== 'exited') return s.status;
+  const state = sessionState(s);
+  if (state !== 'exited') return state;
   return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
 }
 
-/** Every word of the filter is in the name, agent, command line or status (any case). */
+/** Every word of the filter is in the name, agent, command line or state (any case). */
 export function matchesFilter(s: BoardSession, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
@@ -162,7 +171,20 @@ function settle(next: BoardState, before: BoardState): BoardState {
     selectedId = (after ?? earlier ?? vis[0]!).id;
   }
   const index = vis.findIndex((s) => s.id === selectedId);
-  return { ...next, selectedId, wantedId, scroll: scrollFor(next.scroll, index, vis.length, next.listRows) };
+  // Moving onto a marked row is looking at it.
+  const moved = selectedId !== before.selectedId && selectedId !== null && next.attention.includes(selectedId);
+  const attention = moved ? next.attention.filter((id) => id !== selectedId) : next.attention;
+  return { ...next, selectedId, wantedId, attention, scroll: scrollFor(next.scroll, index, vis.length, next.listRows) };
+}
+
+/** The marked rows, plus `ids` (already marked ones keep their place). */
+function mark(state: BoardState, ids: readonly string[]): BoardState {
+  const add = ids.filter((id, i) => !state.attention.includes(id) && ids.indexOf(id) === i);
+  return add.length ? { ...state, attention: [...state.attention, ...add] } : state;
+}
+
+function unmark(state: BoardState, id: string): BoardState {
+  return state.attention.includes(id) ? { ...state, attention: state.attention.filter((x) => x !== id) } : state;
 }
 
 function scrollFor(scroll: number, index: number, count: number, rows: number): number {
@@ -245,8 +267,16 @@ function chatOutcome(state: BoardState, action: Extract<BoardAction, { type: 'ch
 
 export function boardReducer(state: BoardState, action: BoardAction): BoardState {
   switch (action.type) {
-    case 'sessions':
-      return settle({ ...state, sessions: action.sessions }, state);
+    case 'sessions': {
+      // A mark goes with its session.
+      const ids = new Set(action.sessions.map((s) => s.id));
+      const attention = state.attention.every((id) => ids.has(id)) ? state.attention : state.attention.filter((id) => ids.has(id));
+      return settle({ ...state, sessions: action.sessions, attention }, state);
+    }
+    case 'attention':
+      return mark(state, action.ids);
+    case 'attached':
+      return unmark(state, action.id);
     case 'viewport':
       return action.rows === state.listRows ? state : settle({ ...state, listRows: action.rows }, state);
     // With the chat open, moving means its history: down and the end are newer, up and the start older.

@@ -30,6 +30,11 @@ export class ActivityTracker {
     private readonly onChange: (r: SourceReading) => void,
   ) {}
 
+  /** A program that prints nothing at all is idle by its bytes after a while, not "starting" forever. */
+  start(): void {
+    if (this.has('bytes')) this.bytesTimer = setTimeout(() => this.set('bytes', 'idle'), BYTES_IDLE_MS);
+  }
+
   get activity(): SourceReading | null {
     return this.current;
   }

@@ -76,6 +76,7 @@ export class Session {
         this.onActivity?.();
       },
     );
+    this.activity.start();
     deps.host.decorate = () => ({ previewLine: lastScreenLine(this.model) });
     deps.host.onWrite = (host) => {
       let frame: string | null = null;

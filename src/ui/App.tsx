@@ -31,7 +31,7 @@ export function App() {
     : <EmptyBoard rows={layout.bodyRows} width={layout.width} />;
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
-      <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} width={layout.width} />
+      <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} unseen={state.attention.length} width={layout.width} />
       <Box height={layout.bodyRows} flexDirection="column">{body}</Box>
       {kind === 'filter' ? (
         <FilterBar filter={state.filter} shown={shown} total={state.sessions.length} width={layout.width} />

@@ -2,19 +2,23 @@ import { useApp, useStdin } from 'ink';
 import { useCallback, useMemo, useReducer, useRef } from 'react';
 import { boardReducer, initialBoardState, type BoardAction, type BoardState, type NewFields } from '../core/board-state.js';
 import { App } from './App.js';
-import type { BoardActions, BoardFeed, ChatFeed } from './board-api.js';
+import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from './board-api.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
 import { BoardStateContext } from './contexts/BoardStateContext.js';
 import { ChatFeedContext, NO_CHAT } from './contexts/ChatFeedContext.js';
 import { FeedContext } from './contexts/FeedContext.js';
+import { NO_NOTICES, NoticesContext } from './contexts/NoticesContext.js';
 import { useBoardKeys } from './hooks/useBoardKeys.js';
 import { useChatSync } from './hooks/useChatSync.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
+import { useNotices } from './hooks/useNotices.js';
 
 export interface BoardProps {
   feed: BoardFeed;
   /** The rooms' chat (none: a board without the chat pane's data). */
   chat?: ChatFeed;
+  /** Rows to mark when a session rings (none: nothing is marked). */
+  notices?: BoardNotices;
   actions: BoardActions;
   newDefaults: NewFields;
   /** How the detach key is shown in the help. */
@@ -29,15 +33,20 @@ export interface BoardProps {
 }
 
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
-export function Board({ feed, chat, actions, newDefaults, detachLabel, initialState, onLeave }: BoardProps) {
+export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, initialState, onLeave }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const { internal_eventEmitter: inkInput } = useStdin();
   // The same reducer run ahead of React: React's state once it renders, plus whatever came since.
   const latest = useRef(state);
   latest.current = state;
+  const noticesRef = useRef(notices);
+  noticesRef.current = notices;
   const dispatch = useCallback((a: BoardAction) => {
-    latest.current = boardReducer(latest.current, a);
+    const before = latest.current;
+    latest.current = boardReducer(before, a);
+    // The notifier hears at once which rows are still marked: one the user just looked at may ring again.
+    if (latest.current.attention !== before.attention) noticesRef.current?.unseen(latest.current.attention);
     reactDispatch(a);
   }, []);
   const getState = useCallback(() => latest.current, []);
@@ -74,12 +83,14 @@ export function Board({ feed, chat, actions, newDefaults, detachLabel, initialSt
   return (
     <FeedContext.Provider value={feed}>
       <ChatFeedContext.Provider value={chat ?? NO_CHAT}>
-        <ActionsContext.Provider value={control}>
-          <BoardStateContext.Provider value={store}>
-            <Wiring />
-            <App />
-          </BoardStateContext.Provider>
-        </ActionsContext.Provider>
+        <NoticesContext.Provider value={notices ?? NO_NOTICES}>
+          <ActionsContext.Provider value={control}>
+            <BoardStateContext.Provider value={store}>
+              <Wiring />
+              <App />
+            </BoardStateContext.Provider>
+          </ActionsContext.Provider>
+        </NoticesContext.Provider>
       </ChatFeedContext.Provider>
     </FeedContext.Provider>
   );
@@ -88,6 +99,7 @@ export function Board({ feed, chat, actions, newDefaults, detachLabel, initialSt
 /** Hooks that act rather than draw. */
 function Wiring() {
   useFeedSync();
+  useNotices(); // after the feed's sessions: a mark may be for a session the list just got
   useChatSync();
   useBoardKeys();
   return null;

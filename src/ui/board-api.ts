@@ -88,3 +88,17 @@ export interface BoardActions {
   /** Posts `text` to the room's chat as the human at the board (/continue resumes a paused room). */
   postChat(room: string, text: string): Promise<ChatPosted>;
 }
+
+/** What the notifier tells the board: rows to mark (they rang), or a line for the footer. */
+export type Notice = { kind: 'attention'; ids: readonly string[] } | { kind: 'message'; text: string; error: boolean };
+
+/**
+ * The board's side of its notifier (src/ui/board-notifier.ts), which follows
+ * the sessions for as long as the board runs, attaches included, and rings.
+ */
+export interface BoardNotices {
+  /** Notices from now on; those that came while nobody listened (during an attach) first. Returns an unsubscribe. */
+  subscribe(fn: (n: Notice) => void): () => void;
+  /** The rows the board marks now: the user looked at the others. */
+  unseen(ids: readonly string[]): void;
+}

@@ -8,7 +8,9 @@ import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from './attach-from-board.js';
 import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from './board-api.js';
+import { BoardNotifier } from './board-notifier.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
+import { RingGate } from './ring-gate.js';
 import { ENTER_BOARD_SCREEN, LEAVE_BOARD_SCREEN, REENTER_BOARD_SCREEN } from './terminal-screen.js';
 
 export interface RunBoardOptions {
@@ -25,6 +27,10 @@ export interface RunBoardOptions {
   connect?: (s: SessionView) => () => Promise<RunnerConnection>;
   /** Reconnect waits for attaches; tests shorten them. */
   reconnectDelaysMs?: number[];
+  /** `--notify-cmd`: run through the shell when a session rings (src/ui/board-notifier.ts). */
+  notifyCmd?: string;
+  /** The board's environment: which terminal (for OSC notifications) and what the notify command inherits. Default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -38,28 +44,34 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s));
   let state: BoardState | undefined;
   stdout.write(ENTER_BOARD_SCREEN);
+  const gate = new RingGate(stdout);
+  const notifier = new BoardNotifier({ feed: o.feed, ring: (seq) => gate.ring(seq), env: o.env ?? process.env, notifyCmd: o.notifyCmd });
   try {
     for (;;) {
-      const left = await showBoard(o, state);
+      const left = await showBoard(o, notifier, state);
       if (!left || left.req.kind === 'quit') return;
       state = left.state;
       const id = left.req.id;
       const s = o.feed.sessions.find((x) => x.id === id);
       o.feed.setPreview(null); // nobody looks at it while attached
+      notifier.attached(id);
       const msg = s
         ? await attachFromBoard(s, {
             connect: connect(s),
             typeahead: left.typeahead,
             input: stdin,
-            output: stdout,
+            output: gate.output, // rings for other sessions go between the session's escape sequences
             detachKey: o.detachKey,
             reconnectDelaysMs: o.reconnectDelaysMs,
           })
         : { text: 'that session is gone', error: true };
+      notifier.attached(null);
+      gate.reset();
       state = boardReducer(state, { type: 'message', ...msg });
       stdout.write(REENTER_BOARD_SCREEN);
     }
   } finally {
+    notifier.dispose();
     stdout.write(LEAVE_BOARD_SCREEN);
   }
 }
@@ -71,12 +83,13 @@ interface Left {
 }
 
 /** One rendering of the board, until it leaves; resolves once Ink has let go of the terminal. */
-async function showBoard(o: RunBoardOptions, initialState: BoardState | undefined): Promise<Left | null> {
+async function showBoard(o: RunBoardOptions, notices: BoardNotifier, initialState: BoardState | undefined): Promise<Left | null> {
   let left = null as Left | null;
   const ink = render(
     createElement(Board, {
       feed: o.feed,
       chat: o.chat,
+      notices,
       actions: o.actions,
       newDefaults: o.newDefaults,
       detachLabel: o.detachKey.label,

@@ -33,6 +33,7 @@ export function attachSelected(c: CommandContext): void {
   } else if (s.status === 'lost') {
     c.dispatch({ type: 'message', text: `${s.name} is lost: its runner is gone; d removes it`, error: true });
   } else {
+    c.dispatch({ type: 'attached', id: s.id }); // looking at it: its mark goes
     c.control.leave({ kind: 'attach', id: s.id });
   }
 }

@@ -1,20 +1,36 @@
 import type { BoardSession } from '../core/board-state.js';
+import { sessionState } from '../core/session-state.js';
 
-/** How a session's status looks in the list: a glyph and its colour (Ink/chalk colour names). */
+/** How a session's state looks in the list: a glyph and its colour (Ink/chalk colour names). */
 export interface StatusStyle {
   glyph: string;
   color: string;
+  /** Drawn bold: a session that needs the user stands out most. */
+  bold?: boolean;
 }
 
-export function statusStyle(s: Pick<BoardSession, 'status' | 'exitCode' | 'exitSignal'>): StatusStyle {
-  switch (s.status) {
-    case 'running':
+/**
+ * waiting stands out most (bold bright magenta), busy is a yellow half
+ * circle, idle a green dot, starting a yellow ring; an exited session is grey
+ * when it ended well and a red cross when not; lost is red.
+ */
+export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'exitCode' | 'exitSignal'>): StatusStyle {
+  switch (sessionState(s)) {
+    case 'waiting':
+      return { glyph: '◆', color: 'magentaBright', bold: true };
+    case 'busy':
+      return { glyph: '◐', color: 'yellow' };
+    case 'idle':
       return { glyph: '●', color: 'green' };
     case 'starting':
       return { glyph: '◌', color: 'yellow' };
     case 'lost':
-      return { glyph: '?', color: 'magenta' };
+      return { glyph: '?', color: 'red' };
     case 'exited':
       return s.exitCode === 0 && !s.exitSignal ? { glyph: '✓', color: 'gray' } : { glyph: '✗', color: 'red' };
   }
 }
+
+/** The mark of a row that wants the user's attention (tmux's bell flag), and its colour. */
+export const ATTENTION_MARK = '!';
+export const ATTENTION_COLOR = 'magentaBright';

@@ -7,11 +7,15 @@
  *
  * What the board looks like (120x35; Ink draws one row short of the pane):
  *
- *    0 | agent-board 3 sessions  ● 3 running
- *    1 | › ● alpha    shell   running      2s  INNER$
- *    2 |   ● beta     shell   running      2s  BETA-READY
- *    3 |   ● gamma    shell   running      1s  GAMMA-READY
- *    4 | ── alpha 80x24 ──────────────────────────────
+ *    0 | agent-board 3 sessions  ● 3 idle
+ *    1 | › ● alpha    shell   idle         2s  INNER$
+ *    2 |   ● beta     shell   idle         2s  BETA-READY
+ *    3 |   ● gamma    shell   idle         1s  GAMMA-READY
+ *    4 | ── alpha (idle) 80x24 ───────────────────────
+ *
+ * A shell's state comes from its bytes: busy while it prints, idle 2 s after.
+ * A row that rang (busy -> idle after the user typed into it) is marked `!`
+ * until the user moves onto it, and the header counts it (`! 1 unseen`).
  *    5 | INNER$                        (the preview: the selected session's screen)
  *   ...
  *   33 | ↑↓ select  Enter attach  n new  ...  ? help  q quit
@@ -21,7 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, cliAsync, destroyHome, makeHome } from '../helpers/home.js';
+import { cli, cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { killAllTmux, POLL_MS, showScreen, tmuxAvailable, TmuxServer, type Screen, OUTER_PS1, outerShellCommand } from '../helpers/tmux.js';
 
 const OUTER = OUTER_PS1.trimEnd();
@@ -95,6 +99,8 @@ interface SessionJson {
   exitSignal: string | null;
   runnerPid: number | null;
   childPid: number | null;
+  /** What the STATUS column shows: starting, busy, idle, waiting, exited, lost. */
+  state: string;
 }
 
 function lsJson(): SessionJson[] {
@@ -120,7 +126,7 @@ function alive(pid: number | null): boolean {
   }
 }
 
-/** The three sessions of the issue's scenario: a bash at its prompt and two programs that print a line and wait. */
+/** The three sessions of the issue's scenario: a bash at its prompt and two programs that print a line and wait; all quiet (idle). */
 async function threeSessions(): Promise<void> {
   newSession('alpha', ['bash', '--norc', '--noprofile']);
   newSession('beta', ['sh', '-c', 'echo BETA-READY; exec sleep 600']);
@@ -128,6 +134,7 @@ async function threeSessions(): Promise<void> {
   await waitForPeek('alpha', 'its prompt', (l) => l[l.length - 1] === INNER);
   await waitForPeek('beta', 'its line', (l) => l.includes('BETA-READY'));
   await waitForPeek('gamma', 'its line', (l) => l.includes('GAMMA-READY'));
+  await waitFor('the three idle', () => lsJson().every((x) => x.state === 'idle'));
 }
 
 // ---- reading the board off the screen ---------------------------------------
@@ -144,15 +151,20 @@ function isBoard(s: Screen): boolean {
   return HEADER.test(s.lines[0] ?? '') && s.lines[s.lines.length - 1] === '' && /q quit|Esc|y yes|Enter keep/.test(footer(s));
 }
 
-/** The session rows of the list: "› ● name ..." (selected) or "  ● name ...". */
-function rows(s: Screen): { selected: boolean; glyph: string; name: string; status: string; line: string }[] {
+/** The session rows of the list: "› ● name ..." (selected), "! ● name ..." (marked: it rang) or "  ● name ...". */
+function rows(s: Screen): { selected: boolean; marked: boolean; glyph: string; name: string; status: string; line: string }[] {
   const out = [];
   for (const line of s.lines.slice(1)) {
-    const m = /^([› ]) (\S) (\S+)\s+(\S+)\s+(exited \S+|\S+)\s/.exec(line);
+    const m = /^([›! ]) (\S) (\S+)\s+(\S+)\s+(exited \S+|\S+)\s/.exec(line);
     if (!m) break;
-    out.push({ selected: m[1] === '›', glyph: m[2]!, name: m[3]!, status: m[5]!, line });
+    out.push({ selected: m[1] === '›', marked: m[1] === '!', glyph: m[2]!, name: m[3]!, status: m[5]!, line });
   }
   return out;
+}
+
+/** The header without the count of marked rows (`! 1 unseen`), which depends on when a session went quiet. */
+function counts(s: Screen): string {
+  return (s.lines[0] ?? '').replace(/\s+! \d+ unseen/, '');
 }
 
 function rowNames(s: Screen): string[] {
@@ -168,11 +180,13 @@ function row(s: Screen, name: string) {
   return rows(s).find((r) => r.name === name);
 }
 
-/** The preview's title line ("── NAME COLSxROWS ───"), and the screen lines under it. */
-function preview(s: Screen): { title: string; lines: string[] } | null {
+/** The preview's title line ("── NAME (STATE) COLSxROWS ───") as "NAME COLSxROWS", its state, and the screen lines under it. */
+function preview(s: Screen): { title: string; state: string | null; lines: string[] } | null {
   const i = s.lines.findIndex((l) => l.startsWith('── '));
   if (i < 0) return null;
-  return { title: s.lines[i]!.replace(/─+$/, '').slice(3).trim(), lines: s.lines.slice(i + 1, s.lines.length - 2) };
+  const raw = s.lines[i]!.replace(/─+$/, '').slice(3).trim();
+  const m = /^(\S+) \(([^)]+)\)(?: (.*))?$/.exec(raw);
+  return { title: m ? [m[1], m[3]].filter(Boolean).join(' ') : raw, state: m?.[2] ?? null, lines: s.lines.slice(i + 1, s.lines.length - 2) };
 }
 
 function lastNonEmpty(s: Screen): string {
@@ -202,7 +216,7 @@ function headerAgrees(s: Screen): boolean {
   const counts = new Map<string, number>();
   for (const r of rs) counts.set(category(r.status), (counts.get(category(r.status)) ?? 0) + 1);
   const shown = new Map<string, number>();
-  for (const m of head.matchAll(/ (\d+) (running|starting|exited|failed|lost)\b/g)) shown.set(m[2]!, Number(m[1]));
+  for (const m of head.matchAll(/ (\d+) (waiting|busy|idle|starting|exited|failed|lost)\b/g)) shown.set(m[2]!, Number(m[1]));
   return counts.size === shown.size && [...counts].every(([k, n]) => shown.get(k) === n);
 }
 
@@ -235,10 +249,11 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
 
     // ---- open: three rows, oldest first, the first one selected, its screen in the preview.
     let s = await openBoard(t, 3);
-    expect(s.lines[0], showScreen(s)).toMatch(/^agent-board 3 sessions\s+● 3 running$/);
+    expect(s.lines[0], showScreen(s)).toMatch(/^agent-board 3 sessions\s+● 3 idle$/);
     expect(rowNames(s)).toEqual(['alpha', 'beta', 'gamma']);
-    expect(rows(s).map((r) => r.status)).toEqual(['running', 'running', 'running']);
+    expect(rows(s).map((r) => r.status)).toEqual(['idle', 'idle', 'idle']);
     s = await waitForBoard(t, 'alpha selected and its prompt in the preview', (x) => selectedName(x) === 'alpha' && preview(x)?.title === 'alpha 80x24' && preview(x)!.lines[0] === INNER);
+    expect(preview(s)!.state).toBe('idle');
     // Each row carries its session's last screen line.
     expect(row(s, 'beta')!.line).toMatch(/BETA-READY$/);
     expect(row(s, 'gamma')!.line).toMatch(/GAMMA-READY$/);
@@ -307,7 +322,7 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     expect(preview(s)!.lines.slice(0, 2)).toEqual([dir, 'DELTA-UP']); // it runs in the directory given
     const delta = lsJson().find((x) => x.name === 'delta');
     expect(delta).toMatchObject({ status: 'running', cwd: dir });
-    expect(lsText()).toMatch(/\bdelta\s+shell\s+running\b.*sh -c pwd; echo DELTA-UP; exec sleep 600/);
+    expect(lsText()).toMatch(/\bdelta\s+shell\s+(busy|idle)\b.*sh -c pwd; echo DELTA-UP; exec sleep 600/);
 
     // ---- d on a running session says how to go about it, and removes nothing.
     t.keys(['d']);
@@ -322,18 +337,19 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     t.keys(['y']);
     s = await waitForBoard(t, 'delta ended', (x) => /^delta ended \(killed by SIG(TERM|HUP)\)/.test(footer(x)) && /^SIG(TERM|HUP)$/.test(row(x, 'delta')?.status ?? ''));
     expect(row(s, 'delta')!.glyph).toBe('✗');
-    expect(s.lines[0]).toMatch(/^agent-board 4 sessions\s+● 3 running\s+✗ 1 failed$/);
+    // alpha may still be busy from what was typed into it, and marked once it went quiet.
+    expect(counts(s)).toMatch(/^agent-board 4 sessions\s+(◐ 1 busy\s+● 2 idle|● 3 idle)\s+✗ 1 failed$/);
     s = await waitForBoard(t, "delta's last screen in the preview", (x) => preview(x)?.title === 'delta 80x24, last screen');
     expect(preview(s)!.lines.slice(0, 2)).toEqual([dir, 'DELTA-UP']);
     expect(lsJson().find((x) => x.name === 'delta')).toMatchObject({ status: 'exited', exitSignal: expect.stringMatching(/^SIG(TERM|HUP)$/) });
     // The others are untouched.
-    expect(rows(s).filter((r) => r.name !== 'delta').map((r) => r.status)).toEqual(['running', 'running', 'running']);
+    expect(rows(s).filter((r) => r.name !== 'delta').map((r) => r.status)).toEqual([expect.stringMatching(/^(busy|idle)$/), 'idle', 'idle']);
 
     // ---- d: removes the exited session; the selection moves to its neighbour.
     t.keys(['d']);
     s = await waitForBoard(t, 'delta removed', (x) => footer(x).startsWith('removed delta') && !rowNames(x).includes('delta'));
     expect(rowNames(s)).toEqual(['alpha', 'beta', 'gamma']);
-    expect(s.lines[0]).toMatch(/^agent-board 3 sessions\s+● 3 running$/);
+    expect(counts(s)).toMatch(/^agent-board 3 sessions\s+(◐ 1 busy\s+● 2 idle|● 3 idle)$/);
     expect(selectedName(s)).toBe('gamma');
     expect(lsJson().map((x) => x.name)).toEqual(['alpha', 'beta', 'gamma']);
 
@@ -435,8 +451,9 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
       (s) => /^[0-9a-f]{8}$/.test(s.lines[1] ?? '') && s.lines[2] === OUTER,
     );
     expect(shownMs, 'ms from `new` returning to the row on the board').toBeLessThan(1_000);
-    // Its status comes live too: running, and its last line.
-    await waitForBoard(t, 'ext running with its line', (x) => row(x, 'ext')?.status === 'running' && row(x, 'ext')!.line.endsWith('EXT-UP'));
+    // Its state comes live too: busy while it prints, then idle, and its last line.
+    await waitForBoard(t, 'ext with its line', (x) => /^(busy|idle)$/.test(row(x, 'ext')?.status ?? '') && row(x, 'ext')!.line.endsWith('EXT-UP'));
+    await waitForBoard(t, 'ext idle', (x) => row(x, 'ext')?.status === 'idle');
 
     const goneMs = await fromOtherTerminal(
       'agent-board rm --force ext',
@@ -468,7 +485,7 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     t.keys(['Enter']);
     s = await waitForBoard(t, 'the new session listed and previewed', (x) => selectedName(x) === 'first' && preview(x)?.lines.includes('FIRST-UP') === true);
     expect(s.text).not.toContain('No sessions yet.');
-    expect(s.lines[0]).toMatch(/^agent-board 1 session\s+● 1 running$/);
+    expect(s.lines[0]).toMatch(/^agent-board 1 session\s+(◐ 1 busy|● 1 idle)$/); // it just printed, and nothing rings for that
     expect(lsJson().map((x) => [x.name, x.status])).toEqual([['first', 'running']]);
 
     t.keys(['q']);
@@ -481,9 +498,9 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     let s = await openBoard(t, 3);
     s = await waitForBoard(t, 'alpha previewed', (x) => preview(x)?.lines[0] === INNER);
     expect(s.lines).toHaveLength(24);
-    expect(s.lines[0]).toMatch(/^agent-board 3 sessions\s+● 3 running$/);
+    expect(s.lines[0]).toMatch(/^agent-board 3 sessions\s+● 3 idle$/);
     expect(rowNames(s)).toEqual(['alpha', 'beta', 'gamma']);
-    expect(s.lines[4], showScreen(s)).toMatch(/^── alpha 80x24 ─+$/);
+    expect(s.lines[4], showScreen(s)).toMatch(/^── alpha \(idle\) 80x24 ─+$/);
     expect(s.lines[4]).toHaveLength(80);
     // The footer keeps what fits, help and quit always.
     expect(footer(s), showScreen(s)).toMatch(/ {2}\? help {2}q quit$/);

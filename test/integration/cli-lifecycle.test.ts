@@ -10,7 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => destroyHome(home));
 
-interface LsRow { id: string; name: string; status: string; runnerPid: number; childPid: number | null; exitCode: number | null; cols: number; rows: number }
+interface LsRow { id: string; name: string; status: string; state: string; runnerPid: number; childPid: number | null; exitCode: number | null; cols: number; rows: number }
 const ls = (): LsRow[] => JSON.parse(cli(home, ['ls', '--json']).stdout) as LsRow[];
 const peek = (ref: string, extra: string[] = []) => cli(home, ['peek', ref, ...extra]);
 
@@ -21,10 +21,15 @@ describe('session lifecycle through the CLI', () => {
     const rows = ls();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id, name: 'one', status: 'running' });
+    expect(['starting', 'busy', 'idle']).toContain(rows[0]!.state);
     await waitFor('output', () => peek('one').stdout.includes('ready-42'));
     const human = cli(home, ['ls']).stdout;
     expect(human).toMatch(/ID\s+NAME\s+AGENT\s+STATUS/);
     expect(human).toContain('one');
+    // A shell's activity comes from its bytes: idle once it has been quiet for 2 s. STATUS shows the state.
+    await waitFor('idle', () => ls()[0]?.state === 'idle', 10_000);
+    expect(ls()[0]).toMatchObject({ status: 'running', state: 'idle', activity: 'idle', activitySource: 'bytes' });
+    expect(cli(home, ['ls']).stdout).toMatch(new RegExp(`${id}\\s+one\\s+shell\\s+idle\\s`));
   });
 
   it('a session id, name or unique prefix all find it; unknown and ambiguous say so with distinct exit codes', () => {
@@ -46,7 +51,7 @@ describe('session lifecycle through the CLI', () => {
   it('an exited session keeps its last screen and exit code until rm', async () => {
     newSession(home, ['--name', 'brief', '--', 'sh', '-c', 'echo last-words; exit 3']);
     await waitFor('exit', () => ls()[0]?.status === 'exited');
-    expect(ls()[0]).toMatchObject({ exitCode: 3, childPid: null });
+    expect(ls()[0]).toMatchObject({ exitCode: 3, childPid: null, state: 'exited' });
     expect(peek('brief').stdout).toContain('last-words');
     expect(cli(home, ['ls']).stdout).toContain('exited(3)');
     const rm = cli(home, ['rm', 'brief']);
@@ -114,6 +119,8 @@ describe('session lifecycle through the CLI', () => {
     const [row] = ls();
     process.kill(row!.runnerPid, 'SIGKILL');
     await waitFor('lost', () => ls()[0]?.status === 'lost');
+    expect(ls()[0]?.state).toBe('lost');
+    expect(cli(home, ['ls']).stdout).toMatch(/doomed\s+shell\s+lost\s/);
     const attach = cli(home, ['peek', 'doomed']);
     expect(attach.code).not.toBe(0);
     // The PTY closed with its runner, so the program got SIGHUP and is gone too; kill says so.

@@ -84,7 +84,7 @@ describe.skipIf(!sshd)('sessions on another machine, over ssh', () => {
     const list = JSON.parse(json.stdout) as Array<{ id: string; name: string; status: string }>;
     expect(list.map((s) => [s.id, s.name, s.status])).toEqual([[id, 'far', 'running']]);
     const table = await cliAsync(localHome, ['ls', '--host', sshd!.target], { env });
-    expect(table.stdout).toMatch(new RegExp(`${id}\\s+far\\s+shell\\s+running`));
+    expect(table.stdout).toMatch(new RegExp(`${id}\\s+far\\s+shell\\s+(starting|busy|idle)\\s`));
     expect(cli(localHome, ['ls', '--json']).stdout.trim()).toBe('[]'); // the local home is untouched
   });
 

@@ -13,7 +13,7 @@ import { mountBoard, type Mounted } from './mount.js';
 const GREEN = 2;
 const YELLOW = 3;
 const RED = 1;
-const MAGENTA = 5;
+const BRIGHT_MAGENTA = 13;
 
 let m: Mounted | null = null;
 afterEach(async () => {
@@ -32,13 +32,13 @@ function fourSessions() {
 }
 
 describe('the board at 80x24', () => {
-  it('header counts by status, one row per session with glyph, name, agent, status, age and preview line', async () => {
+  it('header counts by state, one row per session with glyph, name, agent, state, age and preview line', async () => {
     m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
     const out = m.out;
     // All five kinds at 80 columns: one space between the counts.
-    await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 5 sessions ● 1 running ◌ 1 starting ✓ 1 exited ✗ 1 failed ? 1 lost'));
+    await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 5 sessions ● 1 idle ◌ 1 starting ✓ 1 exited ✗ 1 failed ? 1 lost'));
     const rows = out.lines().slice(1, 6);
-    expect(rows[0]).toMatch(/^› ● api +claude +running +3m {2}> all 41 tests passed$/);
+    expect(rows[0]).toMatch(/^› ● api +claude +idle +3m {2}> all 41 tests passed$/);
     expect(rows[1]).toMatch(/^ {2}◌ web +codex +starting +2h$/); // never printed: age since start
     expect(rows[2]).toMatch(/^ {2}✗ build +shell +exited 2 +5m {2}make: \*\*\* \[all\] Error 2$/);
     expect(rows[3]).toMatch(/^ {2}✓ done +shell +exited 0 +5m$/);
@@ -53,8 +53,36 @@ describe('the board at 80x24', () => {
     expect(colorOf(m.out, '● api')).toBe(GREEN);
     expect(colorOf(m.out, '◌ web')).toBe(YELLOW);
     expect(colorOf(m.out, '✗ build')).toBe(RED);
-    expect(colorOf(m.out, '? ghost')).toBe(MAGENTA);
+    expect(colorOf(m.out, '? ghost')).toBe(RED);
     expect([null, 7, 8]).toContain(colorOf(m.out, '✓ done')); // grey
+  });
+
+  it('a busy session is a yellow half circle, a waiting one stands out in bold bright magenta; the header counts them first', async () => {
+    const feed = new FakeFeed([
+      session({ name: 'api', agent: 'claude', activity: 'waiting' }),
+      session({ name: 'web', agent: 'codex', activity: 'busy' }),
+      session({ name: 'sh' }),
+    ]);
+    m = mountBoard(feed, { cols: 80, rows: 24 });
+    const out = m.out;
+    await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 3 sessions  ◆ 1 waiting  ◐ 1 busy  ● 1 idle'));
+    expect(out.lines()[1]).toMatch(/^› ◆ api +claude +waiting +5m$/);
+    expect(out.lines()[2]).toMatch(/^ {2}◐ web +codex +busy +5m$/);
+    expect(colorOf(out, '◆ api')).toBe(BRIGHT_MAGENTA);
+    const row = out.term.buffer.active.getLine(1)!;
+    const word = row.getCell(out.lines()[1]!.indexOf('waiting'))!;
+    expect(word.getFgColor()).toBe(BRIGHT_MAGENTA);
+    expect(word.isBold()).toBeTruthy();
+    expect(row.getCell(2)!.isBold()).toBeTruthy(); // the glyph
+    expect(colorOf(out, '◐ web')).toBe(YELLOW);
+    expect(colorOf(out, '● sh')).toBe(GREEN);
+    // The preview's title says the state too, in its colour.
+    expect(out.lines()[4]).toMatch(/^── api \(waiting\) ─+$/);
+    expect(colorOf(out, '(waiting)')).toBe(BRIGHT_MAGENTA);
+    // The state follows the runner's pushes.
+    feed.setSessions([session({ ...feed.sessions[0]!, activity: 'busy' }), ...feed.sessions.slice(1)]);
+    await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 3 sessions  ◐ 2 busy  ● 1 idle'));
+    expect(out.lines()[1]).toMatch(/^› ◐ api +claude +busy +5m$/);
   });
 
   it('an empty board says how to start a session', async () => {
@@ -100,9 +128,9 @@ describe('the board at 200x50', () => {
     feed.setScreen({ id: first.id, cols: 120, rows: 3, lines: ['$ npm test', '', '> all 41 tests passed'], cursorX: 0, cursorY: 2, final: false });
     await eventually(m.out, () => expect(m!.out.text()).toContain('$ npm test'));
     const lines = m.out.lines();
-    expect(lines[0]).toBe('agent-board 5 sessions  ● 1 running  ◌ 1 starting  ✓ 1 exited  ✗ 1 failed  ? 1 lost');
+    expect(lines[0]).toBe('agent-board 5 sessions  ● 1 idle  ◌ 1 starting  ✓ 1 exited  ✗ 1 failed  ? 1 lost');
     // List on the left, preview title and screen on the right of the same rows.
-    expect(lines[1]).toMatch(/^› ● api .*│ ── api 120x3 ─+$/);
+    expect(lines[1]).toMatch(/^› ● api .*│ ── api \(idle\) 120x3 ─+$/);
     expect(lines[2]).toMatch(/^ {2}◌ web .*│ \$ npm test$/);
     expect(lines[4]).toMatch(/^ {2}✓ done .*│ > all 41 tests passed$/);
     expect(lines[48]).toMatch(/^↑↓ select/);
@@ -117,6 +145,6 @@ describe('a small terminal', () => {
     expect(m.out.lines().every((l) => l.length <= 40)).toBe(true);
     m.out.resize(100, 30);
     await eventually(m.out, () => expect(m!.out.lines()[28]).toMatch(/^↑↓ select {2}Enter attach/));
-    expect(m.out.lines()[1]).toMatch(/^› ● api +claude +running +3m {2}> all 41 tests passed$/);
+    expect(m.out.lines()[1]).toMatch(/^› ● api +claude +idle +3m {2}> all 41 tests passed$/);
   });
 });

@@ -180,7 +180,7 @@ describe('a paused room', () => {
     await waitFor(() => expect(screenText()).toContain('gamma'));
     expect(lines()[0]).not.toContain('paused');
     chat.setPaused('r1', true);
-    await waitFor(() => expect(lines()[0]).toMatch(/^agent-board 3 sessions +● 3 running +⏸ room r1 paused \(loop guard\) — c then \/continue$/));
+    await waitFor(() => expect(lines()[0]).toMatch(/^agent-board 3 sessions +● 3 idle +⏸ room r1 paused \(loop guard\) — c then \/continue$/));
     expect(colorOf(m.out, '⏸ room r1')).toBe(YELLOW);
     m.stdin.press('c');
     await waitFor(() => expect(screenText()).toMatch(/── chat r1 \(alpha\) ⏸ paused: \/continue resumes ─+/));

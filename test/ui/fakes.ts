@@ -25,6 +25,9 @@ export function session(over: Partial<SessionView> = {}): SessionView {
     childPid: 2,
     generation: 'g',
     status: 'running',
+    // As a runner reports it once the program has said something: at its prompt.
+    activity: 'idle',
+    activitySource: 'bytes',
     cols: 80,
     rows: 24,
     exitCode: null,

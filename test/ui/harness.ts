@@ -12,6 +12,8 @@ export class FakeStdout extends EventEmitter {
   readonly isTTY = true;
   readonly term: Terminal;
   written = '';
+  /** Each write as it came (Ink's frames, the board's rings). */
+  readonly writes: string[] = [];
 
   constructor(public columns: number, public rows: number) {
     super();
@@ -22,6 +24,7 @@ export class FakeStdout extends EventEmitter {
   write(data: string | Uint8Array, cb?: (() => void) | string, cb2?: () => void): boolean {
     const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
     this.written += text;
+    this.writes.push(text);
     this.term.write(text);
     const done = typeof cb === 'function' ? cb : cb2;
     done?.();

@@ -91,13 +91,20 @@ describe('fitHints', () => {
 });
 
 describe('statusStyle', () => {
-  it('gives each status its glyph and colour', () => {
+  it('gives each state its glyph and colour, waiting standing out most', () => {
     const s = (status: 'running' | 'starting' | 'exited' | 'lost', exitCode: number | null = null, exitSignal: string | null = null) => statusStyle({ status, exitCode, exitSignal });
-    expect(s('running')).toEqual({ glyph: '●', color: 'green' });
+    const running = (activity: 'starting' | 'busy' | 'idle' | 'waiting') => statusStyle({ status: 'running', activity, exitCode: null, exitSignal: null });
+    expect(running('waiting')).toEqual({ glyph: '◆', color: 'magentaBright', bold: true });
+    expect(running('busy')).toEqual({ glyph: '◐', color: 'yellow' });
+    expect(running('idle')).toEqual({ glyph: '●', color: 'green' });
+    expect(running('starting')).toEqual({ glyph: '◌', color: 'yellow' });
+    expect(s('running')).toEqual({ glyph: '◌', color: 'yellow' }); // no activity said yet: starting
     expect(s('starting')).toEqual({ glyph: '◌', color: 'yellow' });
     expect(s('exited', 0)).toEqual({ glyph: '✓', color: 'gray' });
     expect(s('exited', 1)).toEqual({ glyph: '✗', color: 'red' });
     expect(s('exited', null, 'SIGKILL')).toEqual({ glyph: '✗', color: 'red' });
-    expect(s('lost')).toEqual({ glyph: '?', color: 'magenta' });
+    expect(s('lost')).toEqual({ glyph: '?', color: 'red' });
+    // What a stale activity says does not matter once the program is gone.
+    expect(statusStyle({ status: 'exited', activity: 'busy', exitCode: 0, exitSignal: null })).toEqual({ glyph: '✓', color: 'gray' });
   });
 });

@@ -40,7 +40,7 @@ describe('the preview pane', () => {
     await eventually(m.out, () => expect(m!.out.text()).toContain('$'));
     const lines = m.out.lines();
     // Header, one list row, the title, then 19 screen rows: rows 16-33 and the prompt row.
-    expect(lines[2]).toMatch(/^── alpha 120x35 ─+$/);
+    expect(lines[2]).toMatch(/^── alpha \(idle\) 120x35 ─+$/);
     expect(lines[3]).toBe(`row 16 ${'abcdefghij'.repeat(11)}`.slice(0, 80));
     expect(lines[20]).toBe(`row 33 ${'abcdefghij'.repeat(11)}`.slice(0, 80));
     expect(lines[21]).toBe('$');
@@ -62,7 +62,7 @@ describe('the preview pane', () => {
     const feed = new FakeFeed([done, lost]);
     m = mountBoard(feed);
     feed.setScreen(screen(done.id, ['bye'], { final: true }));
-    await eventually(m.out, () => expect(m!.out.text()).toMatch(/── done 80x1, last screen ─+/));
+    await eventually(m.out, () => expect(m!.out.text()).toMatch(/── done \(exited 0\) 80x1, last screen ─+/));
     m.stdin.press(KEY.down);
     await eventually(m.out, () => expect(m!.out.text()).toContain('its runner is gone: no screen to show'));
   });

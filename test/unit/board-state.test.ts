@@ -245,8 +245,11 @@ describe('rename, kill, help, messages', () => {
     expect(s.message).toBeNull();
   });
 
-  it('statusText says how an exited session ended', () => {
-    expect(statusText(a)).toBe('running');
+  it('statusText says the state, and how an exited session ended', () => {
+    expect(statusText(a)).toBe('starting'); // running, but no activity reported yet
+    expect(statusText(S('w', { activity: 'waiting' }))).toBe('waiting');
+    expect(statusText(S('b', { activity: 'busy' }))).toBe('busy');
+    expect(statusText(S('l', { status: 'lost', activity: 'busy' }))).toBe('lost');
     expect(statusText(c)).toBe('exited 1');
     expect(statusText(S('k', { status: 'exited', exitSignal: 'SIGKILL' }))).toBe('SIGKILL');
   });
@@ -346,5 +349,55 @@ describe('the chat pane', () => {
   it('chat actions do nothing when no chat is open', () => {
     const s = withSessions([r1]);
     for (const a of [{ type: 'chat-viewport', rows: 5, lines: 9 }, { type: 'chat-pending' }] as BoardAction[]) expect(run(s, a)).toBe(s);
+  });
+});
+
+describe('rows that want attention', () => {
+  it('marks the rows that rang, once each, in the order they rang', () => {
+    let s = withSessions([a, b, d]);
+    s = run(s, { type: 'attention', ids: [d.id] }, { type: 'attention', ids: [b.id, d.id, b.id] });
+    expect(s.attention).toEqual([d.id, b.id]);
+    expect(run(s, { type: 'attention', ids: [b.id] })).toBe(s);
+  });
+
+  it('moving onto a marked row clears its mark, and only its mark', () => {
+    let s = run(withSessions([a, b, d]), { type: 'attention', ids: [b.id, d.id] });
+    s = run(s, { type: 'move', by: 1 });
+    expect(selectedSession(s)?.name).toBe('beta');
+    expect(s.attention).toEqual([d.id]);
+    s = run(s, { type: 'jump', to: 'last' });
+    expect(s.attention).toEqual([]);
+  });
+
+  it('a mark on the selected row stays until the user moves off and back, or attaches', () => {
+    let s = run(withSessions([a, b]), { type: 'attention', ids: [a.id] });
+    expect(s.attention).toEqual([a.id]);
+    s = run(s, { type: 'open-help' }, { type: 'close' }, { type: 'message', text: 'x' });
+    expect(s.attention).toEqual([a.id]);
+    expect(run(s, { type: 'move', by: 1 }, { type: 'move', by: -1 }).attention).toEqual([]);
+    expect(run(s, { type: 'attached', id: a.id }).attention).toEqual([]);
+    expect(run(s, { type: 'attached', id: b.id })).toBe(s);
+  });
+
+  it('selecting by id (a session just created) or a filter that lands on it clears it too', () => {
+    let s = run(withSessions([a, b, d]), { type: 'attention', ids: [b.id, d.id] });
+    s = run(s, { type: 'select', id: d.id });
+    expect(s.attention).toEqual([b.id]);
+    s = run(s, { type: 'open-filter' }, { type: 'type', text: 'beta' });
+    expect(selectedSession(s)?.name).toBe('beta');
+    expect(s.attention).toEqual([]);
+  });
+
+  it('the list changing under a marked row keeps the mark; a session that goes takes its mark along', () => {
+    let s = run(withSessions([a, b, d]), { type: 'attention', ids: [b.id, d.id] });
+    s = run(s, { type: 'sessions', sessions: [a, S('beta', { activity: 'idle' }), d] });
+    expect(s.attention).toEqual([b.id, d.id]);
+    s = run(s, { type: 'sessions', sessions: [a, d] });
+    expect(s.attention).toEqual([d.id]);
+  });
+
+  it('the filter matches the state word', () => {
+    expect(matchesFilter(S('w', { activity: 'waiting' }), 'wait')).toBe(true);
+    expect(matchesFilter(S('i', { activity: 'idle' }), 'wait')).toBe(false);
   });
 });

@@ -6,25 +6,38 @@ import { getHome } from '../context.js';
 
 interface BoardCliOptions {
   detachKey?: string;
+  /** Run through the shell when a session turns from busy to waiting or idle. */
+  notifyCmd?: string;
 }
 
 /** `agent-board` (no command) and `agent-board board`: the full-screen board. */
 export function registerBoard(program: Command): void {
   const detachKeyHelp = 'the key that comes back from an attach, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY)';
+  const notifyHelp =
+    'run CMD (through /bin/sh, detached, output ignored) when a session turns from busy to waiting or idle; ' +
+    'it gets AGENT_BOARD_SESSION, AGENT_BOARD_SESSION_NAME, AGENT_BOARD_STATE, AGENT_BOARD_PREVIOUS_STATE';
   program
     .command('board')
-    .description('the board: every session, its status and its screen; attach, start, kill from there (the default command)')
+    .description('the board: every session, its state and its screen; attach, start, kill from there (the default command)')
     .option('--detach-key <key>', detachKeyHelp)
-    .action((o: BoardCliOptions) => openBoard(o));
+    .option('--notify-cmd <cmd>', notifyHelp)
+    // The program's own --notify-cmd (below) takes the option wherever it is written: read both.
+    .action((o: BoardCliOptions, cmd: Command) => openBoard({ ...o, notifyCmd: o.notifyCmd ?? (cmd.optsWithGlobals() as BoardCliOptions).notifyCmd }));
   // With no command at all, the board. Anything else unknown is still a usage error. (No
-  // --detach-key here: a program option would take the subcommands' own --detach-key.)
-  program.allowExcessArguments(true).action((_o: unknown, cmd: Command) => {
-    if (cmd.args.length > 0) throw new UserError(`unknown command "${cmd.args[0]}"; see: agent-board --help`, EXIT.usage);
-    return openBoard({});
-  });
+  // --detach-key here: a program option would take the subcommands' own --detach-key.
+  // --notify-cmd is the board's alone.)
+  program
+    .option('--notify-cmd <cmd>', `the board's: ${notifyHelp}`)
+    .allowExcessArguments(true)
+    .action(async (o: BoardCliOptions, cmd: Command) => {
+      if (cmd.args.length > 0) throw new UserError(`unknown command "${cmd.args[0]}"; see: agent-board --help`, EXIT.usage);
+      // A fresh machine (no sessions, no agent CLI on PATH) gets the demo first.
+      await (await import('./demo.js')).demoOnFreshMachine();
+      return openBoard({ notifyCmd: o.notifyCmd });
+    });
 }
 
-async function openBoard(o: BoardCliOptions): Promise<void> {
+export async function openBoard(o: BoardCliOptions): Promise<void> {
   const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
   if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -59,6 +72,7 @@ async function openBoard(o: BoardCliOptions): Promise<void> {
       stdout: process.stdout,
       detachKey: parsed.key,
       newDefaults: { name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd() },
+      notifyCmd: o.notifyCmd || undefined,
     });
   } finally {
     offSignals();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
+import { sessionState, stateLabel } from '../../core/session-state.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../state/rooms.js';
 import { getHome } from '../context.js';
@@ -20,8 +21,9 @@ export function registerLs(program: Command): void {
 
 function printSessions(sessions: SessionView[], json: boolean, host?: string): void {
   if (json) {
-    // Records from before rooms have no room: they are in the default one.
-    process.stdout.write(JSON.stringify(sessions.map((s) => ({ ...s, room: roomOf(s) })), null, 2) + '\n');
+    // Records from before rooms have no room: they are in the default one. `state` is what the
+    // STATUS column says (src/core/session-state.ts); `status` stays the runner's lifecycle.
+    process.stdout.write(JSON.stringify(sessions.map((s) => ({ ...s, room: roomOf(s), state: sessionState(s) })), null, 2) + '\n');
     return;
   }
   if (sessions.length === 0) {
@@ -32,12 +34,11 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
   const now = Date.now();
   const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', 'COMMAND']];
   for (const s of sessions) {
-    const status = s.status === 'exited' ? `exited(${s.exitSignal ?? s.exitCode})` : s.status;
     rows.push([
       s.id,
       s.name,
       s.agent,
-      status,
+      stateLabel(s),
       roomOf(s),
       s.childPid ? String(s.childPid) : '-',
       `${s.cols}x${s.rows}`,

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { BoardSession } from '../../core/board-state.js';
-import { statusStyle } from '../status-style.js';
+import { sessionState, type SessionState } from '../../core/session-state.js';
+import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
 import { cut, textWidth } from '../text-width.js';
 
 export interface HeaderProps {
@@ -12,27 +13,44 @@ export interface HeaderProps {
   position: string | null;
   /** Rooms with sessions on the board whose loop guard is paused. */
   pausedRooms: readonly string[];
+  /** How many rows are marked: they rang and the user has not looked yet. */
+  unseen: number;
   width: number;
 }
 
 interface Count {
   label: string;
   n: number;
-  sample: Pick<BoardSession, 'status' | 'exitCode' | 'exitSignal'>;
+  style: StatusStyle;
 }
 
-/** Sessions by status; exited ones apart by whether they ended well. */
-export function statusCounts(sessions: readonly BoardSession[]): Count[] {
-  const failed = (s: BoardSession) => s.status === 'exited' && (s.exitCode !== 0 || s.exitSignal !== null);
-  const count = (label: string, sample: Count['sample'], pick: (s: BoardSession) => boolean): Count => ({ label, sample, n: sessions.filter(pick).length });
-  return [
-    count('running', { status: 'running', exitCode: null, exitSignal: null }, (s) => s.status === 'running'),
-    count('starting', { status: 'starting', exitCode: null, exitSignal: null }, (s) => s.status === 'starting'),
-    count('exited', { status: 'exited', exitCode: 0, exitSignal: null }, (s) => s.status === 'exited' && !failed(s)),
-    count('failed', { status: 'exited', exitCode: 1, exitSignal: null }, failed),
-    count('lost', { status: 'lost', exitCode: null, exitSignal: null }, (s) => s.status === 'lost'),
-  ].filter((c) => c.n > 0);
+type Category = Exclude<SessionState, 'exited'> | 'exited-ok' | 'failed';
+
+/** The header's order: what needs the user first. */
+const CATEGORIES: readonly { category: Category; label: string; sample: Parameters<typeof statusStyle>[0] }[] = [
+  { category: 'waiting', label: 'waiting', sample: { status: 'running', activity: 'waiting', exitCode: null, exitSignal: null } },
+  { category: 'busy', label: 'busy', sample: { status: 'running', activity: 'busy', exitCode: null, exitSignal: null } },
+  { category: 'idle', label: 'idle', sample: { status: 'running', activity: 'idle', exitCode: null, exitSignal: null } },
+  { category: 'starting', label: 'starting', sample: { status: 'starting', exitCode: null, exitSignal: null } },
+  { category: 'exited-ok', label: 'exited', sample: { status: 'exited', exitCode: 0, exitSignal: null } },
+  { category: 'failed', label: 'failed', sample: { status: 'exited', exitCode: 1, exitSignal: null } },
+  { category: 'lost', label: 'lost', sample: { status: 'lost', exitCode: null, exitSignal: null } },
+];
+
+function categoryOf(s: BoardSession): Category {
+  const state = sessionState(s);
+  if (state !== 'exited') return state;
+  return s.exitCode === 0 && s.exitSignal === null ? 'exited-ok' : 'failed';
 }
+
+/** Sessions by state (src/core/session-state.ts); exited ones apart by whether they ended well. */
+export function statusCounts(sessions: readonly BoardSession[]): Count[] {
+  const n = new Map<Category, number>();
+  for (const s of sessions) n.set(categoryOf(s), (n.get(categoryOf(s)) ?? 0) + 1);
+  return CATEGORIES.flatMap(({ category, label, sample }) => (n.get(category) ? [{ label, n: n.get(category)!, style: statusStyle(sample) }] : []));
+}
+
+const ATTENTION_STYLE: StatusStyle = { glyph: ATTENTION_MARK, color: ATTENTION_COLOR, bold: true };
 
 /** `⏸ room r1 paused (loop guard) — c then /continue` in `width` cells (shorter when it must), or '' when no room is paused. */
 export function pausedText(rooms: readonly string[], width: number): string {
@@ -42,9 +60,10 @@ export function pausedText(rooms: readonly string[], width: number): string {
   return textWidth(full) <= width ? full : cut(`⏸ ${which} paused`, width);
 }
 
-/** The title and how many sessions there are in each status; paused rooms, the filter and the position, when they matter. */
-export function Header({ sessions, shown, filter, position, pausedRooms, width }: HeaderProps) {
-  const counts = statusCounts(sessions);
+/** The title, how many rows want attention, how many sessions there are in each state; paused rooms, the filter and the position, when they matter. */
+export function Header({ sessions, shown, filter, position, pausedRooms, unseen, width }: HeaderProps) {
+  // The marked rows first: they are what the user should look at.
+  const counts = [...(unseen > 0 ? [{ label: 'unseen', n: unseen, style: ATTENTION_STYLE }] : []), ...statusCounts(sessions)];
   const title = `agent-board ${sessions.length} ${sessions.length === 1 ? 'session' : 'sessions'}`;
   const place = `${filter ? `filter "${filter}" ${shown}/${sessions.length}` : ''}${filter && position ? '  ' : ''}${position ?? ''}`;
   // A paused room matters more than the counts: it takes their room, leaving the title.
@@ -58,15 +77,12 @@ export function Header({ sessions, shown, filter, position, pausedRooms, width }
       <Text wrap="truncate-end">
         <Text bold>agent-board</Text>
         <Text> {title.slice('agent-board '.length)}</Text>
-        {counts.map(({ label, n, sample }) => {
-          const st = statusStyle(sample);
-          return (
-            <Text key={label}>
-              {sep}
-              <Text color={st.color}>{st.glyph}</Text> {n} {label}
-            </Text>
-          );
-        })}
+        {counts.map(({ label, n, style }) => (
+          <Text key={label}>
+            {sep}
+            <Text color={style.color} bold={style.bold}>{style.glyph}</Text> {n} {label}
+          </Text>
+        ))}
       </Text>
       {right ? (
         <Box flexShrink={0} marginLeft={1}>

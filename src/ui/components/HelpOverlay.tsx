@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { BINDINGS, Command, type Binding } from '../../core/keybindings.js';
+import { ATTENTION_COLOR, ATTENTION_MARK } from '../status-style.js';
 
 export interface HelpOverlayProps {
   detachLabel: string;
@@ -40,6 +41,9 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
         </Box>
       </Box>
       <Text> </Text>
+      <Text wrap="truncate-end">
+        <Text color={ATTENTION_COLOR} bold>{ATTENTION_MARK}</Text> finished or needs you, not seen yet: moving onto it or attaching clears it
+      </Text>
       <Text wrap="wrap">
         While attached, <Text color="cyan">{detachLabel}</Text> comes back here; the session keeps running.
       </Text>

@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
+import { statusText } from '../../core/board-state.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { cropPreview } from '../preview-crop.js';
+import { statusStyle } from '../status-style.js';
 import { cut, textWidth } from '../text-width.js';
 
 export interface PreviewPaneProps {
@@ -15,10 +17,10 @@ export interface PreviewPaneProps {
 /** The selected session's screen, cropped to fit, under a title line. */
 export function PreviewPane({ session, preview, rows, width }: PreviewPaneProps) {
   const screen = session && preview?.id === session.id ? preview : null;
-  const title = session ? `${session.name} ${screen ? `${screen.cols}x${screen.rows}${screen.final ? ', last screen' : ''}` : ''}` : '';
+  const size = screen ? `${screen.cols}x${screen.rows}${screen.final ? ', last screen' : ''}` : '';
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
-      <Text dimColor>{rule(`── ${title.trim()} `, width)}</Text>
+      {session ? <Title session={session} size={size} width={width} /> : <Text dimColor>{rule('──  ', width)}</Text>}
       {screen ? <ScreenLines lines={cropPreview(screen, width, rows)} /> : <Text dimColor>{placeholder(session)}</Text>}
     </Box>
   );
@@ -31,6 +33,24 @@ function ScreenLines({ lines }: { lines: string[] }) {
         <Text key={i} wrap="truncate-end">{line || ' '}</Text>
       ))}
     </>
+  );
+}
+
+/** `── NAME (STATE) 80x24 ───`, the state in its colour. */
+function Title({ session, size, width }: { session: SessionView; size: string; width: number }) {
+  const head = `── ${session.name} `;
+  const state = `(${statusText(session)})`;
+  const tail = size ? ` ${size} ` : ' ';
+  const full = head + state + tail;
+  if (textWidth(full) > width) return <Text dimColor>{rule(full, width)}</Text>;
+  const st = statusStyle(session);
+  const grey = st.color === 'gray';
+  return (
+    <Text wrap="truncate-end">
+      <Text dimColor>{head}</Text>
+      <Text color={grey ? undefined : st.color} dimColor={grey} bold={st.bold}>{state}</Text>
+      <Text dimColor>{tail + '─'.repeat(width - textWidth(full))}</Text>
+    </Text>
   );
 }
 

@@ -19,6 +19,7 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
   const now = useNow(ageTickMs(youngestAge(shown, Date.now())));
   const columns = rowColumns(vis, width);
+  const marked = new Set(state.attention);
   if (vis.length === 0) {
     return (
       <Box height={rows} width={width}>
@@ -29,7 +30,7 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   return (
     <Box flexDirection="column" height={rows} width={width}>
       {shown.map((s) => (
-        <SessionRow key={s.id} session={s} selected={s.id === state.selectedId} now={now} columns={columns} />
+        <SessionRow key={s.id} session={s} selected={s.id === state.selectedId} marked={marked.has(s.id)} now={now} columns={columns} />
       ))}
     </Box>
   );

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { ago } from '../../core/ago.js';
 import { statusText } from '../../core/board-state.js';
 import type { SessionView } from '../../state/host-store.js';
-import { statusStyle } from '../status-style.js';
+import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';
 import { cut, fit } from '../text-width.js';
 
 /** Column widths shared by every row of the list. */
@@ -19,23 +19,25 @@ const FIXED = 2 + 2 + AGENT + 1 + STATUS + 1 + TIME + 2 + 1;
 export interface SessionRowProps {
   session: SessionView;
   selected: boolean;
+  /** It rang and the user has not looked yet: `!` in the marker column (unless selected) and its name in the attention colour. */
+  marked: boolean;
   now: number;
   columns: RowColumns;
 }
 
-/** One session: glyph, name, agent, status, time since its last output, and its last screen line. */
-export function SessionRow({ session: s, selected, now, columns }: SessionRowProps) {
+/** One session: marker, glyph, name, agent, state, time since its last output, and its last screen line. */
+export function SessionRow({ session: s, selected, marked, now, columns }: SessionRowProps) {
   const st = statusStyle(s);
   const rest = columns.width - FIXED - columns.name;
   const since = ago(s.lastOutputAt ?? s.createdAt, now);
   return (
     <Box width={columns.width} height={1}>
       <Text wrap="truncate-end">
-        <Text color="cyan" bold>{selected ? '›' : ' '}</Text>{' '}
-        <Text color={st.color}>{st.glyph}</Text>{' '}
-        <Text bold={selected} inverse={selected}>{fit(s.name, columns.name, true)}</Text>{' '}
+        {selected ? <Text color="cyan" bold>›</Text> : <Text color={ATTENTION_COLOR} bold>{marked ? ATTENTION_MARK : ' '}</Text>}{' '}
+        <Text color={st.color} bold={st.bold}>{st.glyph}</Text>{' '}
+        <Text bold={selected || marked} inverse={selected} color={marked ? ATTENTION_COLOR : undefined}>{fit(s.name, columns.name, true)}</Text>{' '}
         <Text color="blue">{fit(s.agent, AGENT, true)}</Text>{' '}
-        <Text color={st.color === 'gray' ? undefined : st.color}>{fit(statusText(s), STATUS)}</Text>{' '}
+        <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>{' '}
         <Text>{since.padStart(TIME)}</Text>
         {rest > 4 && s.previewLine ? <Text dimColor>{'  ' + cut(s.previewLine.trim(), rest)}</Text> : null}
       </Text>

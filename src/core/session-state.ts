@@ -1,0 +1,29 @@
+/**
+ * The one word a user sees for a session, from its status (is there a
+ * program at all) and its activity (what the program is doing, layered by
+ * the runner from the agent's hooks, title, screen or bytes; see
+ * src/core/activity.ts). The board, `ls` and the notifications all use it.
+ */
+import type { HostRecord } from './protocol.js';
+
+export type SessionState = 'starting' | 'busy' | 'idle' | 'waiting' | 'exited' | 'lost';
+
+export const SESSION_STATES: readonly SessionState[] = ['starting', 'busy', 'idle', 'waiting', 'exited', 'lost'];
+
+/**
+ * exited and lost come from the status (the effective one: a vanished runner
+ * is lost); a running session says what its activity says; a session that is
+ * still starting, or whose runner has not said anything about its activity
+ * yet, is `starting`.
+ */
+export function sessionState(s: Pick<HostRecord, 'status' | 'activity'>): SessionState {
+  if (s.status === 'exited' || s.status === 'lost') return s.status;
+  if (s.status === 'starting' || !s.activity) return 'starting';
+  return s.activity;
+}
+
+/** The state with how an exited session ended, as `ls` prints it: `busy`, `exited(0)`, `exited(SIGTERM)`. */
+export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal'>): string {
+  const state = sessionState(s);
+  return state === 'exited' ? `exited(${s.exitSignal ?? s.exitCode ?? '?'})` : state;
+}

@@ -1,0 +1,91 @@
+import { runNotifyCommand } from '../client/notify-command.js';
+import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/notify.js';
+import { sessionState } from '../core/session-state.js';
+import type { SessionView } from '../state/host-store.js';
+import type { BoardFeed, BoardNotices, Notice } from './board-api.js';
+
+export interface BoardNotifierOptions {
+  feed: BoardFeed;
+  /** Writes a ring to the terminal (through the RingGate). */
+  ring(seq: string): void;
+  /** The board's environment: which terminal it is (OSC 9 or 777), and what the notify command inherits. */
+  env: NodeJS.ProcessEnv;
+  /** `--notify-cmd`: run through the shell for every change that rings. */
+  notifyCmd?: string;
+  /** How the notify command runs; tests may pass their own. */
+  run?: typeof runNotifyCommand;
+}
+
+/**
+ * Follows the sessions' states for as long as the board runs, attaches
+ * included (it listens to the feed, not to the board), and when one turns
+ * from busy to waiting or idle (the rule and its exceptions: src/core/notify.ts):
+ * rings the terminal, runs the notify command, and has the board mark the
+ * row. No timer: it looks when the feed says something changed.
+ */
+export class BoardNotifier implements BoardNotices {
+  private readonly watch = new NoticeWatch();
+  private readonly osc: OscNotify;
+  private readonly listeners = new Set<(n: Notice) => void>();
+  /** Notices nobody heard yet (the board is away while an attach runs). */
+  private queue: Notice[] = [];
+  private readonly offFeed: () => void;
+  private lastList: readonly SessionView[] | null = null;
+  private failureSaid = false;
+
+  constructor(private readonly o: BoardNotifierOptions) {
+    this.osc = oscNotifyFor(o.env);
+    this.offFeed = o.feed.subscribe(() => this.look());
+    this.look(); // the first look only remembers
+  }
+
+  /** The session the board is attached to (null: back on the board): the user is looking at it. */
+  attached(id: string | null): void {
+    this.look(); // what happened before the attach still counts
+    this.watch.attached = id;
+  }
+
+  subscribe(fn: (n: Notice) => void): () => void {
+    this.listeners.add(fn);
+    const queued = this.queue;
+    this.queue = [];
+    for (const n of queued) fn(n);
+    return () => this.listeners.delete(fn);
+  }
+
+  unseen(ids: readonly string[]): void {
+    this.watch.setUnseen(ids);
+  }
+
+  dispose(): void {
+    this.offFeed();
+    this.listeners.clear();
+  }
+
+  private look(): void {
+    const list = this.o.feed.sessions;
+    if (list === this.lastList) return; // a preview change
+    this.lastList = list;
+    const changes = this.watch.see(list.map((s) => ({ id: s.id, name: s.name, state: sessionState(s), source: s.activitySource })));
+    if (changes.length === 0) return;
+    this.o.ring(ringSequence(changes, this.osc));
+    if (this.o.notifyCmd) for (const c of changes) this.runCommand(this.o.notifyCmd, c);
+    this.tell({ kind: 'attention', ids: changes.map((c) => c.id) });
+  }
+
+  private runCommand(cmd: string, c: StateChange): void {
+    (this.o.run ?? runNotifyCommand)(cmd, { ...this.o.env, ...notifyCommandEnv(c) }, (why) => {
+      if (this.failureSaid) return;
+      this.failureSaid = true; // once: a broken command would say it at every ring
+      this.tell({ kind: 'message', text: `--notify-cmd failed (${why}); not said again`, error: true });
+    });
+  }
+
+  private tell(n: Notice): void {
+    if (this.listeners.size === 0) {
+      this.queue.push(n);
+      return;
+    }
+    for (const fn of [...this.listeners]) fn(n);
+  }
+}

@@ -1,0 +1,15 @@
+import { createContext, useContext } from 'react';
+import type { BoardNotices } from '../board-api.js';
+
+/** A board without a notifier (tests that do not look at notifications): nothing rings, nothing is marked. */
+export const NO_NOTICES: BoardNotices = {
+  subscribe: () => () => undefined,
+  unseen: () => undefined,
+};
+
+/** The notifier's marks and messages: the real one, or none. */
+export const NoticesContext = createContext<BoardNotices>(NO_NOTICES);
+
+export function useNoticesSource(): BoardNotices {
+  return useContext(NoticesContext);
+}

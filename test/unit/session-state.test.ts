@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { Activity } from '../../src/core/activity.js';
+import type { SessionStatus } from '../../src/core/protocol.js';
+import { sessionState, stateLabel } from '../../src/core/session-state.js';
+
+const rec = (status: SessionStatus, activity?: Activity, exitCode: number | null = null, exitSignal: string | null = null) => ({ status, activity, exitCode, exitSignal });
+
+describe('sessionState', () => {
+  it('exited and lost come from the status, whatever the last activity was', () => {
+    for (const a of [undefined, 'busy', 'idle', 'waiting'] as const) {
+      expect(sessionState(rec('exited', a))).toBe('exited');
+      expect(sessionState(rec('lost', a))).toBe('lost');
+    }
+  });
+
+  it('a running session says what its activity says', () => {
+    expect(sessionState(rec('running', 'busy'))).toBe('busy');
+    expect(sessionState(rec('running', 'idle'))).toBe('idle');
+    expect(sessionState(rec('running', 'waiting'))).toBe('waiting');
+    expect(sessionState(rec('running', 'starting'))).toBe('starting');
+  });
+
+  it('starting while the status is starting, or before any activity was reported', () => {
+    expect(sessionState(rec('starting'))).toBe('starting');
+    expect(sessionState(rec('starting', 'busy'))).toBe('starting');
+    expect(sessionState(rec('running'))).toBe('starting');
+  });
+});
+
+describe('stateLabel', () => {
+  it('is the state, with how an exited session ended', () => {
+    expect(stateLabel(rec('running', 'busy'))).toBe('busy');
+    expect(stateLabel(rec('running', 'waiting'))).toBe('waiting');
+    expect(stateLabel(rec('exited', 'idle', 0))).toBe('exited(0)');
+    expect(stateLabel(rec('exited', undefined, 2))).toBe('exited(2)');
+    expect(stateLabel(rec('exited', undefined, null, 'SIGTERM'))).toBe('exited(SIGTERM)');
+    expect(stateLabel(rec('lost', 'busy'))).toBe('lost');
+  });
+});
