@@ -57,7 +57,9 @@ const FRAME_KEYS: Record<string, string[]> = {
   bye: ['type', 'reason'],
   error: ['type', 'code', 'message'],
 };
-const hostKeys = (h: HostRecord) => Object.keys(h).filter((k) => k !== 'previewLine').sort();
+/** Fields added since v1, all optional: a legacy reader ignores them (unknown fields are ignored, docs/protocol.md). */
+const ADDITIVE_KEYS = new Set(['previewLine', 'room', 'activity', 'activitySource', 'activitySince', 'resumeId', 'extraArgs', 'env']);
+const hostKeys = (h: HostRecord) => Object.keys(h).filter((k) => !ADDITIVE_KEYS.has(k)).sort();
 
 describe('legacy clients (no envelopes)', () => {
   it('hello, subscribe, input, resize, interrupt, status, detach: exactly the frames of before, and the program gets exactly the bytes', async () => {
