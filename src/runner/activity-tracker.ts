@@ -23,6 +23,7 @@ export class ActivityTracker {
   private checkTimer: NodeJS.Timeout | null = null;
   private bytesTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private recheck = false;
 
   constructor(
     private readonly kind: AgentKind,
@@ -55,9 +56,21 @@ export class ActivityTracker {
       if (this.bytesTimer) clearTimeout(this.bytesTimer);
       this.bytesTimer = setTimeout(() => this.set('bytes', 'idle'), BYTES_IDLE_MS);
     }
-    this.checkTimer ??= setTimeout(() => {
+    if (this.checkTimer) {
+      this.recheck = true; // output after the check was scheduled: look once more after it
+      return;
+    }
+    this.scheduleCheck();
+  }
+
+  private scheduleCheck(): void {
+    this.checkTimer = setTimeout(() => {
       this.checkTimer = null;
       this.check();
+      if (this.recheck && !this.stopped) {
+        this.recheck = false;
+        this.scheduleCheck();
+      }
     }, SCREEN_CHECK_MS);
   }
 

@@ -14,6 +14,8 @@ export class HostWriter {
   private heartbeat: NodeJS.Timeout | null = null;
   private onError: (err: Error) => void;
   private outputSeen = false;
+  /** Output came while a write was pending: one more write follows, so the preview shows the last screen. */
+  private trailing = false;
 
   /** Fields computed at write time (the screen's last line), so they cost nothing per output chunk. */
   decorate: (() => Partial<HostRecord>) | null = null;
@@ -46,7 +48,12 @@ export class HostWriter {
   /** The program printed: cheap enough for every output chunk (the time is stamped at the next write). */
   noteOutput(): void {
     this.outputSeen = true;
-    this.timer ??= setTimeout(() => this.flush(false), HOST_WRITE_COALESCE_MS);
+    if (this.timer) {
+      // Output after the write was scheduled may not be parsed when it happens: write once more after it.
+      this.trailing = true;
+      return;
+    }
+    this.timer = setTimeout(() => this.flush(false), HOST_WRITE_COALESCE_MS);
   }
 
   /** `heartbeatOnly`: nothing a user can see changed, so watchers are not woken (100 idle sessions must cost the board nothing). */
@@ -55,6 +62,13 @@ export class HostWriter {
     heartbeatOnly &&= !this.outputSeen && this.timer === null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.trailing && !heartbeatOnly) {
+      this.trailing = false;
+      this.timer = setTimeout(() => {
+        this.outputSeen = true; // stamp the preview again, from the screen as it is by then
+        this.flush(false);
+      }, HOST_WRITE_COALESCE_MS);
+    }
     const at = new Date().toISOString();
     const extra = this.outputSeen ? { lastOutputAt: at, ...this.decorate?.(), revision: (this.record.revision ?? 0) + 1 } : {};
     this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...extra };
