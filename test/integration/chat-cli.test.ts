@@ -19,9 +19,10 @@ const json = (room: string, extra: string[] = [], env: Record<string, string> = 
 describe('agent-board chat', () => {
   it('new --room puts a session in a room; ls shows it; an agent inside posts as itself to its own room', async () => {
     const inside = `node ${BIN} chat post "hello @bob, not \\\`@carol\\\`"; exec sleep 60`;
-    newSession(home, ['--name', 'alice', '--room', 'lab', '--', 'sh', '-c', inside]);
+    // bob and carol exist before alice posts: a mention names a member at the time of the post.
     fakeSession(home, 'bob', 'lab');
     fakeSession(home, 'carol', 'lab');
+    newSession(home, ['--name', 'alice', '--room', 'lab', '--', 'sh', '-c', inside]);
     fakeSession(home, 'old'); // a record from before rooms
     const ls = JSON.parse(cli(home, ['ls', '--json']).stdout) as { name: string; room: string }[];
     expect(Object.fromEntries(ls.map((s) => [s.name, s.room]))).toEqual({ alice: 'lab', bob: 'lab', carol: 'lab', old: 'default' });
