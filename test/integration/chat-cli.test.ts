@@ -26,7 +26,7 @@ describe('agent-board chat', () => {
     fakeSession(home, 'old'); // a record from before rooms
     const ls = JSON.parse(cli(home, ['ls', '--json']).stdout) as { name: string; room: string }[];
     expect(Object.fromEntries(ls.map((s) => [s.name, s.room]))).toEqual({ alice: 'lab', bob: 'lab', carol: 'lab', old: 'default' });
-    expect(cli(home, ['ls']).stdout).toMatch(/ID\s+NAME\s+AGENT\s+STATUS\s+ROOM[^\n]*\n\S+\s+alice\s+shell\s+\S+\s+lab\s/);
+    expect(cli(home, ['ls']).stdout).toMatch(/ID\s+NAME\s+AGENT\s+STATUS\s+ROOM[^\n]*\n(?:[^\n]*\n)*\S+\s+alice\s+shell\s+\S+\s+lab\s/);
     const [rec] = await waitFor('the post from inside', () => { const r = json('lab'); return r.length > 0 && r; }, 10_000);
     expect(rec).toMatchObject({ id: 1, from: 'alice', kind: 'agent', text: 'hello @bob, not `@carol`', mentions: ['bob'] });
     const bad = cli(home, ['new', '--room', '../x', '--', 'sleep', '1']);
