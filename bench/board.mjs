@@ -464,7 +464,7 @@ export async function benchBoard({ tmux, log }) {
     // The board, at 200x50, selecting the first session (its screen in the preview).
     const tagOf = (s) => `s${s.name.slice('sig-'.length)}`;
     board = new PtyClient(NODE, [BIN], { cols: COLS, rows: ROWS, env: home.env });
-    await board.waitForText(`── ${sigs[0].name} 80x24 ─`, 15_000);
+    await board.waitForText(`── ${sigs[0].name} (`, 15_000); // the preview title: name (state) size
     await board.waitForText(`READY-${tagOf(sigs[0])}`, 5000).catch(() => {});
     await board.settle(300, 3000);
     const client = tmux.attach('board', { cols: COLS, rows: ROWS });
