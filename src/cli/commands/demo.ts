@@ -28,7 +28,7 @@ export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'pi'] as const;
 
 /** The compiled demo agent; from the sources (tests run them directly) that is dist/demo/demo-agent.js. */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const DEMO_AGENT = [path.join(here, '..', '..', 'demo', 'demo-agent.js'), path.join(here, '..', '..', '..', 'dist', 'demo', 'demo-agent.js')].find((f) =>
+export const DEMO_AGENT = [path.join(here, '..', '..', 'demo', 'demo-agent.js'), path.join(here, '..', '..', '..', 'dist', 'demo', 'demo-agent.js')].find((f) =>
   fs.existsSync(f),
 ) ?? path.join(here, '..', '..', 'demo', 'demo-agent.js');
 
@@ -122,13 +122,15 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description('a room with two demo agents (scripted, no API key) and a shell, talking through the chat; then the board')
     .option('--no-board', 'set up (or reuse) the demo and print what it made, without opening the board')
-    .action(async (o: { board: boolean }) => {
+    .option('--notify-cmd <cmd>', 'as for the board: run CMD when a session turns from busy to waiting or idle')
+    .action(async (o: { board: boolean; notifyCmd?: string }, cmd: Command) => {
       if (o.board && (!process.stdin.isTTY || !process.stdout.isTTY)) {
         throw new UserError('the board needs a terminal; to set up the demo from a script use: agent-board demo --no-board', EXIT.usage);
       }
       const home = getHome();
       process.stdout.write(report(await setUpDemo(home)));
-      if (o.board) await openBoard({});
+      const notifyCmd = o.notifyCmd ?? (cmd.optsWithGlobals() as { notifyCmd?: string }).notifyCmd;
+      if (o.board) await openBoard({ notifyCmd });
     });
 }
 

@@ -22,6 +22,11 @@ export function registerNew(program: Command): void {
       if (!AGENT_KINDS[o.agent]) {
         throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${Object.keys(AGENT_KINDS).join(', ')}`, EXIT.usage);
       }
+      // The demo kind's program is ours: with no words, the demo agent (it answers whoever mentions it).
+      if (o.agent === 'demo' && cmd.length === 0 && !o.command) {
+        const { DEMO_AGENT } = await import('./demo.js');
+        cmd = [process.execPath, DEMO_AGENT, '--room', o.room];
+      }
       // Agents with a program of their own take the words as extra arguments (src/core/agent-wiring.ts).
       const ownProgram = AGENT_KINDS[o.agent]!.command !== null;
       const [command, ...args] = ownProgram ? [o.command ?? '', ...cmd] : cmd.length ? cmd : [o.command ?? process.env.SHELL ?? '/bin/sh'];
