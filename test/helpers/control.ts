@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { CmdAck, Envelope, ReconcileResult } from '../../src/core/control-protocol.js';
 import type { HostRecord, RunnerHello, RunnerMessage } from '../../src/core/protocol.js';
 import { controlJournalFile, hostFile } from '../../src/state/paths.js';
-import { ROOT, waitFor } from './home.js';
+import { afterEach, beforeEach } from 'vitest';
+import { destroyHome, makeHome, ROOT, waitFor } from './home.js';
 import { RawClient } from './raw-client.js';
 
 /** The stdin-recording fixture (test/fixtures/programs/stdin-recorder.mjs). */
@@ -175,4 +176,26 @@ export async function eventually(what: string, fn: () => Promise<boolean>, timeo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * A fresh home (with a recorder folder) per test, and enveloped clients that
+ * are closed after it: `const open = useControlHome((h, d) => ((home = h), (dir = d)));`.
+ */
+export function useControlHome(set: (home: string, dir: string) => void): (id: string) => Promise<EnvClient> {
+  let home = '';
+  const clients: EnvClient[] = [];
+  beforeEach(() => {
+    home = makeHome();
+    set(home, recorderDir(home));
+  });
+  afterEach(() => {
+    clients.splice(0).forEach((c) => c.close());
+    destroyHome(home);
+  });
+  return async (id: string) => {
+    const c = await EnvClient.open(home, id);
+    clients.push(c);
+    return c;
+  };
 }

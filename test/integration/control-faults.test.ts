@@ -4,33 +4,19 @@
  * section 10 window), and 1,000 sends through connections cut at random.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunnerConnection } from '../../src/client/connection.js';
 import { sendDurable, type SendOutcome } from '../../src/client/durable-send.js';
 import type { ClientMessage } from '../../src/core/protocol.js';
 import { isPidAlive } from '../../src/state/host-store.js';
 import { socketPath } from '../../src/state/paths.js';
-import { count, EnvClient, eventually, journalLines, readHost, received, receivedByChild, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
-import { cli, cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { count, eventually, journalLines, readHost, received, receivedByChild, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
+import { cli, cliAsync, newSession, waitFor } from '../helpers/home.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 let home: string;
 let dir: string;
-const clients: EnvClient[] = [];
-beforeEach(() => {
-  home = makeHome();
-  dir = recorderDir(home);
-});
-afterEach(() => {
-  clients.splice(0).forEach((c) => c.close());
-  destroyHome(home);
-});
-
-async function open(id: string): Promise<EnvClient> {
-  const c = await EnvClient.open(home, id);
-  clients.push(c);
-  return c;
-}
+const open = useControlHome((h, d) => ((home = h), (dir = d)));
 
 const APPLY_DELAY_MS = 2000;
 

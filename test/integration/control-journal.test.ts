@@ -4,29 +4,15 @@
  * the journal's GC keeps the file bounded without forgetting recent prompts.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusMsg } from '../../src/core/protocol.js';
 import { controlJournalFile } from '../../src/state/paths.js';
-import { count, EnvClient, journalLines, readHost, received, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
-import { cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { count, journalLines, readHost, received, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
+import { cliAsync, newSession, waitFor } from '../helpers/home.js';
 
 let home: string;
 let dir: string;
-const clients: EnvClient[] = [];
-beforeEach(() => {
-  home = makeHome();
-  dir = recorderDir(home);
-});
-afterEach(() => {
-  clients.splice(0).forEach((c) => c.close());
-  destroyHome(home);
-});
-
-async function open(id: string): Promise<EnvClient> {
-  const c = await EnvClient.open(home, id);
-  clients.push(c);
-  return c;
-}
+const open = useControlHome((h, d) => ((home = h), (dir = d)));
 
 /** Ways to make the journal unwritable that work even as root, and how to undo them. */
 const BREAKERS = [

@@ -4,29 +4,15 @@
  * host revision, terminal cursor, unresolved prompts), and a restart is a new
  * generation that fences old envelopes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReconcileResult } from '../../src/core/control-protocol.js';
 import type { OutputMsg, ReplayBegin, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol.js';
-import { count, EnvClient, readHost, reads, received, receivedByChild, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
-import { cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { count, EnvClient, readHost, reads, received, receivedByChild, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
+import { cliAsync, newSession, waitFor } from '../helpers/home.js';
 
 let home: string;
 let dir: string;
-const clients: EnvClient[] = [];
-beforeEach(() => {
-  home = makeHome();
-  dir = recorderDir(home);
-});
-afterEach(() => {
-  clients.splice(0).forEach((c) => c.close());
-  destroyHome(home);
-});
-
-async function open(id: string): Promise<EnvClient> {
-  const c = await EnvClient.open(home, id);
-  clients.push(c);
-  return c;
-}
+const open = useControlHome((h, d) => ((home = h), (dir = d)));
 const outputs = (c: EnvClient, from = 0) => c.messages.slice(from).filter((m): m is OutputMsg => m.type === 'output');
 const lastSeen = (c: EnvClient) => Math.max(-1, ...outputs(c).map((m) => m.seq));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
