@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { RoomChat } from '../board-api.js';
+import { useFeedVersion } from './useFeedVersion.js';
 import { useChatFeedSource } from '../contexts/ChatFeedContext.js';
 
 export interface ChatView {
@@ -12,12 +12,6 @@ export interface ChatView {
 /** The chat feed's paused rooms and open room, re-rendering the caller whenever the feed says they changed. */
 export function useChatFeed(): ChatView {
   const feed = useChatFeedSource();
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    const bump = () => setVersion((v) => v + 1);
-    const off = feed.subscribe(bump);
-    bump(); // a change between the first render and the subscription
-    return off;
-  }, [feed]);
+  const version = useFeedVersion(feed);
   return { version, pausedRooms: feed.pausedRooms, chat: feed.chat };
 }

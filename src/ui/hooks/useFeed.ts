@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
+import { useFeedVersion } from './useFeedVersion.js';
 import { useFeedSource } from '../contexts/FeedContext.js';
 
 export interface FeedView {
@@ -13,12 +13,6 @@ export interface FeedView {
 /** The feed's sessions and preview, re-rendering the caller whenever the feed says they changed. */
 export function useFeed(): FeedView {
   const feed = useFeedSource();
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    const bump = () => setVersion((v) => v + 1);
-    const off = feed.subscribe(bump);
-    bump(); // a change between the first render and the subscription
-    return off;
-  }, [feed]);
+  const version = useFeedVersion(feed);
   return { version, sessions: feed.sessions, preview: feed.preview };
 }
