@@ -8,6 +8,7 @@
  * Side effects (attach, create, kill...) belong to the UI; it reports their
  * outcome back as actions.
  */
+import { chatOutcome, chatPage, chatViewport, scrollChat } from './board-chat.js';
 import { DEFAULT_ROOM } from './chat.js';
 import type { KeyMode } from './keybindings.js';
 import type { HostRecord } from './protocol.js';
@@ -226,42 +227,6 @@ function editField(state: BoardState, edit: (value: string) => string): BoardSta
 
 /** Drops the last character (a whole code point, not half a surrogate pair). */
 const dropLast = (v: string) => Array.from(v).slice(0, -1).join('');
-
-// ---- the chat pane -----------------------------------------------------------
-
-const maxChatScroll = (o: ChatOverlay) => Math.max(0, o.lines - o.rows);
-
-/** Scrolls the open chat `by` lines back (older; negative: newer), within its history. */
-function scrollChat(state: BoardState, by: number): BoardState {
-  const o = state.overlay;
-  if (o.kind !== 'chat') return state;
-  const scroll = clamp(o.scroll + by, 0, maxChatScroll(o));
-  return scroll === o.scroll ? state : { ...state, overlay: { ...o, scroll } };
-}
-
-/** A page of the chat: its rows, less one kept for context. */
-const chatPage = (o: ChatOverlay) => Math.max(1, o.rows - 1);
-
-/**
- * The pane's size or its history changed. At the bottom the view follows new
- * lines; scrolled back, it stays on what it shows as lines arrive below.
- */
-function chatViewport(state: BoardState, rows: number, lines: number): BoardState {
-  const o = state.overlay;
-  if (o.kind !== 'chat' || (o.rows === rows && o.lines === lines)) return state;
-  const grown = o.scroll > 0 ? Math.max(0, lines - o.lines) : 0;
-  const next: ChatOverlay = { ...o, rows, lines };
-  return { ...state, overlay: { ...next, scroll: clamp(o.scroll + grown, 0, maxChatScroll(next)) } };
-}
-
-function chatOutcome(state: BoardState, action: Extract<BoardAction, { type: 'chat-posted' | 'chat-failed' }>): BoardState {
-  const o = state.overlay;
-  const message = action.type === 'chat-failed' ? { text: action.message, error: true } : action.message ? { text: action.message, error: false } : null;
-  if (o.kind !== 'chat') return { ...state, message: message ?? state.message };
-  // Posted: the line is cleared and the view goes back to the newest, where the post shows. Failed: the line stays for another try.
-  const overlay: ChatOverlay = action.type === 'chat-posted' ? { ...o, input: '', pending: false, scroll: 0 } : { ...o, pending: false };
-  return { ...state, overlay, message };
-}
 
 // ---- the reducer -----------------------------------------------------------
 
