@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
+import { cli, destroyHome, makeHome, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
 import { killAllTmux, showScreen, tmuxAvailable, TmuxServer, type Screen, OUTER_PS1, outerShellCommand } from '../helpers/tmux.js';
 
 const OUTER = OUTER_PS1.trimEnd();
@@ -76,21 +76,10 @@ function newSession(name: string, command: string[], env: Record<string, string>
   return r.stdout.trim();
 }
 
-async function peek(name: string): Promise<string[]> {
-  const r = await cliAsync(home, ['peek', name]);
-  if (r.code !== 0) throw new Error(`peek ${name} failed (${r.code}): ${r.stderr}`);
-  return r.stdout.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
-}
+const peek = (name: string) => peekLines(home, name);
 
 async function waitForPeek(name: string, what: string, pred: (lines: string[]) => boolean): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
-  let last: string[] = [];
-  for (;;) {
-    last = await peek(name);
-    if (pred(last)) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for peek ${name} to show ${what}; last:\n${last.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return waitForPeekLines(home, name, what, pred);
 }
 
 /** A bash session at its prompt. */

@@ -84,3 +84,21 @@ export async function waitFor<T>(what: string, fn: () => T | undefined | null | 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** `agent-board peek` of a session: its screen lines, right-trimmed. */
+export async function peekLines(home: string, name: string): Promise<string[]> {
+  const r = await cliAsync(home, ['peek', name]);
+  if (r.code !== 0) throw new Error(`peek ${name} failed (${r.code}): ${r.stderr}`);
+  return r.stdout.replace(/\n$/, '').split('\n').map((l) => l.trimEnd());
+}
+
+/** Peeks until `pred` holds (10 s at most); returns the lines that satisfied it. */
+export async function waitForPeekLines(home: string, name: string, what: string, pred: (lines: string[]) => boolean, everyMs = 50): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const last = await peekLines(home, name);
+    if (pred(last)) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for peek ${name} to show ${what}; last:\n${last.join('\n')}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
