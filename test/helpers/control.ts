@@ -182,7 +182,7 @@ export async function eventually(what: string, fn: () => Promise<boolean>, timeo
  * A fresh home (with a recorder folder) per test, and enveloped clients that
  * are closed after it: `const open = useControlHome((h, d) => ((home = h), (dir = d)));`.
  */
-export function useControlHome(set: (home: string, dir: string) => void): (id: string) => Promise<EnvClient> {
+export function useControlHome(set: (home: string, dir: string) => void): (id: string, hello?: Record<string, unknown>) => Promise<EnvClient> {
   let home = '';
   const clients: EnvClient[] = [];
   beforeEach(() => {
@@ -193,8 +193,8 @@ export function useControlHome(set: (home: string, dir: string) => void): (id: s
     clients.splice(0).forEach((c) => c.close());
     destroyHome(home);
   });
-  return async (id: string) => {
-    const c = await EnvClient.open(home, id);
+  return async (id: string, hello: Record<string, unknown> = {}) => {
+    const c = await EnvClient.open(home, id, hello);
     clients.push(c);
     return c;
   };

@@ -3,35 +3,22 @@
  * against a real runner whose program records every byte it receives.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CmdAck } from '../../src/core/control-protocol.js';
 import { encodeFrame } from '../../src/core/frame-decoder.js';
 import type { ErrorMsg, ExitMsg } from '../../src/core/protocol.js';
 import { controlJournalFile } from '../../src/state/paths.js';
-import { count, EnvClient, journalLines, newId, readHost, received, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
-import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { count, EnvClient, journalLines, newId, readHost, received, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
+import { newSession, waitFor } from '../helpers/home.js';
 
 let home: string;
 let dir: string;
-const clients: EnvClient[] = [];
-beforeEach(() => {
-  home = makeHome();
-  dir = recorderDir(home);
-});
-afterEach(() => {
-  clients.splice(0).forEach((c) => c.close());
-  destroyHome(home);
-});
+const open = useControlHome((h, d) => ((home = h), (dir = d)));
 
 async function start(...flags: string[]): Promise<string> {
   const id = newSession(home, recorderArgs(dir, ...flags));
   await recorderReady(dir);
   return id;
-}
-async function open(id: string, hello: Record<string, unknown> = {}): Promise<EnvClient> {
-  const c = await EnvClient.open(home, id, hello);
-  clients.push(c);
-  return c;
 }
 /** A legacy keystroke as a barrier: once the program has it, everything sent before was handled. */
 async function barrier(c: EnvClient): Promise<void> {

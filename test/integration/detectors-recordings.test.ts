@@ -11,25 +11,14 @@
  * the recordings, and the title and the screen disagree only for a frame or
  * two around a change, or in the ways the table of known disagreements lists.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layer, nextReading } from '../../src/core/activity.js';
 import type { Activity, ActivityReading } from '../../src/core/activity.js';
 import { activityFromScreen, activityFromTitle, STATUS_DETECTORS, screenPatternMatches } from '../../src/core/status-detectors.js';
 import { Terminal } from '../../src/runner/xterm.js';
+import { readRecording, recordingFiles } from '../helpers/recordings.js';
 
-const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'recordings');
 
-interface RecEvent {
-  t: number;
-  meta?: { cols: number; rows: number; cmd: string };
-  o?: string;
-  i?: string;
-  resize?: [number, number];
-  exit?: unknown;
-}
 
 /** What the sources say at one point of a replay. */
 interface State {
@@ -51,13 +40,7 @@ interface Replay {
 }
 
 async function replay(file: string): Promise<Replay> {
-  const events = fs
-    .readFileSync(path.join(DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as RecEvent);
-  const meta = events[0]?.meta;
-  if (!meta) throw new Error(`${file}: no meta line`);
+  const { meta, events } = readRecording(file);
   const kind = meta.cmd.split(' ')[0]!;
   const term = new Terminal({ cols: meta.cols, rows: meta.rows, scrollback: 1000, allowProposedApi: true });
   let rawTitle = '';
@@ -197,7 +180,7 @@ const KNOWN_DISAGREEMENTS: Record<string, string[]> = {
 };
 const DISAGREE_MAX_MS = 50;
 
-const FILES = fs.readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort();
+const FILES = recordingFiles();
 const replays = new Map<string, Replay>();
 
 beforeAll(async () => {

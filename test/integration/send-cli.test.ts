@@ -3,21 +3,13 @@
  * program really receives (text, bracketed paste, the Enter and its delay per
  * agent kind, when-idle), checked on the recorded stdin.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { count, EnvClient, journalLines, reads, received, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
-import { cli, cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { describe, expect, it } from 'vitest';
+import { count, journalLines, reads, received, recorderArgs, recorderDir, recorderReady, useControlHome } from '../helpers/control.js';
+import { cli, cliAsync, newSession, waitFor } from '../helpers/home.js';
 
 let home: string;
 let dir: string;
-const clients: EnvClient[] = [];
-beforeEach(() => {
-  home = makeHome();
-  dir = recorderDir(home);
-});
-afterEach(() => {
-  clients.splice(0).forEach((c) => c.close());
-  destroyHome(home);
-});
+const open = useControlHome((h, d) => ((home = h), (dir = d)));
 
 const LINE = /^([0-9a-f-]{36}) (applied|accepted|unconfirmed|not typed)\n$/;
 
@@ -75,8 +67,7 @@ describe('agent-board send', () => {
     await recorderReady(pasteDir);
     await recorderReady(dir);
     // The program's mode 2004 has reached the runner's screen model before we send.
-    const c = await EnvClient.open(home, paste);
-    clients.push(c);
+    const c = await open(paste);
     c.raw.send({ type: 'subscribe_terminal' });
     const frame = await c.waitMsg<{ type: 'snapshot_screen'; data: string }>((m) => m.type === 'snapshot_screen');
     expect(frame.data).toContain('\x1b[?2004h');
@@ -102,8 +93,7 @@ describe('agent-board send', () => {
     expect(waitedStatus).toBe('unconfirmed');
     expect(waited.stderr).toMatch(/--command-id/);
     expect(received(dir)).toBe('');
-    const c = await EnvClient.open(home, id);
-    clients.push(c);
+    const c = await open(id);
     expect((await c.reconcile()).unresolved).toEqual([
       { commandId: queuedId, status: 'accepted' },
       { commandId: waitedId, status: 'accepted' },

@@ -25,17 +25,14 @@
  * cells without an underline (extName), and the normal screen's own cursor
  * under the alternate one (readState).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { TrackedModes } from '../../src/core/terminal-modes.js';
 import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/terminal-model.js';
 import { cursorHiddenOf, scrollRegionOf, Terminal } from '../../src/runner/xterm.js';
 import type { BufferInternals } from '../../src/runner/xterm.js';
 import { mulberry32 } from '../helpers/rng.js';
+import { readRecording, recordingFiles } from '../helpers/recordings.js';
 
-const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'recordings');
 const SCROLLBACK = 2000;
 /** Recordings with at most this many output events are cut after every event. */
 const SMALL_RECORDING_EVENTS = 60;
@@ -60,14 +57,6 @@ interface Script {
   ops: Op[];
 }
 
-interface RecEvent {
-  t: number;
-  meta?: { cols: number; rows: number; cmd: string };
-  o?: string;
-  i?: string;
-  resize?: [number, number];
-  exit?: unknown;
-}
 
 /** Offsets just inside escape sequences: after the ESC, inside CSI parameters, inside OSC text. */
 function midEscapeOffsets(data: string): number[] {
@@ -104,13 +93,7 @@ function midSyncOffsets(data: string): number[] {
  * in the middle, with a cut at the split.
  */
 function recordingScript(file: string): Script {
-  const events = fs
-    .readFileSync(path.join(DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as RecEvent);
-  const meta = events[0]?.meta;
-  if (!meta) throw new Error(`${file}: no meta line`);
+  const { meta, events } = readRecording(file);
   const outputs = events.filter((e) => e.o !== undefined).length;
   const every = outputs <= SMALL_RECORDING_EVENTS;
   const stride = every ? 1 : Math.max(1, Math.floor(outputs / SPREAD_CUTS));
@@ -564,7 +547,7 @@ function expectExact(r: RunResult, minCuts: number): void {
 // ---------------------------------------------------------------------------
 // The real recordings
 
-const recordings = fs.readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort();
+const recordings = recordingFiles();
 
 describe('exact snapshots over the real recordings', () => {
   it('has the recordings', () => {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS, agentKind } from '../../src/core/agent-kinds.js';
+import { readRecording } from '../helpers/recordings.js';
 import {
   advanceRetry,
   BACKOFF_MS,
@@ -140,7 +139,6 @@ describe('settle markers beyond ESC[2J', () => {
 
 /** The real programs: after every resize in a recording, its kind's marker shows up in the output that follows. */
 describe('settle markers on the recordings', () => {
-  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'recordings');
   const cases: Array<[string, string]> = [
     ['claude-120x35.jsonl', 'claude'],
     ['codex-120x35.jsonl', 'codex'],
@@ -149,11 +147,9 @@ describe('settle markers on the recordings', () => {
     ['pi-120x35.jsonl', 'pi'],
     ['pi-turns-120x35.jsonl', 'pi'],
   ];
-  type Ev = { t: number; o?: string; resize?: [number, number] };
-
   for (const [file, kind] of cases) {
     it(`${file}: the ${kind} chain settles after each resize`, () => {
-      const events = fs.readFileSync(path.join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Ev);
+      const { events } = readRecording(file);
       const resizes = events.map((e, i) => (e.resize ? i : -1)).filter((i) => i >= 0);
       expect(resizes.length).toBeGreaterThan(0);
       let settledAfter = 0;
