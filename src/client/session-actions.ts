@@ -136,7 +136,8 @@ export async function restartSession(home: string, s: SessionView): Promise<Host
     await new Promise((r) => setTimeout(r, 20));
   }
   fs.rmSync(finalScreenFile(home, s.id), { force: true });
-  const { runnerAlive: _alive, ...old } = readHostFile(hostFile(home, s.id)) ? { ...s, ...readHostFile(hostFile(home, s.id))!, runnerAlive: false } : s;
+  // The record as the old runner left it (its resume id, say), else the view we were given.
+  const { runnerAlive: _alive, ...old } = { ...s, ...readHostFile(hostFile(home, s.id)) };
   // An agent that can resume its conversation does (Claude: --resume <its session id>).
   const kind = agentKind(old.agent);
   if (kind.resume && old.resumeId && old.extraArgs) {

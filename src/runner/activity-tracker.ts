@@ -22,6 +22,7 @@ export class ActivityTracker {
   private current: SourceReading | null = null;
   private checkTimer: NodeJS.Timeout | null = null;
   private bytesTimer: NodeJS.Timeout | null = null;
+  private lastByteAt = 0;
   private stopped = false;
   private recheck = false;
 
@@ -33,7 +34,7 @@ export class ActivityTracker {
 
   /** A program that prints nothing at all is idle by its bytes after a while, not "starting" forever. */
   start(): void {
-    if (this.has('bytes')) this.bytesTimer = setTimeout(() => this.set('bytes', 'idle'), BYTES_IDLE_MS);
+    if (this.has('bytes')) this.armBytesIdle(BYTES_IDLE_MS);
   }
 
   get activity(): SourceReading | null {
@@ -52,9 +53,10 @@ export class ActivityTracker {
   output(): void {
     if (this.stopped) return;
     if (this.has('bytes')) {
+      // The output path: no timer work per chunk, only a time stamp; the one timer looks again when due.
+      this.lastByteAt = Date.now();
       this.set('bytes', 'busy');
-      if (this.bytesTimer) clearTimeout(this.bytesTimer);
-      this.bytesTimer = setTimeout(() => this.set('bytes', 'idle'), BYTES_IDLE_MS);
+      if (!this.bytesTimer) this.armBytesIdle(BYTES_IDLE_MS);
     }
     if (this.checkTimer) {
       this.recheck = true; // output after the check was scheduled: look once more after it
@@ -78,6 +80,15 @@ export class ActivityTracker {
     this.stopped = true;
     if (this.checkTimer) clearTimeout(this.checkTimer);
     if (this.bytesTimer) clearTimeout(this.bytesTimer);
+  }
+
+  private armBytesIdle(ms: number): void {
+    this.bytesTimer = setTimeout(() => {
+      this.bytesTimer = null;
+      const quiet = Date.now() - this.lastByteAt;
+      if (quiet >= BYTES_IDLE_MS) this.set('bytes', 'idle');
+      else this.armBytesIdle(BYTES_IDLE_MS - quiet);
+    }, ms);
   }
 
   private check(): void {
