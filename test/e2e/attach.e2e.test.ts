@@ -315,6 +315,8 @@ describe.skipIf(!tmuxAvailable())('attach in a real terminal (tmux)', () => {
     const tail = pasted.lines.slice(pasted.lines.indexOf(`${OUTER_PS1}cat -v`));
     expect(tail.filter((l) => l.includes('PASTE-TWO')), showScreen(pasted)).toEqual(['PASTE-TWO', 'PASTE-TWO']);
     t.keys(['C-d']);
+    // Type only once the shell is back at its prompt: keys sent before are echoed ahead of it (a race, not a fault).
+    await t.waitForScreen('the outer prompt after cat -v', (s) => lastNonEmpty(s) === OUTER);
     await outerShellAnswers(t);
   });
 
