@@ -285,7 +285,10 @@ let lastChange = Date.now();
 feed.subscribe(() => { notifications++; lastChange = Date.now(); });
 if (env.FEED_PREVIEW) feed.setPreview(env.FEED_PREVIEW);
 const deadline = Date.now() + Number(env.FEED_WAIT_MS);
-const ready = () => feed.sessions.length === want && feed.sessions.every((s) => s.status === 'running' || s.status === 'exited') &&
+// Settled: every session listed, and past "starting" (a silent program turns idle by its bytes ~2 s after
+// it starts; under load the last runners get there well after they are listed).
+const settled = (s) => s.status === 'exited' || (s.status === 'running' && s.activity && s.activity !== 'starting');
+const ready = () => feed.sessions.length === want && feed.sessions.every(settled) &&
   (!env.FEED_PREVIEW || (feed.preview && feed.preview.lines.some(Boolean)));
 while (!ready()) {
   if (Date.now() > deadline) { say({ ev: 'timeout', listed: feed.sessions.length }); process.exit(1); }
