@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { buildProgram, commandsFor } from '../../src/cli/main.js';
+
+const argv = (...words: string[]) => ['node', 'agent-board', ...words];
+const names = (words: string[]) => commandsFor(argv(...words)).map((c) => c.names[0]);
+
+describe('the CLI loads only the command it runs', () => {
+  it('a command named first loads with the board (the program default) and nothing else', () => {
+    expect(names(['attach', 'abc'])).toEqual(['attach', 'board']);
+    expect(names(['list'])).toEqual(['ls', 'board']); // an alias finds its command
+    expect(names(['board'])).toEqual(['board']);
+    expect(names([])).toEqual(['board']);
+  });
+
+  it('help, an option first, or an unknown word load every command', () => {
+    for (const words of [['--help'], ['--version'], ['help'], ['--notify-cmd', 'x'], ['atach']]) {
+      expect(names(words)).toHaveLength(16);
+    }
+  });
+
+  it('the program built for one command still knows that command fully', async () => {
+    const program = await buildProgram(argv('send', 'x'));
+    const send = program.commands.find((c) => c.name() === 'send')!;
+    expect(send.options.map((o) => o.long)).toContain('--when-idle');
+    expect(program.commands.map((c) => c.name())).toEqual(['send', 'board']);
+    expect((await buildProgram(argv('--help'))).commands.map((c) => c.name())).toContain('chat');
+  });
+});
