@@ -299,7 +299,7 @@ function fakeSession(i, at) {
 }
 
 /** Renders the real <Board/> and times feed updates; resolves with the samples. */
-async function inProcessRender() {
+export async function inProcessRender() {
   // Ink decides at load time whether it runs under CI (then it draws nothing until exit).
   const hadCi = Object.prototype.hasOwnProperty.call(process.env, 'CI');
   const ci = process.env.CI;

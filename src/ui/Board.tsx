@@ -6,11 +6,12 @@ import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from './board-ap
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
 import { BoardStateContext } from './contexts/BoardStateContext.js';
 import { ChatFeedContext, NO_CHAT } from './contexts/ChatFeedContext.js';
-import { FeedContext } from './contexts/FeedContext.js';
+import { FeedContext, FeedVersionContext } from './contexts/FeedContext.js';
 import { NO_NOTICES, NoticesContext } from './contexts/NoticesContext.js';
 import { useBoardKeys } from './hooks/useBoardKeys.js';
 import { useChatSync } from './hooks/useChatSync.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
+import { useFeedUpdates } from './hooks/useFeedUpdates.js';
 import { useNotices } from './hooks/useNotices.js';
 
 export interface BoardProps {
@@ -50,6 +51,7 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
     reactDispatch(a);
   }, []);
   const getState = useCallback(() => latest.current, []);
+  const feedVersion = useFeedUpdates(feed, dispatch);
   const left = useRef(false);
   const typed = useRef('');
   const control = useMemo<BoardControl>(
@@ -82,16 +84,18 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
   const store = useMemo(() => ({ state, dispatch, getState }), [state, dispatch, getState]);
   return (
     <FeedContext.Provider value={feed}>
-      <ChatFeedContext.Provider value={chat ?? NO_CHAT}>
-        <NoticesContext.Provider value={notices ?? NO_NOTICES}>
-          <ActionsContext.Provider value={control}>
-            <BoardStateContext.Provider value={store}>
-              <Wiring />
-              <App />
-            </BoardStateContext.Provider>
-          </ActionsContext.Provider>
-        </NoticesContext.Provider>
-      </ChatFeedContext.Provider>
+      <FeedVersionContext.Provider value={feedVersion}>
+        <ChatFeedContext.Provider value={chat ?? NO_CHAT}>
+          <NoticesContext.Provider value={notices ?? NO_NOTICES}>
+            <ActionsContext.Provider value={control}>
+              <BoardStateContext.Provider value={store}>
+                <Wiring />
+                <App />
+              </BoardStateContext.Provider>
+            </ActionsContext.Provider>
+          </NoticesContext.Provider>
+        </ChatFeedContext.Provider>
+      </FeedVersionContext.Provider>
     </FeedContext.Provider>
   );
 }

@@ -193,10 +193,9 @@ function category(status: string): string {
 
 /**
  * The header agrees with the rows: as many sessions, and the same count per
- * status. (Checked with no filter on, when every row is on screen.) After a
- * change the header shows it a frame after the rows (it counts the board
- * state, which useFeedSync updates in an effect once the new rows are drawn),
- * so the tests wait for a frame where the two agree.
+ * status. (Checked with no filter on, when every row is on screen.) The two
+ * change in one draw (src/ui/hooks/useFeedUpdates.ts); the tests still wait
+ * for a frame where they agree, as a frame may be caught half written.
  */
 function headerAgrees(s: Screen): boolean {
   const rs = rows(s);

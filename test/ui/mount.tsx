@@ -12,6 +12,8 @@ export interface Mounted {
   feed: FakeFeed;
   actions: FakeActions;
   left: { req: LeaveRequest; state: BoardState; typeahead: string }[];
+  /** How many times Ink has drawn the board (each draw lays out and renders the whole screen). */
+  draws(): number;
   unmount(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export function mountBoard(
   const stdin = new FakeStdin();
   const actions = opts.actions ?? new FakeActions();
   const left: Mounted['left'] = [];
+  let draws = 0;
   out.write('\x1b[H\x1b[2J');
   const ink = render(
     <Board
@@ -34,7 +37,7 @@ export function mountBoard(
       initialState={opts.initialState}
       onLeave={(req, state, typeahead) => left.push({ req, state, typeahead })}
     />,
-    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false },
+    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false, onRender: () => void draws++ },
   );
   const exited = ink.waitUntilExit(); // before any exit: asked later, it would never settle
   return {
@@ -43,6 +46,7 @@ export function mountBoard(
     feed,
     actions,
     left,
+    draws: () => draws,
     async unmount() {
       ink.unmount();
       await exited;

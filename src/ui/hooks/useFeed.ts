@@ -1,18 +1,18 @@
+import { useContext } from 'react';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
-import { useFeedVersion } from './useFeedVersion.js';
-import { useFeedSource } from '../contexts/FeedContext.js';
+import { FeedVersionContext, useFeedSource } from '../contexts/FeedContext.js';
 
 export interface FeedView {
-  /** Goes up on every change the feed reports (the feed may hand out new arrays each time). */
+  /** Goes up on every change of the preview (a new session list is a new board state instead). */
   version: number;
   sessions: readonly SessionView[];
   preview: PreviewScreen | null;
 }
 
-/** The feed's sessions and preview, re-rendering the caller whenever the feed says they changed. */
+/** The feed's sessions and preview as of this render; the board re-renders on every change (useFeedUpdates). */
 export function useFeed(): FeedView {
   const feed = useFeedSource();
-  const version = useFeedVersion(feed);
+  const version = useContext(FeedVersionContext);
   return { version, sessions: feed.sessions, preview: feed.preview };
 }

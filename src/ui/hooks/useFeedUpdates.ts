@@ -1,0 +1,34 @@
+import { useEffect, useRef, useState } from 'react';
+import type { BoardAction } from '../../core/board-state.js';
+import type { BoardFeed } from '../board-api.js';
+import type { SessionView } from '../../state/host-store.js';
+
+/**
+ * The board's one subscription to the feed, and one state update per change
+ * it reports: a new session list goes into the board state (the rows and the
+ * header together), anything else (the preview) bumps the returned version.
+ *
+ * One update, because Ink draws every commit in full and then holds the next
+ * draw back for its frame interval (33 ms): a second commit per change (a
+ * second subscriber, or an effect that copies the list into the state) drew
+ * nothing new first and the real change a frame later, with the header a
+ * frame behind the rows.
+ */
+export function useFeedUpdates(feed: BoardFeed, dispatch: (a: BoardAction) => void): number {
+  const [version, setVersion] = useState(0);
+  const last = useRef<readonly SessionView[] | null>(null);
+  useEffect(() => {
+    const changed = () => {
+      if (feed.sessions !== last.current) {
+        last.current = feed.sessions;
+        dispatch({ type: 'sessions', sessions: feed.sessions });
+      } else {
+        setVersion((v) => v + 1);
+      }
+    };
+    const off = feed.subscribe(changed);
+    changed(); // a change between the first render and the subscription
+    return off;
+  }, [feed, dispatch]);
+  return version;
+}
