@@ -1,9 +1,11 @@
 /**
  * When the board rings, and what it writes: pure decisions, no I/O.
  *
- * The rule: a session that turns from busy to waiting (it needs the user) or
- * to idle (it finished its turn) rings. Not starting -> idle (nothing was
- * asked of it), and not:
+ * The rule: a session that turns to waiting rings, whatever it was doing (it
+ * needs the user: a permission prompt in a turn, or a trust dialog or sign-in
+ * menu before its first), and a session that turns from busy to idle rings
+ * (it finished its turn). Not starting -> idle (nothing was asked of it), and
+ * not:
  * - a session the user is attached to (they are looking);
  * - a change the board did not see begin (a session seen for the first time);
  * - a row still marked for the same state (a shell printing every few seconds
@@ -31,9 +33,11 @@ export interface StateChange {
   to: SessionState;
 }
 
-/** busy -> waiting and busy -> idle ring; nothing else does. */
+/** Anything the board saw -> waiting, and busy -> idle, ring; nothing else does. */
 export function ringsFor(from: SessionState | undefined, to: SessionState): boolean {
-  return from === 'busy' && (to === 'waiting' || to === 'idle');
+  if (from === undefined || from === to) return false;
+  if (to === 'waiting') return from !== 'exited' && from !== 'lost';
+  return from === 'busy' && to === 'idle';
 }
 
 /**

@@ -19,7 +19,7 @@ export interface BoardNotifierOptions {
 /**
  * Follows the sessions' states for as long as the board runs, attaches
  * included (it listens to the feed, not to the board), and when one turns
- * from busy to waiting or idle (the rule and its exceptions: src/core/notify.ts):
+ * to waiting or from busy to idle (the rule and its exceptions: src/core/notify.ts):
  * rings the terminal, runs the notify command, and has the board mark the
  * row. No timer: it looks when the feed says something changed.
  */

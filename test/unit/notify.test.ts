@@ -4,9 +4,11 @@ import { SESSION_STATES, type SessionState } from '../../src/core/session-state.
 import type { ActivitySource } from '../../src/core/activity.js';
 
 describe('ringsFor: the transition rule', () => {
-  it('busy -> waiting and busy -> idle ring', () => {
+  it('busy -> waiting and busy -> idle ring; so does waiting after starting or idle (a dialog before the first turn)', () => {
     expect(ringsFor('busy', 'waiting')).toBe(true);
     expect(ringsFor('busy', 'idle')).toBe(true);
+    expect(ringsFor('starting', 'waiting')).toBe(true);
+    expect(ringsFor('idle', 'waiting')).toBe(true);
   });
 
   it('nothing else does', () => {
@@ -14,7 +16,7 @@ describe('ringsFor: the transition rule', () => {
     for (const from of [undefined, ...SESSION_STATES]) {
       for (const to of SESSION_STATES) if (ringsFor(from, to)) ringing.push(`${from}->${to}`);
     }
-    expect(ringing).toEqual(['busy->idle', 'busy->waiting']);
+    expect(ringing.sort()).toEqual(['busy->idle', 'busy->waiting', 'idle->waiting', 'starting->waiting']);
     expect(ringsFor('starting', 'idle')).toBe(false);
     expect(ringsFor('waiting', 'waiting')).toBe(false);
     expect(ringsFor('busy', 'exited')).toBe(false);
@@ -72,6 +74,16 @@ describe('NoticeWatch', () => {
       'gemini:busy->idle',
       'pi:busy->waiting',
     ]);
+  });
+
+  it('an agent that needs the user before its first turn (trust dialog, sign-in) rings; one first seen waiting does not', () => {
+    const w = new NoticeWatch();
+    rung(w, S('claude', 'starting'), S('codex', 'idle', 'screen'));
+    expect(rung(w, S('claude', 'waiting', 'screen'), S('codex', 'waiting', 'screen'))).toEqual(['claude:starting->waiting', 'codex:idle->waiting']);
+    expect(rung(w, S('claude', 'waiting', 'screen'), S('codex', 'waiting', 'screen'), S('gemini', 'waiting', 'screen'))).toEqual([]);
+    // Out of the dialog and into a turn, and done: that rings too.
+    rung(w, S('claude', 'busy', 'hook'));
+    expect(rung(w, S('claude', 'idle', 'hook'))).toEqual(['claude:busy->idle']);
   });
 
   it('waiting -> waiting does not ring twice; a row still marked for idle does not ring for idle again', () => {

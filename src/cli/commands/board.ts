@@ -6,7 +6,7 @@ import { getHome } from '../context.js';
 
 interface BoardCliOptions {
   detachKey?: string;
-  /** Run through the shell when a session turns from busy to waiting or idle. */
+  /** Run through the shell when a session needs the user (waiting) or finishes a turn (busy to idle). */
   notifyCmd?: string;
 }
 
@@ -14,7 +14,7 @@ interface BoardCliOptions {
 export function registerBoard(program: Command): void {
   const detachKeyHelp = 'the key that comes back from an attach, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY)';
   const notifyHelp =
-    'run CMD (through /bin/sh, detached, output ignored) when a session turns from busy to waiting or idle; ' +
+    'run CMD (through /bin/sh, detached, output ignored) when a session needs the user (waiting) or finishes a turn (busy to idle); ' +
     'it gets AGENT_BOARD_SESSION, AGENT_BOARD_SESSION_NAME, AGENT_BOARD_STATE, AGENT_BOARD_PREVIOUS_STATE';
   program
     .command('board')
