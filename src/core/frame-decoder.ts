@@ -24,8 +24,15 @@ export interface FrameDecoder {
  */
 export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): FrameDecoder {
   let buffered = ''; // the unfinished line, minus a trailing CR held back in `heldCR`
-  let bufferedBytes = 0; // UTF-8 length of `buffered`
-  let afterHigh = false; // `buffered` ends in a high surrogate still waiting for its pair
+  // The UTF-8 length of `buffered` is counted only when it is asked for or
+  // could matter: a UTF-16 code unit is at most 3 UTF-8 bytes, so a line of
+  // up to a third of the limit in code units is under it uncounted. Every
+  // frame in normal use is, so the decoder counts nothing on the hot paths
+  // (the attach client's output, the runner's keystrokes). Counting resumes
+  // where it stopped: `counted` code units of `buffered` make `countedBytes`.
+  let counted = 0;
+  let countedBytes = 0;
+  let afterHigh = false; // the counted text ends in a high surrogate still waiting for its pair
   let heldCR = false; // a CR came last: the terminator if LF follows, else part of the line
   let discarding = false; // inside a line already refused; skip to its end
 
@@ -35,11 +42,34 @@ export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): Fra
     message: `frame over ${maxFrameBytes} bytes refused`,
   });
 
+  /** Counts `text`, the next `text.length` code units of `buffered` after the counted ones. */
+  const countPiece = (text: string) => {
+    const r = countUtf8(text, afterHigh);
+    countedBytes += r.bytes;
+    afterHigh = r.afterHigh;
+    counted += text.length;
+  };
+
+  /** UTF-8 bytes of `buffered`, exact (the same answer however it was chunked). */
+  const bufferedBytes = (): number => {
+    if (counted < buffered.length) countPiece(buffered.slice(counted));
+    return countedBytes;
+  };
+
+  const overLimit = (): boolean => buffered.length * MAX_UTF8_PER_UNIT > maxFrameBytes && bufferedBytes() > maxFrameBytes;
+
+  /**
+   * Adds to the line. Once the line is long enough that its size matters,
+   * each piece is counted as it comes (the uncounted start once, first), so a
+   * long line arriving in many small chunks costs no more than it did when
+   * every piece was counted.
+   */
   const add = (text: string) => {
     buffered += text;
-    const r = countUtf8(text, afterHigh);
-    bufferedBytes += r.bytes;
-    afterHigh = r.afterHigh;
+    if (buffered.length * MAX_UTF8_PER_UNIT <= maxFrameBytes) return;
+    const start = buffered.length - text.length;
+    if (counted < start) countPiece(buffered.slice(counted, start));
+    countPiece(text);
   };
 
   /** Appends text (without LF) to the unfinished line. */
@@ -58,7 +88,8 @@ export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): Fra
 
   const reset = () => {
     buffered = '';
-    bufferedBytes = 0;
+    counted = 0;
+    countedBytes = 0;
     afterHigh = false;
     heldCR = false;
   };
@@ -66,10 +97,10 @@ export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): Fra
   /** The line just ended (a held CR was its terminator). */
   const finishLine = (): DecodedFrame | null => {
     const line = buffered;
-    const bytes = bufferedBytes;
+    const tooBig = overLimit();
     reset();
-    if (bytes > maxFrameBytes) return tooLarge();
-    if (/^[ \t\r]*$/.test(line)) return null; // blank: JSON whitespace only
+    if (tooBig) return tooLarge();
+    if (isBlank(line)) return null; // blank: JSON whitespace only
     try {
       return { ok: true, value: JSON.parse(line) };
     } catch (err) {
@@ -80,7 +111,7 @@ export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): Fra
 
   return {
     get pending() {
-      return bufferedBytes;
+      return bufferedBytes();
     },
     push(chunk: string): DecodedFrame[] {
       const out: DecodedFrame[] = [];
@@ -91,7 +122,7 @@ export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): Fra
         if (nl === -1) {
           if (!discarding) {
             append(piece);
-            if (bufferedBytes > maxFrameBytes) {
+            if (overLimit()) {
               reset();
               discarding = true;
               out.push(tooLarge());
@@ -112,14 +143,34 @@ export function createFrameDecoder(maxFrameBytes: number = MAX_FRAME_BYTES): Fra
   };
 }
 
+/** The most UTF-8 bytes one UTF-16 code unit can stand for (a pair's two units make 4). */
+const MAX_UTF8_PER_UNIT = 3;
+
+/** Only JSON whitespace (space, tab, CR; LF ends the line): the regex runs only for a line that starts like one. */
+function isBlank(line: string): boolean {
+  const c = line.charCodeAt(0); // NaN for ''
+  if (c === 0x7b) return false; // '{': every frame we send
+  return /^[ \t\r]*$/.test(line);
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Shorter text is counted by the loop alone: a regex call costs more than it saves there. */
+const ASCII_SCAN_MIN_LENGTH = 64;
+
 /**
  * UTF-8 length of `text` as a peer would encode it; a lone surrogate counts as
  * U+FFFD (3 bytes). `afterHigh` says the text continues one that ended in an
  * unpaired high surrogate, so a pair split across chunks counts 4, not 6.
  */
 function countUtf8(text: string, afterHigh: boolean): { bytes: number; afterHigh: boolean } {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
+  // Output is mostly ASCII: a regex finds the first other character several
+  // times faster than this loop gets there (the ring and the decoder count
+  // every output byte). Everything before it is one byte per code unit.
+  const first = text.length < ASCII_SCAN_MIN_LENGTH ? 0 : text.search(NON_ASCII);
+  if (first === -1) return { bytes: text.length, afterHigh: text.length > 0 ? false : afterHigh };
+  if (first > 0) afterHigh = false;
+  let n = first;
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
