@@ -21,6 +21,31 @@ export interface PtyHostOptions {
 
 export interface Disposable { dispose(): void }
 
+/** What the direct write uses of node-pty 1.1.0's UnixTerminal: the master fd and the stream that owns it. */
+interface PtyInternals {
+  fd?: unknown;
+  _socket?: { destroyed?: unknown };
+}
+
+/** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
+const O_NONBLOCK = 0o4000;
+
+/**
+ * Only a non-blocking master fd may be written from the event loop (a blocking
+ * write to a full PTY would hang the runner), and only when node-pty exposes
+ * it the way 1.1.0 does; otherwise node-pty keeps writing.
+ */
+function canWriteDirectly(p: PtyInternals): boolean {
+  if (typeof p.fd !== 'number' || typeof p._socket?.destroyed !== 'boolean') return false;
+  try {
+    const info = fs.readFileSync(`/proc/self/fdinfo/${p.fd}`, 'utf8');
+    const flags = /^flags:\s*([0-7]+)/m.exec(info);
+    return flags !== null && (parseInt(flags[1]!, 8) & O_NONBLOCK) !== 0;
+  } catch {
+    return false; // no /proc (not Linux): node-pty writes
+  }
+}
+
 const signalNames = new Map(Object.entries(os.constants.signals).map(([name, num]) => [num, name]));
 
 export function signalName(num: number | undefined): string | null {
@@ -40,6 +65,10 @@ export class PtyHost {
   private killTimer: NodeJS.Timeout | null = null;
   private exited: ChildExit | null = null;
   private readonly exitListeners: Array<(e: ChildExit) => void> = [];
+  /** Input is written to the master fd by us (see write); false: node-pty's own write. */
+  private readonly direct: boolean;
+  private readonly writeQueue: Buffer[] = [];
+  private writeRetry: NodeJS.Immediate | null = null;
 
   constructor(opts: PtyHostOptions) {
     this.pty = pty.spawn(opts.command, opts.args, {
@@ -58,8 +87,12 @@ export class PtyHost {
         this.slaveFd = null; // the child may already be gone; nothing to hold open
       }
     }
+    this.direct = canWriteDirectly(this.pty as unknown as PtyInternals);
     this.pty.onExit(({ exitCode, signal }) => {
       this.closeSlave();
+      if (this.writeRetry) clearImmediate(this.writeRetry);
+      this.writeRetry = null;
+      this.writeQueue.length = 0;
       if (this.killTimer) clearTimeout(this.killTimer);
       this.killTimer = null;
       const sig = signalName(signal);
@@ -85,8 +118,58 @@ export class PtyHost {
     return { dispose: () => this.exitListeners.splice(this.exitListeners.indexOf(fn) >>> 0, 1) };
   }
 
+  /**
+   * Input for the program. node-pty writes through the libuv thread pool
+   * (fs.write), so every keystroke waited for a worker thread to wake before
+   * it reached the PTY: a visible part of the echo round trip. When the master
+   * fd is non-blocking we write it here, synchronously; whatever the kernel
+   * does not take now (a full PTY) waits in our queue and is retried, in
+   * order, as node-pty would. Without a usable fd, node-pty writes as before.
+   */
   write(data: string): void {
-    if (!this.exited) this.pty.write(data);
+    if (this.exited) return;
+    if (!this.direct) {
+      this.pty.write(data);
+      return;
+    }
+    const buf = Buffer.from(data, 'utf8');
+    if (buf.length === 0) return;
+    this.writeQueue.push(buf);
+    if (this.writeQueue.length === 1) this.flushWrites();
+  }
+
+  /** Writes queued input until it is all in or the PTY is full (then again on the next turn of the loop). */
+  private flushWrites(): void {
+    this.writeRetry = null;
+    const fd = this.masterFd();
+    while (this.writeQueue.length > 0) {
+      if (fd === null) {
+        this.writeQueue.length = 0; // the PTY is gone: nobody will read it
+        return;
+      }
+      const head = this.writeQueue[0]!;
+      let n: number;
+      try {
+        n = fs.writeSync(fd, head);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
+          // The program is not reading: try again after the loop has turned (node-pty does the same).
+          this.writeRetry = setImmediate(() => this.flushWrites());
+          return;
+        }
+        this.writeQueue.length = 0; // EIO and the like: the child side is gone, as node-pty drops it too
+        return;
+      }
+      if (n < head.length) this.writeQueue[0] = head.subarray(n);
+      else this.writeQueue.shift();
+    }
+  }
+
+  /** The master fd while node-pty still has it open (it closes it when the child side goes away). */
+  private masterFd(): number | null {
+    const internals = this.pty as unknown as PtyInternals;
+    if (this.exited || internals._socket?.destroyed !== false) return null;
+    return internals.fd as number;
   }
 
   resize(cols: number, rows: number): void {
