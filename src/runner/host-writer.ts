@@ -33,13 +33,13 @@ export class HostWriter {
   }
 
   /**
-   * Merge `patch` into the record. `now` (status changes) writes at once and
-   * fsyncs; anything else is written within HOST_WRITE_COALESCE_MS.
+   * Merge `patch` into the record. `now` (status changes) writes at once, and
+   * fsyncs when `durable`; anything else is written within HOST_WRITE_COALESCE_MS.
    */
-  update(patch: Partial<HostRecord>, now = false): void {
+  update(patch: Partial<HostRecord>, now = false, durable = now): void {
     this.record = { ...this.record, ...patch, revision: (this.record.revision ?? 0) + 1 };
     if (now) {
-      this.flush(true);
+      this.flush(durable);
       return;
     }
     this.timer ??= setTimeout(() => this.flush(false), HOST_WRITE_COALESCE_MS);

@@ -72,7 +72,11 @@ export class Session {
       agentKind(rec.agent),
       { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
       (r) => {
-        deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true);
+        // At once (the board and the wakes go by it), but no fsync: activity is
+        // advisory and read afresh by a new runner, and the first output after
+        // a pause (a keystroke's echo) turns a session busy: it must not wait
+        // for a disk.
+        deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true, false);
         this.onActivity?.();
       },
     );
@@ -115,11 +119,12 @@ export class Session {
 
   private onOutput(data: string): void {
     this.lastOutputMs = Date.now();
-    this.activity.output();
-    for (const fn of this.outputWatchers) fn();
     const chunk = this.ring.push(data);
-    this.model.write(data, chunk.seq + 1);
-    this.deps.host.noteOutput();
+    // Live clients first, the rest after: the echo a user waits for leaves
+    // before the bookkeeping that nobody waits for (model.write only queues
+    // the parse; an activity change writes host.json and pushes a status; the
+    // host file's output stamp only arms a timer). The output frames on the
+    // wire are the same; a status this output causes now follows it.
     let frame: string | null = null; // encoded once, whatever the number of clients
     for (const c of this.clients) {
       if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
@@ -128,6 +133,10 @@ export class Session {
       c.cursor = chunk.seq + 1;
       if (c.backlog > clientBacklogLimit(this.model.term.cols, this.model.term.rows)) this.fallBehind(c);
     }
+    this.model.write(data, chunk.seq + 1);
+    this.activity.output();
+    for (const fn of this.outputWatchers) fn();
+    this.deps.host.noteOutput();
   }
 
   /** The client cannot keep up: stop sending, and re-snapshot it once its socket drains. */
