@@ -77,7 +77,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   let jiggle: JiggleChain | null = null;
 
   // Output is drawn once per batch of frames (one socket read), not once per
-  // frame: a terminal write costs far more than the bytes it carries.
+  // frame: a terminal write costs far more than the bytes it carries. The
+  // connection says when a read's frames are all delivered (onBatchEnd) and
+  // the batch is written then: a keystroke's echo does not wait for the
+  // socket stream's own bookkeeping that runs before a microtask would, nor
+  // pays for queueing one. Output shown outside a read of the current
+  // connection (messages replayed to a new listener) still goes by microtask.
   let pendingOut = '';
   const flushOut = () => {
     const data = pendingOut;
@@ -93,7 +98,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   };
   const show = (data: string) => {
     alt.feed(data);
-    if (!pendingOut) queueMicrotask(flushOut);
+    // Inside a read of the current connection its batch end writes this; otherwise a microtask does.
+    if (!pendingOut && !conn?.delivering) queueMicrotask(flushOut);
     pendingOut += data;
   };
 
@@ -172,6 +178,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     channel?.close();
     const ch = (channel = new ControlChannel(c));
     c.onMessage(onMessage);
+    c.onBatchEnd?.(flushOut); // a stand-in connection without it (a test's fake) keeps the microtask flush
     c.onClose(() => {
       if (!finished && conn === c) void reconnect();
     });

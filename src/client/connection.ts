@@ -22,6 +22,9 @@ export class RunnerConnection {
   private closedWith: { err: Error | null } | null = null;
   /** Messages that came before anyone listened; handed to the first listener. */
   private unheard: RunnerMessage[] = [];
+  private readonly batchListeners = new Set<() => void>();
+  /** True while the messages of one socket read are being delivered (onBatchEnd follows). */
+  private inBatch = false;
 
   private constructor(readonly socket: Duplex, readonly hello: RunnerHello) {}
 
@@ -42,15 +45,19 @@ export class RunnerConnection {
     let onFail: ((e: Error) => void) | null = null;
 
     socket.on('data', (chunk: string) => {
-      for (const frame of decoder.push(chunk)) {
-        if (!frame.ok) continue; // a runner bug; nothing a client could do with it
-        const msg = frame.value as RunnerMessage;
-        if (!conn) {
-          if (msg.type === 'hello') onHello?.(msg);
-          else if (msg.type === 'error') onFail?.(new Error(msg.message));
-          continue;
+      try {
+        for (const frame of decoder.push(chunk)) {
+          if (!frame.ok) continue; // a runner bug; nothing a client could do with it
+          const msg = frame.value as RunnerMessage;
+          if (!conn) {
+            if (msg.type === 'hello') onHello?.(msg);
+            else if (msg.type === 'error') onFail?.(new Error(msg.message));
+            continue;
+          }
+          conn.deliver(msg);
         }
-        conn.deliver(msg);
+      } finally {
+        conn?.deliveredBatch();
       }
     });
     const hello = await new Promise<RunnerHello>((resolve, reject) => {
@@ -96,6 +103,16 @@ export class RunnerConnection {
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Called after the messages of one read from the socket have all been
+   * delivered: a client that batches work per read (the attach client's
+   * terminal writes) can do it then, without waiting for a later tick.
+   */
+  onBatchEnd(fn: () => void): () => void {
+    this.batchListeners.add(fn);
+    return () => this.batchListeners.delete(fn);
+  }
+
   /** err is null for an orderly close. Called at once if already closed. */
   onClose(fn: (err: Error | null) => void): () => void {
     if (this.closedWith) {
@@ -114,9 +131,21 @@ export class RunnerConnection {
     this.socket.destroy();
   }
 
+  /** A listener called now will hear onBatchEnd before this read is done. */
+  get delivering(): boolean {
+    return this.inBatch;
+  }
+
   private deliver(m: RunnerMessage): void {
+    this.inBatch = true;
     if (this.listeners.size === 0) this.unheard.push(m);
     for (const fn of this.listeners) fn(m);
+  }
+
+  private deliveredBatch(): void {
+    if (!this.inBatch) return;
+    this.inBatch = false;
+    for (const fn of this.batchListeners) fn();
   }
 
   private markClosed(err: Error | null): void {
