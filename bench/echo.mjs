@@ -9,6 +9,13 @@ const ROUND_TIMEOUT_MS = 5000;
 // Letters that are not common CSI finals, so an escape sequence cannot pass for the echo.
 const KEYS = 'vwxyzq';
 const ECHO_PROGRAM = ['sh', '-c', 'stty raw -echo; printf "ECHO-%s\\r\\n" READY; exec cat'];
+/**
+ * The first key after a pause: long enough (over the runner's 2 s BYTES_IDLE_MS)
+ * for the session to have turned idle, so its echo also turns it busy, which
+ * rewrites host.json: what a person typing after reading sees, not a stream of keys.
+ */
+const PAUSE_MS = 2300;
+const PAUSE_ROUNDS = 8;
 
 async function rounds(client, label, log) {
   const samples = [];
@@ -23,6 +30,21 @@ async function rounds(client, label, log) {
     await new Promise((r) => setImmediate(r));
   }
   log(`(b) ${label}: p50 ${percentile(samples, 50).toFixed(3)} ms, p99 ${percentile(samples, 99).toFixed(3)} ms`);
+  return samples;
+}
+
+/** Keys typed one at a time after PAUSE_MS of quiet each. */
+async function pausedRounds(client, label, log) {
+  const samples = [];
+  for (let i = 0; i < PAUSE_ROUNDS; i++) {
+    await sleep(PAUSE_MS);
+    const key = KEYS[i % KEYS.length];
+    const back = client.watch((buf) => buf.includes(key.charCodeAt(0)), ROUND_TIMEOUT_MS, `the echo of ${key} after a pause (${label})`);
+    const t0 = now();
+    client.write(key);
+    samples.push((await back) - t0);
+  }
+  log(`(b) ${label}, first key after ${PAUSE_MS} ms quiet: p50 ${percentile(samples, 50).toFixed(3)} ms, max ${Math.max(...samples).toFixed(3)} ms`);
   return samples;
 }
 
@@ -44,10 +66,12 @@ export async function benchEcho({ ab, tmux, log }) {
 
   const abClient = ab.attach(id);
   let abSamples;
+  let abPaused;
   try {
     await abClient.waitForText('ECHO-READY', 10_000);
     await abClient.settle(150);
     abSamples = await rounds(abClient, 'agent-board attach', log);
+    abPaused = await pausedRounds(abClient, 'agent-board attach', log);
   } finally {
     abClient.write('\x1c');
     await abClient.waitExit(3000);
@@ -55,10 +79,12 @@ export async function benchEcho({ ab, tmux, log }) {
 
   const tmClient = tmux.attach('echo');
   let tmSamples;
+  let tmPaused;
   try {
     await tmClient.waitForText('ECHO-READY', 10_000);
     await tmClient.settle(150);
     tmSamples = await rounds(tmClient, 'tmux attach', log);
+    tmPaused = await pausedRounds(tmClient, 'tmux attach', log);
   } finally {
     tmClient.write('\x02d');
     await tmClient.waitExit(3000);
@@ -68,6 +94,8 @@ export async function benchEcho({ ab, tmux, log }) {
   const a = stat(abSamples);
   const t = stat(tmSamples);
   const d = stat(directSamples);
+  const ap = stat(abPaused);
+  const tp = stat(tmPaused);
   const floor = `node-pty direct p50 ${d.p50.toFixed(3)} / p99 ${d.p99.toFixed(3)} ms`;
   return [
     {
@@ -93,6 +121,18 @@ export async function benchEcho({ ab, tmux, log }) {
       pass: null,
       extra: { direct: d },
       note: `floor: ${floor}`,
+    },
+    {
+      key: 'echo_after_pause_p50',
+      name: `first key after ${PAUSE_MS / 1000} s quiet, echo p50 (ms)`,
+      unit: 'ms',
+      agentBoard: ap.p50,
+      tmux: tp.p50,
+      ratio: ap.p50 / tp.p50,
+      target: 'reported (no target)',
+      pass: null,
+      extra: { agentBoard: ap, tmux: tp, rounds: PAUSE_ROUNDS, pauseMs: PAUSE_MS },
+      note: `${PAUSE_ROUNDS} keys; max agent-board ${ap.max.toFixed(3)} ms, tmux ${tp.max.toFixed(3)} ms (the session turns busy again with each)`,
     },
   ];
 }
