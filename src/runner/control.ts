@@ -77,6 +77,10 @@ export class Control {
     if (msg.type === 'reconcile') return this.reconcile(c, env.commandId, msg.commandIds);
 
     const cls = classifyCommand(msg);
+    // Keys come after the resizes sent before them: a burst's resizes are
+    // applied at the end of the read, but a program that reads a key and then
+    // asks for its size must see the size the client had when it typed.
+    if (this.drainScheduled && (cls === 'keystroke' || cls === 'durable_input' || msg.type === 'interrupt')) this.applyPendingResizes();
     if (cls === 'keystroke') {
       // Fire-and-forget, as in the legacy path: no ack, no journal, no ledger.
       if (c.readOnly) c.send({ type: 'error', code: 'read_only', message: 'input refused: this client attached read-only', commandId: env.commandId });

@@ -113,6 +113,22 @@ describe('staged acks with envelopes', () => {
     expect(c.messages.some((m) => m.type === 'cmd_ack' && m.stage === 'observed')).toBe(false);
   });
 
+  it('keys come after the resize sent before them: in one write, the resize is applied before the prompt after it is even accepted', async () => {
+    const id = await start();
+    const c = await open(id);
+    c.raw.send({ type: 'subscribe_terminal' });
+    await c.waitMsg((m) => m.type === 'snapshot_end');
+    const resize = c.frame({ type: 'resize', cols: 77, rows: 21 });
+    const prompt = c.frame({ type: 'input', data: '<after-resize>', durable: true });
+    const from = c.messages.length;
+    c.raw.raw(encodeFrame(resize) + encodeFrame(prompt));
+    const accepted = await c.ack(prompt.commandId, 'accepted', 10_000, from);
+    const applied = await c.ack(resize.commandId, 'applied', 10_000, from);
+    expect(applied).toMatchObject({ cols: 77, rows: 21 });
+    expect(c.messages.indexOf(applied)).toBeLessThan(c.messages.indexOf(accepted));
+    await waitFor('program sees 77x21 and gets the prompt', () => c.raw.outputText().includes('size:77x21') && received(dir).includes('<after-resize>'));
+  });
+
   it('terminate is applied, then observed with how the program ended; a second terminate is idempotent', async () => {
     const id = await start();
     const c = await open(id);
