@@ -1,4 +1,5 @@
-import { SerializeAddon, Terminal } from '../runner/xterm.js';
+import { Terminal } from '../runner/xterm.js';
+import { SerializeAddon } from './serialize-addon.js';
 
 export interface RenderedScreen {
   /** Plain text, one string per line, history first, trailing blank lines dropped. */

@@ -1,19 +1,16 @@
 /**
- * The headless terminal and its serializer, loaded the one way that works from
- * ESM for these CommonJS packages, plus readers for the state xterm keeps but
- * does not expose, and a workaround for an xterm bug that would wedge the
- * model. The painter that turns that state back into bytes is in
+ * The headless terminal, loaded the one way that works from ESM for this
+ * CommonJS package, plus readers for the state xterm keeps but does not
+ * expose, and a workaround for an xterm bug that would wedge the model. (Its
+ * serializer is for clients only: src/client/serialize-addon.ts.) The painter that turns that state back into bytes is in
  * snapshot-frame.ts (with frame-painter.ts and term-attrs.ts). All of it
  * uses private fields of @xterm/headless 6.0.0: the snapshot property test
  * (test/integration/snapshot-property.test.ts) fails if an upgrade moves them.
  */
 import headless from '@xterm/headless';
-import serialize from '@xterm/addon-serialize';
 
 export const Terminal = headless.Terminal;
 export type Terminal = InstanceType<typeof headless.Terminal>;
-export const SerializeAddon = serialize.SerializeAddon;
-export type SerializeAddon = InstanceType<typeof serialize.SerializeAddon>;
 
 // ---------------------------------------------------------------------------
 // xterm's private state (6.0.0)

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AttachInput, AttachOutput } from '../../src/client/attach.js';
-import { SerializeAddon, Terminal } from '../../src/runner/xterm.js';
+import { SerializeAddon } from '../../src/client/serialize-addon.js';
+import { Terminal } from '../../src/runner/xterm.js';
 
 /** A terminal for the attach client: keys typed in, everything it draws kept. */
 export class FakeTerminal {
