@@ -303,4 +303,75 @@ describe('utf8Length', () => {
     }
     for (const s of samples) expect(utf8Length(s), JSON.stringify(s)).toBe(bytes(s));
   });
+
+  /** Long ASCII runs (the scan's fast path) with other units between them: lone surrogates too. */
+  function mixed(rnd: () => number, maxRuns: number): string {
+    const units = [0xe9, 0x4e2d, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0x7ff, 0x800];
+    let out = '';
+    for (let r = Math.floor(rnd() * maxRuns); r >= 0; r--) {
+      out += 'x'.repeat(Math.floor(rnd() * 150));
+      out += String.fromCharCode(...Array.from({ length: Math.floor(rnd() * 4) }, () => units[Math.floor(rnd() * units.length)]!));
+    }
+    return out;
+  }
+
+  it('matches TextEncoder on long text: ASCII runs of 0-150 with other characters and lone surrogates between', () => {
+    const rnd = mulberry32(7);
+    for (let i = 0; i < 500; i++) {
+      const s = mixed(rnd, 6);
+      expect(utf8Length(s), JSON.stringify(s)).toBe(bytes(s));
+    }
+  });
+
+  it('a lone surrogate at a chunk edge stays lone across a long ASCII run (counted piece by piece)', () => {
+    const x = 'x'.repeat(100);
+    for (const line of [`${x}\uD83D${x}\uDE00${x}`, `${x}\uDBFF${x}${x}\uDC00`, `\uD83D${x}\uDE00\uD83D\uDE00`]) {
+      for (let cut = 1; cut < line.length; cut++) {
+        const d = createFrameDecoder(240); // past 80 code units every piece is counted as it comes
+        const out = [...d.push(line.slice(0, cut)), ...d.push(line.slice(cut))];
+        if (bytes(line) > 240) expect(out.filter((f) => !f.ok)).toHaveLength(1);
+        else expect(d.pending, `cut at ${cut}`).toBe(bytes(line));
+      }
+    }
+    // Under the limit, so pending is checked at every cut.
+    const small = `\uD83D${'y'.repeat(70)}\uDE00`;
+    for (let cut = 1; cut < small.length; cut++) {
+      const d = createFrameDecoder(240);
+      d.push(small.slice(0, cut));
+      d.push(small.slice(cut));
+      expect(d.pending, `cut at ${cut}`).toBe(bytes(small));
+    }
+  });
+
+  it('a line of 3-byte characters is refused once past the limit, a third of the limit in code units', () => {
+    for (const n of [99, 100, 101, 150]) {
+      const wide = '中'.repeat(n);
+      const d = createFrameDecoder(300);
+      const out = [...d.push(wide.slice(0, 40)), ...d.push(wide.slice(40))];
+      expect(out.filter((f) => !f.ok), `${n} x 3 bytes`).toHaveLength(n * 3 > 300 ? 1 : 0);
+      if (n * 3 <= 300) expect(d.pending).toBe(n * 3);
+    }
+  });
+
+  it('the decoder counts pending the same way, at any chunking, below, across and above a third of the limit', () => {
+    const rnd = mulberry32(11);
+    const limit = 1200; // lines up to ~1,000 bytes: counted only once past 400 code units
+    for (let i = 0; i < 400; i++) {
+      const line = mixed(rnd, 8);
+      const d = createFrameDecoder(limit);
+      const errors: DecodedFrame[] = [];
+      for (let at = 0; at < line.length; ) {
+        const n = 1 + Math.floor(rnd() * 300);
+        errors.push(...d.push(line.slice(at, at + n)));
+        at += n;
+      }
+      if (bytes(line) > limit) {
+        expect(errors, JSON.stringify(line)).toHaveLength(1);
+        expect(errors[0]!.ok).toBe(false);
+      } else {
+        expect(errors).toEqual([]);
+        expect(d.pending, JSON.stringify(line)).toBe(bytes(line));
+      }
+    }
+  });
 });
