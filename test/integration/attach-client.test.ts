@@ -1,41 +1,17 @@
-import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAttach, type AttachInput, type AttachOutput } from '../../src/client/attach.js';
+import { runAttach } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
 import { parseDetachKey } from '../../src/core/detach-key.js';
 import { socketPath } from '../../src/state/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { FakeTerminal } from '../helpers/screen.js';
 
 let home: string;
 beforeEach(() => {
   home = makeHome();
 });
 afterEach(() => destroyHome(home));
-
-/** A terminal for the attach client: keys we type in, and everything it draws. */
-class FakeTerminal {
-  readonly keys = Object.assign(new EventEmitter(), {
-    isRaw: false,
-    setRawMode(raw: boolean) {
-      this.isRaw = raw;
-    },
-    resume() {},
-    pause() {},
-  }) as unknown as AttachInput & EventEmitter & { isRaw: boolean };
-  readonly screen = Object.assign(new EventEmitter(), {
-    columns: 100,
-    rows: 30,
-    drawn: '',
-    write(data: string) {
-      this.drawn += data;
-      return true;
-    },
-  }) as unknown as AttachOutput & EventEmitter & { drawn: string; columns: number; rows: number };
-  type(data: string) {
-    this.keys.emit('data', data);
-  }
-}
 
 const key = (spec = 'ctrl-\\') => {
   const k = parseDetachKey(spec);
