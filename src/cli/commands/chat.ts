@@ -8,6 +8,7 @@ import { EXIT, UserError } from '../../state/errors.js';
 import { listRooms, readRoomConfig, roomMembers, writeRoomConfig } from '../../state/rooms.js';
 import { printRecords, readRoomOf } from '../chat-output.js';
 import { getHome } from '../context.js';
+import { textArgument } from '../text-arg.js';
 import { registerChatTail } from './chat-tail.js';
 
 interface RoomOpt { room?: string }
@@ -31,7 +32,7 @@ export function registerChat(program: Command): void {
       const home = getHome();
       const who = chatIdentity(home, process.env, { as: o.from ?? o.as, human: o.human });
       const room = roomFor(who, o.room);
-      const text = await postText(words);
+      const text = await textArgument(words, 'post', (t) => !t.trim());
       report(room, await postChat(home, who, room, text));
     });
 
@@ -102,17 +103,6 @@ export function registerChat(program: Command): void {
 
   registerChatTail(chat);
   chat.commands.forEach((c) => c.exitOverride());
-}
-
-async function postText(words: string[]): Promise<string> {
-  if (words.length === 1 && words[0] === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  }
-  const text = words.join(' ');
-  if (!text.trim()) throw new UserError('nothing to post: give the text, or - to read it from standard input', EXIT.usage);
-  return text;
 }
 
 function report(room: string, r: PostResult): void {

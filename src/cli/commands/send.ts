@@ -4,6 +4,7 @@ import { connectSession, findSession } from '../../client/sessions.js';
 import { isCommandId } from '../../core/control-protocol.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
+import { textArgument } from '../text-arg.js';
 import { parseDuration } from '../duration.js';
 
 export interface SendCliOptions {
@@ -30,7 +31,7 @@ export function registerSend(program: Command): void {
     .option('--command-id <id>', 'the id of an earlier send to retry: the session is asked first, so it is never typed twice')
     .option('--host <user@box>', 'a session on another machine, over ssh')
     .action(async (ref: string, words: string[], o: SendCliOptions) => {
-      const text = await promptText(words);
+      const text = await textArgument(words, 'send', (t) => t === '');
       if (o.wait !== 'accepted' && o.wait !== 'applied') throw new UserError(`--wait must be accepted or applied, not "${o.wait}"`, EXIT.usage);
       if (o.commandId !== undefined && !isCommandId(o.commandId)) throw new UserError('--command-id must be 1-128 characters of A-Z a-z 0-9 . _ : -', EXIT.usage);
       const timeoutMs = parseDuration(o.timeout, '--timeout');
@@ -48,18 +49,6 @@ export function registerSend(program: Command): void {
       });
       report(outcome);
     });
-}
-
-async function promptText(words: string[]): Promise<string> {
-  if (words.length === 1 && words[0] === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    // A trailing newline from echo or a heredoc is not part of the prompt: Enter is sent on its own.
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  }
-  const text = words.join(' ');
-  if (!text) throw new UserError('nothing to send: give the text, or - to read it from standard input', EXIT.usage);
-  return text;
 }
 
 async function connector(ref: string, host: string | undefined) {
