@@ -1,4 +1,5 @@
 import type { Activity, ActivitySource } from './activity.js';
+import type { StatusExplanation } from './status-explain.js';
 import type { CmdAck, ReconcileMsg, ReconcileResult } from './control-protocol.js';
 
 /**
@@ -53,6 +54,8 @@ export interface HostRecord {
   activitySource?: ActivitySource;
   /** When the activity last changed (ISO). */
   activitySince?: string;
+  /** In a shell session: the known agent that is the PTY's foreground program now (its status rules apply). */
+  foregroundAgent?: string;
   /** The agent's own conversation id, for resume (Claude: from its SessionStart hook or its exit line). */
   resumeId?: string;
   cols: number;
@@ -104,6 +107,8 @@ export interface SubscribeStatus { type: 'subscribe_status' }
 export interface RedrawMsg { type: 'redraw' }
 /** An agent's lifecycle hook fired (`agent-board hook`): a status reading, maybe its session id. */
 export interface HookMsg { type: 'hook'; kind: string; event: string; sessionId?: string }
+/** Ask why the session shows its state: answered with `explain`. */
+export interface ExplainRequest { type: 'explain' }
 /** The runner owns host.json while it runs, so names change through it (answered with status). */
 export interface RenameMsg { type: 'rename'; name: string }
 
@@ -120,7 +125,8 @@ export type ClientMessage =
   | RedrawMsg
   | SubscribeStatus
   | ReconcileMsg
-  | HookMsg;
+  | HookMsg
+  | ExplainRequest;
 
 export type ClientMessageType = ClientMessage['type'];
 
@@ -150,6 +156,7 @@ export interface SnapshotEnd { type: 'snapshot_end'; nextSeq: number }
 export interface ReplayBegin { type: 'replay_begin'; fromSeq: number; generation: string }
 export interface OutputMsg { type: 'output'; seq: number; data: string }
 export interface StatusMsg { type: 'status'; host: HostRecord; generation: string }
+export interface ExplainMsg { type: 'explain'; explanation: StatusExplanation }
 export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null }
 export interface ByeMsg { type: 'bye'; reason: 'detach' | 'exit' | 'shutdown' }
 export interface ErrorMsg {
@@ -173,7 +180,8 @@ export type RunnerMessage =
   | ByeMsg
   | ErrorMsg
   | CmdAck
-  | ReconcileResult;
+  | ReconcileResult
+  | ExplainMsg;
 
 export type ErrorCode =
   | 'frame_too_large'

@@ -97,6 +97,7 @@ function validateBody(value: Record<string, unknown>): Validated {
     case 'subscribe_status':
     case 'detach':
     case 'status':
+    case 'explain':
       return ok({ type });
     default:
       return { ok: false, code: 'unknown_type', message: `unknown message type "${type.slice(0, 64)}"` };

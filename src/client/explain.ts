@@ -1,0 +1,30 @@
+import type { StatusExplanation } from '../core/status-explain.js';
+import type { RunnerConnection } from './connection.js';
+
+/** How long a runner may take to explain itself. */
+export const EXPLAIN_TIMEOUT_MS = 3000;
+
+/**
+ * Asks a running session why it shows its state (the `explain` message).
+ * Rejects when the runner closes, answers with an error, or is silent.
+ */
+export function requestExplanation(conn: RunnerConnection, timeoutMs = EXPLAIN_TIMEOUT_MS): Promise<StatusExplanation> {
+  return new Promise((resolve, reject) => {
+    const unsubscribe: (() => void)[] = [];
+    const done = (fn: () => void) => {
+      clearTimeout(timer);
+      for (const u of unsubscribe) u();
+      fn();
+    };
+    const timer = setTimeout(() => done(() => reject(new Error('the runner did not explain within 3 s'))), timeoutMs);
+    unsubscribe.push(
+      conn.onMessage((m) => {
+        if (m.type === 'explain') done(() => resolve(m.explanation));
+        else if (m.type === 'error') done(() => reject(new Error(m.message)));
+      }),
+      conn.onClose(() => done(() => reject(new Error('the runner closed the connection')))),
+    );
+    conn.send({ type: 'explain' });
+  });
+}
+
