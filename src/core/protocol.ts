@@ -54,6 +54,8 @@ export interface HostRecord {
   activitySource?: ActivitySource;
   /** When the activity last changed (ISO). */
   activitySince?: string;
+  /** Set when the kind's hooks could not be wired where it runs (one line: why, and what happens instead). */
+  hooksNote?: string;
   /** In a shell session: the known agent that is the PTY's foreground program now (its status rules apply). */
   foregroundAgent?: string;
   /** The agent's own conversation id, for resume (Claude: from its SessionStart hook or its exit line). */
