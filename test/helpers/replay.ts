@@ -1,0 +1,71 @@
+/**
+ * A recording replayed in-process into a headless terminal, read after every
+ * output or resize event the way the runner reads a session: the title and
+ * the screen through the status detectors, each source keeping the time it
+ * started saying what it says (nextReading), and the layered reading of the
+ * two. The reference the detector test and the runner playback test judge by.
+ */
+import { layer, nextReading } from '../../src/core/activity.js';
+import type { ActivityReading } from '../../src/core/activity.js';
+import { activityFromScreen, activityFromTitle, STATUS_DETECTORS, screenPatternMatches } from '../../src/core/status-detectors.js';
+import { Terminal } from '../../src/runner/xterm.js';
+import { readRecording } from './recordings.js';
+
+/** What the sources say at one point of a replay. */
+export interface State {
+  t: number;
+  title: ActivityReading | null;
+  screen: ActivityReading | null;
+  best: ActivityReading | null;
+  rawTitle: string;
+  lines: string[];
+}
+
+export interface Replay {
+  kind: string;
+  /** One state after every output or resize event, in order. */
+  states: State[];
+  /** Pattern names that matched at some state. */
+  fired: Set<string>;
+  inputs: { t: number; i: string }[];
+}
+
+export async function replay(file: string): Promise<Replay> {
+  const { meta, events } = readRecording(file);
+  const kind = meta.cmd.split(' ')[0]!;
+  const term = new Terminal({ cols: meta.cols, rows: meta.rows, scrollback: 1000, allowProposedApi: true });
+  let rawTitle = '';
+  term.onTitleChange((t) => (rawTitle = t));
+  const table = STATUS_DETECTORS[kind]!;
+  const out: Replay = { kind, states: [], fired: new Set(), inputs: [] };
+  let title: ActivityReading | null = null;
+  let screen: ActivityReading | null = null;
+  for (const e of events) {
+    if (e.i !== undefined) out.inputs.push({ t: e.t, i: e.i });
+    if (e.o !== undefined) await new Promise<void>((r) => term.write(e.o!, r));
+    else if (e.resize) term.resize(e.resize[0], e.resize[1]);
+    else continue;
+    const buf = term.buffer.active;
+    const lines = Array.from({ length: term.rows }, (_, y) => buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
+    title = nextReading(title, activityFromTitle(kind, rawTitle), 'title', e.t);
+    screen = nextReading(screen, activityFromScreen(kind, lines), 'screen', e.t);
+    out.states.push({ t: e.t, title, screen, best: layer([title, screen]), rawTitle, lines });
+    for (const p of table.title) if (p.match.test(rawTitle.trim())) out.fired.add(p.name);
+    const rows = lines.map((l) => l.trim());
+    for (const p of table.screen) if (screenPatternMatches(p, rows)) out.fired.add(p.name);
+  }
+  term.dispose();
+  return out;
+}
+
+/** The state once every event up to and including `t` has been played. */
+export function stateAt(r: Replay, t: number): State {
+  let found: State | undefined;
+  for (const s of r.states) {
+    if (s.t > t) break;
+    found = s;
+  }
+  if (!found) throw new Error(`nothing played by ${t} ms`);
+  return found;
+}
+
