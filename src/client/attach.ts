@@ -1,5 +1,5 @@
 import { findDetachKey, type DetachKey } from '../core/detach-key.js';
-import { agentKind } from '../core/agent-kinds.js';
+import { kindNamed } from '../state/kind-files.js';
 import type { RunnerMessage } from '../core/protocol.js';
 import { JiggleChain, type Scheduler } from './jiggle-chain.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal-restore.js';
@@ -140,7 +140,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   /** The stream is live: make the program redraw for the watcher it now has (seed 000). */
   const goneLive = () => {
     if (opts.readOnly || !conn) return;
-    const kind = agentKind(conn.hello.host.agent);
+    const kind = kindNamed(conn.hello.host.foregroundAgent ?? conn.hello.host.agent);
     jiggle?.stop();
     const ch = channel;
     jiggle = new JiggleChain(kind.settleMarkers, () => ch?.send({ type: 'redraw' }), opts.scheduler);

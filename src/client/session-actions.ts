@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { agentKind } from '../core/agent-kinds.js';
+import { kindNamed } from '../state/kind-files.js';
 import { launchFor } from '../core/agent-wiring.js';
 import type { HostRecord } from '../core/protocol.js';
 import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
@@ -139,7 +139,7 @@ export async function restartSession(home: string, s: SessionView): Promise<Host
   // The record as the old runner left it (its resume id, say), else the view we were given.
   const { runnerAlive: _alive, ...old } = { ...s, ...readHostFile(hostFile(home, s.id)) };
   // An agent that can resume its conversation does (Claude: --resume <its session id>).
-  const kind = agentKind(old.agent);
+  const kind = kindNamed(old.agent);
   if (kind.resume && old.resumeId && old.extraArgs) {
     const launch = launchFor(kind, old.extraArgs, { command: old.command, resumeId: old.resumeId, sessionDir: sessionDir(home, s.id), shell: process.env.SHELL || '/bin/sh' });
     old.args = launch.args;

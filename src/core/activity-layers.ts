@@ -1,32 +1,74 @@
 /**
- * Which reading of a session's activity to believe. The best source that has
- * spoken wins (hook, then title, then screen, then bytes), unless a lesser
- * source changed its mind clearly after it did: a Claude turn interrupted with
- * Esc fires no Stop hook, but its title turns idle, and a stale "busy" from
- * the hook must not stick forever.
+ * Which reading of a session's activity to believe: the one rule, used by
+ * the runner's tracker (src/runner/activity-tracker.ts) and by every test
+ * that replays a recording. Readings carry explicit time stamps (when each
+ * layer started saying what it says); readings taken in one check share one
+ * time stamp, so rules, never the clock ticking between two reads, order
+ * them. The rules, in the order they apply:
+ *
+ * 1. best-source: the best layer that says something wins (hook, then title,
+ *    then screen, then bytes).
+ * 2. later-contradiction: a lesser layer that changed to something else
+ *    clearly later (OVERRULE_AFTER_MS) overrules it. A hook holds until the
+ *    agent's next hook or such a signal: a Claude turn interrupted with Esc
+ *    fires no Stop hook, but its title turns idle, and a hook that never
+ *    fires must not leave a session busy forever.
+ * 3. idle-screen-holds: bytes never overrule a screen that shows an idle
+ *    prompt. Text typed but not sent is echoed, and a resize redraws the
+ *    whole screen: bytes, but no work.
+ * 4. dialog-wins: a dialog (`waiting`) that came up at or after the winner's
+ *    time wins at once. Titles never say waiting (Gemini's reads `◇ Ready`
+ *    under its trust dialog); read in the same check, the dialog is the news.
+ *    A dialog older than the winner's reading is not: Claude's title turns
+ *    idle a frame before the answered dialog is erased.
  */
-import { SOURCE_RANK, type Activity, type ActivitySource } from './activity.js';
+import type { ActivityReading, ActivitySource } from './activity.js';
 
-/** How much later a lesser source must change to overrule a better one. */
+/** How much later a lesser layer must change to overrule a better one. */
 export const OVERRULE_AFTER_MS = 1500;
 
-export interface SourceReading {
-  source: ActivitySource;
-  activity: Activity;
-  /** Clock ms when this source last changed its reading. */
-  changedAt: number;
+export const SOURCE_RANK: Readonly<Record<ActivitySource, number>> = Object.freeze({ hook: 3, title: 2, screen: 1, bytes: 0 });
+
+export type LayerRule = 'best-source' | 'later-contradiction' | 'idle-screen-holds' | 'dialog-wins';
+
+/** What each rule means, for `explain`. */
+export const LAYER_RULES: Readonly<Record<LayerRule, string>> = Object.freeze({
+  'best-source': 'the best layer that has spoken wins',
+  'later-contradiction': `a lesser layer changed its reading more than ${OVERRULE_AFTER_MS} ms after the better one did, and overrules it`,
+  'idle-screen-holds': 'the screen shows an idle prompt, so output bytes (typing, a redraw) are not work',
+  'dialog-wins': 'a dialog on screen since the last change of the other layers beats them',
+});
+
+export interface Decision {
+  reading: ActivityReading;
+  rule: LayerRule;
 }
 
-export function layerActivity(readings: readonly SourceReading[]): SourceReading | null {
+/** The layered reading of the newest reading of each layer (at most one per source). */
+export function decideActivity(readings: readonly ActivityReading[]): Decision | null {
   const ranked = [...readings].sort((a, b) => SOURCE_RANK[b.source] - SOURCE_RANK[a.source]);
-  let pick: SourceReading | null = null;
+  const screen = ranked.find((r) => r.source === 'screen');
+  let pick: ActivityReading | null = null;
+  let rule: LayerRule = 'best-source';
+  let held = false;
   for (const r of ranked) {
-    if (!pick || r.changedAt > pick.changedAt + OVERRULE_AFTER_MS) pick = r;
+    if (!pick) {
+      pick = r;
+      continue;
+    }
+    if (r.activity === pick.activity || r.at <= pick.at + OVERRULE_AFTER_MS) continue;
+    if (r.source === 'bytes' && r.activity === 'busy' && screen?.activity === 'idle') {
+      held = true;
+      continue;
+    }
+    pick = r;
+    rule = 'later-contradiction';
   }
-  // A dialog that came up after the pick last changed wins at once: titles never say "waiting"
-  // (Gemini's stays "◇ Ready" under its trust dialog), and typing into a dialog answers it.
-  for (const r of ranked) {
-    if (pick && r !== pick && r.activity === 'waiting' && pick.activity !== 'waiting' && r.changedAt > pick.changedAt) pick = r;
+  if (!pick) return null;
+  if (held && pick === screen) rule = 'idle-screen-holds';
+  if (pick.activity !== 'waiting') {
+    const dialog = ranked.find((r) => r !== pick && r.activity === 'waiting' && r.at >= pick!.at);
+    if (dialog) return { reading: dialog, rule: 'dialog-wins' };
   }
-  return pick;
+  return { reading: pick, rule };
 }

@@ -1,4 +1,4 @@
-import { layerActivity } from './activity-layers.js';
+import { decideActivity } from './activity-layers.js';
 
 /**
  * What a session is doing, for people (the board, `ls`, notifications) and
@@ -17,21 +17,11 @@ export type Activity =
 /** Where a reading came from, best first. */
 export type ActivitySource = 'hook' | 'title' | 'screen' | 'bytes';
 
-export const SOURCE_RANK: Readonly<Record<ActivitySource, number>> = Object.freeze({ hook: 3, title: 2, screen: 1, bytes: 0 });
-
 export interface ActivityReading {
   activity: Activity;
   source: ActivitySource;
   /** Clock ms when the source said so. */
   at: number;
-}
-
-/** What the host record carries (file-formats.md): the layered result. */
-export interface ActivityStatus {
-  activity: Activity;
-  source: ActivitySource;
-  /** ISO time the activity last changed. */
-  since: string;
 }
 
 /**
@@ -47,14 +37,7 @@ export function nextReading(prev: ActivityReading | null, activity: Activity | n
 
 /**
  * The layered reading of a set of readings (the newest of each source), by
- * the rule in activity-layers.ts: the best source that says something wins,
- * unless a lesser one changed clearly later, and a `waiting` that came up
- * after the winner last changed beats it. Titles never say waiting: Gemini's
- * reads `◇ Ready` under its trust dialog and Claude Code sets none under its
- * API-key dialog (test/fixtures/recordings), so a dialog seen on the screen
- * since then is news the title does not carry. A dialog older than the
- * winner's reading is not: Claude's title turns idle a frame before the
- * answered dialog is erased.
+ * the one rule in activity-layers.ts.
  */
 export function layer(readings: readonly (ActivityReading | null | undefined)[]): ActivityReading | null {
   const newest = new Map<ActivitySource, ActivityReading>();
@@ -63,6 +46,5 @@ export function layer(readings: readonly (ActivityReading | null | undefined)[])
     const had = newest.get(r.source);
     if (!had || r.at > had.at) newest.set(r.source, r);
   }
-  const picked = layerActivity([...newest.values()].map((r) => ({ source: r.source, activity: r.activity, changedAt: r.at })));
-  return picked ? newest.get(picked.source)! : null;
+  return decideActivity([...newest.values()])?.reading ?? null;
 }

@@ -47,6 +47,8 @@ export interface StatusExplanation {
   decidedBy: string;
   layers: LayerExplanation[];
   hooks: HookExplanation;
-  /** Where the kind's patterns came from: the shipped file and any user file. */
+  /** The rule files read (shipped, then the user's). */
   ruleFiles: string[];
+  /** Entries of those files that were refused, one line each. */
+  ruleErrors: string[];
 }

@@ -37,6 +37,9 @@ export interface WakeTimings {
   submitMinDelayMs: number;
 }
 
+import type { Clock, Disposable, Scheduler } from './clock.js';
+export type { Clock, Disposable, Scheduler };
+
 export const DEFAULT_WAKE_TIMINGS: Readonly<WakeTimings> = Object.freeze({
   idleThresholdMs: 5000,
   coalesceMs: 1000,
@@ -46,16 +49,6 @@ export const DEFAULT_WAKE_TIMINGS: Readonly<WakeTimings> = Object.freeze({
   submitMinDelayMs: 300,
 });
 
-export interface Clock {
-  now(): number;
-}
-export interface Scheduler {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-export interface Disposable {
-  dispose(): void;
-}
 
 /** The session, as the dispatcher sees it. */
 export interface WakeTerm {
@@ -79,8 +72,8 @@ export interface WakeDeps {
   scheduler: Scheduler;
   term: WakeTerm;
   timings: WakeTimings;
-  /** The agent kind's repaint never stops (Claude): it gets the hard cap. */
-  capEligible: boolean;
+  /** The agent kind's repaint never stops (Claude): it gets the hard cap. Whether the session's kind (its foreground agent's, in a shell session) is repaint-starved, asked when a wake waits. */
+  capEligible: boolean | (() => boolean);
   /** The room's loop guard: no wakes while it holds. */
   isPaused(): boolean;
   /** The one-line prompt for the mentions pending (their chat ids, oldest first). */
@@ -187,7 +180,8 @@ export class WakeDispatcher {
       if (this.cycle === cycle) this.armIdle(cycle);
     });
     this.armIdle(cycle);
-    if (this.d.capEligible) this.armCap(cycle, this.d.timings.hardCapMs);
+    const cap = typeof this.d.capEligible === 'function' ? this.d.capEligible() : this.d.capEligible;
+    if (cap) this.armCap(cycle, this.d.timings.hardCapMs);
     this.emit({ type: 'queued', reason, cycle: id });
   }
 

@@ -1,7 +1,12 @@
-import type { Activity, ActivitySource } from '../core/activity.js';
-import { layerActivity, type SourceReading } from '../core/activity-layers.js';
-import type { AgentKind } from '../core/agent-kinds.js';
-import { activityFromScreen, activityFromTitle } from '../core/status-detectors.js';
+import type { Activity, ActivityReading, ActivitySource } from '../core/activity.js';
+import { decideActivity, OVERRULE_AFTER_MS, type Decision } from '../core/activity-layers.js';
+import type { Clock, Disposable, Scheduler } from '../core/clock.js';
+import type { KindRegistry, ResolvedKind } from '../core/kind-rules.js';
+import { kindOfCommand } from '../core/program-kind.js';
+import { matchScreen, matchTitle } from '../core/status-detectors.js';
+import type { StatusExplanation } from '../core/status-explain.js';
+import type { ForegroundProgram } from './foreground.js';
+import { explainTracker } from './activity-explain.js';
 
 /** After output, the title and screen are read this much later (once per burst, not per chunk). */
 export const SCREEN_CHECK_MS = 250;
@@ -13,60 +18,150 @@ export interface ActivityView {
   screenLines(): string[];
 }
 
+/** A layer's reading with what it matched, for `explain`. */
+export interface TrackedReading extends ActivityReading {
+  rule?: { name: string; file: string };
+  evidence?: string;
+}
+
+export interface TrackerDeps {
+  /** The session's own kind. */
+  kind: ResolvedKind;
+  /** Every kind, to recognise a shell session's foreground agent. */
+  kinds: KindRegistry;
+  view: ActivityView;
+  clock: Clock;
+  scheduler: Scheduler;
+  /** Whether the kind's hooks are wired into the program (null: they are not, and why). */
+  hooks: { wired: true } | { wired: false; note?: string };
+  /** The PTY's foreground program when it is not the session's own (shell sessions ask it on every check). */
+  foreground?: () => ForegroundProgram | null;
+}
+
 /**
- * One session's activity: readings from each of its kind's sources, layered
- * (src/core/activity-layers.ts); `onChange` hears every change of the result.
+ * One session's activity: readings from each layer its kind has, decided by
+ * the one rule (src/core/activity-layers.ts) at every change. Readings of one
+ * check share one time stamp. In a shell session the kind whose rules apply
+ * follows the PTY's foreground program: `claude` typed at the prompt turns
+ * the session's rules into Claude's until it exits.
  */
 export class ActivityTracker {
-  private readonly readings = new Map<ActivitySource, SourceReading>();
-  private current: SourceReading | null = null;
-  private checkTimer: NodeJS.Timeout | null = null;
-  private bytesTimer: NodeJS.Timeout | null = null;
+  private readonly readings = new Map<ActivitySource, TrackedReading>();
+  private current: Decision | null = null;
+  private currentSince: number | null = null;
+  private checkTimer: unknown = null;
+  private bytesTimer: unknown = null;
   private lastByteAt = 0;
   private stopped = false;
   private recheck = false;
+  private effective: ResolvedKind;
+  private fg: ForegroundProgram | null = null;
+  private lastHook: { event: string; at: number } | null = null;
+  /** When a layer other than the hook last turned busy: a turn the hooks should have told of. */
+  private busyWithoutHookAt: number | null = null;
+  private readonly changeListeners = new Set<(d: Decision) => void>();
+  private readonly kindListeners = new Set<(k: ResolvedKind, fg: ForegroundProgram | null) => void>();
 
-  constructor(
-    private readonly kind: AgentKind,
-    private readonly view: ActivityView,
-    private readonly onChange: (r: SourceReading) => void,
-  ) {}
+  constructor(private readonly d: TrackerDeps) {
+    this.effective = d.kind;
+  }
+
+  /** Every change of the decided activity. */
+  onChange(fn: (d: Decision) => void): Disposable {
+    this.changeListeners.add(fn);
+    return { dispose: () => void this.changeListeners.delete(fn) };
+  }
+
+  /** The kind whose rules apply changed (a shell session's foreground agent came or went). */
+  onKindChange(fn: (k: ResolvedKind, fg: ForegroundProgram | null) => void): Disposable {
+    this.kindListeners.add(fn);
+    return { dispose: () => void this.kindListeners.delete(fn) };
+  }
 
   /** A program that prints nothing at all is idle by its bytes after a while, not "starting" forever. */
   start(): void {
     if (this.has('bytes')) this.armBytesIdle(BYTES_IDLE_MS);
   }
 
-  get activity(): SourceReading | null {
+  get activity(): ActivityReading | null {
+    return this.current?.reading ?? null;
+  }
+
+  get decision(): Decision | null {
     return this.current;
+  }
+
+  /** The kind whose rules apply now. */
+  get effectiveKind(): ResolvedKind {
+    return this.effective;
   }
 
   /** The agent's own hook; returns false when the kind does not know the event. */
   hook(event: string): boolean {
-    const meaning = this.kind.hookEvents[event];
-    if (!meaning || meaning === 'session') return meaning === 'session';
-    this.set('hook', meaning);
+    const meaning = this.d.kind.hookEvents[event];
+    if (!meaning) return false;
+    const now = this.d.clock.now();
+    this.lastHook = { event, at: now };
+    if (meaning !== 'session') this.set('hook', meaning, now, { evidence: event });
     return true;
   }
 
   /** The program printed: bytes speak now, title and screen a moment later. */
   output(): void {
     if (this.stopped) return;
+    // The output path: no timer work per chunk, only a time stamp; the one timer looks again when due.
+    this.lastByteAt = this.d.clock.now();
     if (this.has('bytes')) {
-      // The output path: no timer work per chunk, only a time stamp; the one timer looks again when due.
-      this.lastByteAt = Date.now();
-      this.set('bytes', 'busy');
-      if (!this.bytesTimer) this.armBytesIdle(BYTES_IDLE_MS);
+      this.set('bytes', 'busy', this.lastByteAt);
+      if (this.bytesTimer === null) this.armBytesIdle(BYTES_IDLE_MS);
     }
-    if (this.checkTimer) {
+    if (this.checkTimer !== null) {
       this.recheck = true; // output after the check was scheduled: look once more after it
       return;
     }
     this.scheduleCheck();
   }
 
+  stop(): void {
+    this.stopped = true;
+    if (this.checkTimer !== null) this.d.scheduler.clearTimeout(this.checkTimer);
+    if (this.bytesTimer !== null) this.d.scheduler.clearTimeout(this.bytesTimer);
+    this.checkTimer = this.bytesTimer = null;
+    this.changeListeners.clear();
+    this.kindListeners.clear();
+  }
+
+  dispose(): void {
+    this.stop();
+  }
+
+  /** Why the session shows what it shows (`agent-board explain`). */
+  explain(): StatusExplanation {
+    return explainTracker({
+      kind: this.d.kind,
+      effective: this.effective,
+      foreground: this.fg,
+      decision: this.current,
+      since: this.currentSince,
+      readings: this.readings,
+      sources: this.sources(),
+      hooks: this.d.hooks,
+      lastHook: this.lastHook,
+      hooksSilent: this.hooksSilent(),
+      ruleFiles: this.d.kinds.files,
+      ruleErrors: this.d.kinds.errors,
+    });
+  }
+
+  /** A turn began on another layer's word and no hook has come since, past the grace a hook gets. */
+  private hooksSilent(): boolean {
+    if (!this.d.hooks.wired || this.effective !== this.d.kind || this.busyWithoutHookAt === null) return false;
+    if (this.lastHook && this.lastHook.at >= this.busyWithoutHookAt) return false;
+    return this.d.clock.now() - this.busyWithoutHookAt > OVERRULE_AFTER_MS;
+  }
+
   private scheduleCheck(): void {
-    this.checkTimer = setTimeout(() => {
+    this.checkTimer = this.d.scheduler.setTimeout(() => {
       this.checkTimer = null;
       this.check();
       if (this.recheck && !this.stopped) {
@@ -76,41 +171,97 @@ export class ActivityTracker {
     }, SCREEN_CHECK_MS);
   }
 
-  stop(): void {
-    this.stopped = true;
-    if (this.checkTimer) clearTimeout(this.checkTimer);
-    if (this.bytesTimer) clearTimeout(this.bytesTimer);
-  }
-
   private armBytesIdle(ms: number): void {
-    this.bytesTimer = setTimeout(() => {
+    this.bytesTimer = this.d.scheduler.setTimeout(() => {
       this.bytesTimer = null;
-      const quiet = Date.now() - this.lastByteAt;
-      if (quiet >= BYTES_IDLE_MS) this.set('bytes', 'idle');
+      const quiet = this.d.clock.now() - this.lastByteAt;
+      if (quiet >= BYTES_IDLE_MS) this.set('bytes', 'idle', this.d.clock.now());
       else this.armBytesIdle(BYTES_IDLE_MS - quiet);
     }, ms);
   }
 
+  /** One look at the title and the screen, with one time stamp for both. */
   private check(): void {
-    // A detector that says nothing drops its reading: an old "busy" must not outlive its footer.
-    if (this.has('title')) this.set('title', activityFromTitle(this.kind.name, this.view.title()));
-    if (this.has('screen')) this.set('screen', activityFromScreen(this.kind.name, this.view.screenLines()));
+    if (this.stopped) return;
+    const now = this.d.clock.now();
+    const kindChanged = this.followForeground(now);
+    const det = this.effective.detectors;
+    // A layer that says nothing drops its reading: an old "busy" must not outlive its footer.
+    const changed: boolean[] = [];
+    if (this.has('title')) {
+      const m = matchTitle(det, this.d.view.title());
+      changed.push(this.put('title', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {}));
+    }
+    if (this.has('screen')) {
+      const m = matchScreen(det, this.d.view.screenLines());
+      changed.push(this.put('screen', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {}));
+    }
+    if (kindChanged || changed.some(Boolean)) this.decide(now);
+  }
+
+  /** A shell session follows its foreground program's kind; true when the kind changed. */
+  private followForeground(now: number): boolean {
+    if (!this.d.foreground || this.d.kind.name !== 'shell') return false;
+    const fg = this.d.foreground();
+    const name = fg ? kindOfCommand(this.d.kinds.kinds.values(), fg.argv, [fg.exe, fg.script].filter((p): p is string => p !== null)) : null;
+    const next = name && name !== 'shell' ? this.d.kinds.kinds.get(name)! : this.d.kind;
+    this.fg = next === this.d.kind ? null : fg;
+    if (next === this.effective) return false;
+    this.effective = next;
+    // The old kind's readings mean nothing under the new kind's rules.
+    for (const s of ['title', 'screen', 'bytes'] as const) if (!this.has(s)) this.readings.delete(s);
+    if (this.has('bytes') && !this.readings.has('bytes')) {
+      // Bytes speak from the last output on: busy while it is recent, idle after the quiet.
+      const quiet = now - this.lastByteAt >= BYTES_IDLE_MS;
+      this.put('bytes', quiet ? 'idle' : 'busy', now);
+      if (!quiet && this.bytesTimer === null) this.armBytesIdle(BYTES_IDLE_MS - (now - this.lastByteAt));
+    }
+    for (const fn of this.kindListeners) fn(next, this.fg);
+    return true;
+  }
+
+  /** The layers in use: the effective kind's, without hooks for a program started by hand. */
+  private sources(): readonly ActivitySource[] {
+    const own = this.effective === this.d.kind;
+    return this.effective.statusSources.filter((s) => (s === 'hook' ? own && this.d.hooks.wired : true));
   }
 
   private has(source: ActivitySource): boolean {
-    return this.kind.statusSources.includes(source);
+    return this.sources().includes(source);
   }
 
-  private set(source: ActivitySource, activity: Activity | null): void {
-    if (this.stopped) return;
+  /** Records a layer's reading; true when it changed. */
+  private put(source: ActivitySource, activity: Activity | null, at: number, extra: Omit<TrackedReading, keyof ActivityReading> = {}): boolean {
     const prev = this.readings.get(source);
-    if ((prev?.activity ?? null) === activity) return;
+    if ((prev?.activity ?? null) === activity) {
+      if (prev && extra.rule) this.readings.set(source, { ...prev, ...extra }); // same word, maybe another pattern: keep its time
+      return false;
+    }
     if (activity === null) this.readings.delete(source);
-    else this.readings.set(source, { source, activity, changedAt: Date.now() });
-    const next = layerActivity([...this.readings.values()]);
-    if (next && (next.activity !== this.current?.activity || next.source !== this.current?.source)) {
-      this.current = next;
-      this.onChange(next);
+    else this.readings.set(source, { source, activity, at, ...extra });
+    if (activity === 'busy' && source !== 'hook') this.busyWithoutHookAt = at;
+    return true;
+  }
+
+  private set(source: ActivitySource, activity: Activity | null, at: number, extra: Omit<TrackedReading, keyof ActivityReading> = {}): void {
+    if (this.stopped) return;
+    // A hook is news even when it says what it said before: it holds from now.
+    if (source === 'hook' && activity !== null) {
+      this.readings.set('hook', { source, activity, at, ...extra });
+      this.decide(at);
+      return;
+    }
+    if (this.put(source, activity, at, extra)) this.decide(at);
+  }
+
+  private decide(now: number): void {
+    const next = decideActivity([...this.readings.values()].filter((r) => this.has(r.source)));
+    if (!next) return;
+    const was = this.current;
+    this.current = next;
+    if (next.reading.activity !== was?.reading.activity || next.reading.source !== was?.reading.source) {
+      if (next.reading.activity !== was?.reading.activity) this.currentSince = now;
+      for (const fn of this.changeListeners) fn(next);
     }
   }
 }

@@ -1,4 +1,3 @@
-import { agentKind } from '../core/agent-kinds.js';
 import { clampSize } from '../core/size.js';
 import { Control } from './control.js';
 import { DurableInputs } from './durable-inputs.js';
@@ -14,12 +13,12 @@ export function wireControl(session: Session, deps: SessionDeps): Control {
         return session.exit !== null;
       },
       // Several lines go in as one paste when the kind submits them that way and the program asked for it.
-      bracketedPaste: () => agentKind(session.record.agent).multiline === 'bracketed-paste' && session.model.term.modes.bracketedPasteMode,
+      bracketedPaste: () => session.activity.effectiveKind.multiline === 'bracketed-paste' && session.model.term.modes.bracketedPasteMode,
       write: (data) => {
         session.pty.write(data);
         session.onPromptTyped?.();
       },
-      enterDelayMs: () => agentKind(session.record.agent).enterDelayMs,
+      enterDelayMs: () => session.activity.effectiveKind.enterDelayMs,
       quietFor: () => (session.lastOutputMs ? Date.now() - session.lastOutputMs : Number.POSITIVE_INFINITY),
     },
     new CommandJournal(deps.journalFile),

@@ -36,7 +36,7 @@ export async function runRunner(id: string): Promise<void> {
   const generation = crypto.randomUUID();
   const sock = socketPath(home, id);
   ensureSocketDir(sock);
-  const host = new HostWriter(hostFile(home, id), { ...rec, runnerPid: process.pid, generation }, (err) =>
+  const host = new HostWriter(hostFile(home, id), { ...rec, runnerPid: process.pid, generation, foregroundAgent: undefined }, (err) =>
     log(`could not write host.json: ${err.message}`),
   );
   const env: Record<string, string> = {};
@@ -86,6 +86,7 @@ export async function runRunner(id: string): Promise<void> {
       name: () => session.record.name,
       room: session.record.room ?? 'default',
       agent: session.record.agent,
+      repaintStarved: () => session.activity.effectiveKind.repaintStarved,
       isRunning: () => session.exited === null,
       lastOutputAt: () => session.lastOutputAt,
       onData: (fn) => session.onData(fn),

@@ -1,4 +1,4 @@
-import { agentKind } from '../core/agent-kinds.js';
+import { kindNamed } from '../state/kind-files.js';
 import { MIN_COLS } from '../core/protocol.js';
 import type { PtyHost } from './pty-host.js';
 
@@ -26,7 +26,7 @@ export class Redraw {
 
   jiggle(): void {
     const { agent, cols, rows } = this.current();
-    if (agentKind(agent).jiggle === 'winch') {
+    if (kindNamed(agent).jiggle === 'winch') {
       const pgrp = this.pty.foregroundGroup();
       if (pgrp) {
         try {

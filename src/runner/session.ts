@@ -1,5 +1,4 @@
 import { OutputRing } from '../core/output-ring.js';
-import { agentKind } from '../core/agent-kinds.js';
 import type { ControlType, Envelope } from '../core/control-protocol.js';
 import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
 import { encodeFrame } from '../core/frame-decoder.js';
@@ -7,6 +6,9 @@ import { checkSessionName } from '../core/session-ref.js';
 import { clampSize } from '../core/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
 import { ActivityTracker } from './activity-tracker.js';
+import { foregroundProgram } from './foreground.js';
+import { realClock, realScheduler } from './real-time.js';
+import { kindNamed, kindRegistry } from '../state/kind-files.js';
 import type { Control } from './control.js';
 import { wireControl } from './control-wiring.js';
 import type { HostWriter } from './host-writer.js';
@@ -66,20 +68,31 @@ export class Session {
     this.pty = new PtyHost({ command: rec.command, args: rec.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit((e) => this.onChildExit(e));
-    this.redraw = new Redraw(this.pty, () => this.record);
+    // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
+    this.redraw = new Redraw(this.pty, () => ({ ...this.record, agent: this.activity.effectiveKind.name }));
     this.control = wireControl(this, deps);
-    this.activity = new ActivityTracker(
-      agentKind(rec.agent),
-      { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
-      (r) => {
-        // At once (the board and the wakes go by it), but no fsync: activity is
-        // advisory and read afresh by a new runner, and the first output after
-        // a pause (a keystroke's echo) turns a session busy: it must not wait
-        // for a disk.
-        deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true, false);
-        this.onActivity?.();
-      },
-    );
+    const kind = kindNamed(rec.agent);
+    this.activity = new ActivityTracker({
+      kind,
+      kinds: kindRegistry(),
+      view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
+      clock: realClock,
+      scheduler: realScheduler,
+      hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
+      foreground: () => foregroundProgram(this.pty.pid, this.pty.foregroundGroup()),
+    });
+    this.activity.onChange(({ reading: r }) => {
+      // At once (the board and the wakes go by it), but no fsync: activity is
+      // advisory and read afresh by a new runner, and the first output after
+      // a pause (a keystroke's echo) turns a session busy: it must not wait
+      // for a disk.
+      deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true, false);
+      this.onActivity?.();
+    });
+    this.activity.onKindChange((k, fg) => {
+      deps.log(fg ? `foreground: ${fg.argv.join(' ').slice(0, 120)} (pid ${fg.pid}) runs as kind ${k.name}` : `foreground: back to the session's own program (kind ${k.name})`);
+      deps.host.update({ foregroundAgent: k.name === rec.agent ? undefined : k.name }, true, false);
+    });
     this.activity.start();
     deps.host.decorate = () => ({ previewLine: lastScreenLine(this.model) });
     deps.host.onWrite = (host) => {
@@ -184,6 +197,9 @@ export class Session {
         return;
       case 'status':
         c.send({ type: 'status', host: this.record, generation: this.generation });
+        return;
+      case 'explain':
+        c.send({ type: 'explain', explanation: this.activity.explain() });
         return;
       case 'subscribe_status':
         c.watchesStatus = true;
@@ -296,7 +312,7 @@ export class Session {
       const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
       if (!saved.ok) this.deps.log(`could not save the final screen: ${saved.message}`);
       this.captureResumeId();
-      this.deps.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null }, true);
+      this.deps.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null, foregroundAgent: undefined }, true);
       for (const c of this.clients) {
         // Live clients get what they have not seen yet before the exit.
         if (c.stream === 'live') {
@@ -321,7 +337,7 @@ export class Session {
 
   /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`). */
   private captureResumeId(): void {
-    const pattern = agentKind(this.record.agent).resume?.printed;
+    const pattern = kindNamed(this.record.agent).resume?.printed;
     if (!pattern) return;
     const m = new RegExp(pattern).exec(tailText(this.model, 60));
     if (m?.[1] && m[1] !== this.record.resumeId) this.deps.host.update({ resumeId: m[1] });

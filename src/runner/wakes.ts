@@ -1,4 +1,3 @@
-import { agentKind } from '../core/agent-kinds.js';
 import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat.js';
 import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type Disposable, type WakeTimings } from '../core/wake-dispatcher.js';
 import { wakeText } from '../core/wake-text.js';
@@ -12,6 +11,8 @@ export interface WakeSession {
   name(): string;
   room: string;
   agent: string;
+  /** The kind whose rules apply now repaints without end (Claude): a waiting wake gets the hard cap. */
+  repaintStarved(): boolean;
   isRunning(): boolean;
   lastOutputAt(): number;
   onData(fn: () => void): Disposable;
@@ -69,7 +70,7 @@ export class RunnerWakes {
         trustedActivity: () => s.trustedActivity(),
       },
       timings,
-      capEligible: agentKind(s.agent).repaintStarved,
+      capEligible: () => s.repaintStarved(),
       isPaused: () => this.paused(),
       wakeText: (ids) => wakeText({ name: s.name(), room, mentionIds: ids, cli }),
       onEvent: (e) => log(`wake: ${JSON.stringify(e)}`),

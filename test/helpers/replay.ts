@@ -7,7 +7,8 @@
  */
 import { layer, nextReading } from '../../src/core/activity.js';
 import type { ActivityReading } from '../../src/core/activity.js';
-import { activityFromScreen, activityFromTitle, STATUS_DETECTORS, screenPatternMatches } from '../../src/core/status-detectors.js';
+import { activityFromScreen, activityFromTitle, screenPatternMatches } from '../../src/core/status-detectors.js';
+import { DETECTORS } from './kinds.js';
 import { Terminal } from '../../src/runner/xterm.js';
 import { readRecording } from './recordings.js';
 
@@ -36,7 +37,7 @@ export async function replay(file: string): Promise<Replay> {
   const term = new Terminal({ cols: meta.cols, rows: meta.rows, scrollback: 1000, allowProposedApi: true });
   let rawTitle = '';
   term.onTitleChange((t) => (rawTitle = t));
-  const table = STATUS_DETECTORS[kind]!;
+  const table = DETECTORS[kind]!;
   const out: Replay = { kind, states: [], fired: new Set(), inputs: [] };
   let title: ActivityReading | null = null;
   let screen: ActivityReading | null = null;
@@ -47,8 +48,8 @@ export async function replay(file: string): Promise<Replay> {
     else continue;
     const buf = term.buffer.active;
     const lines = Array.from({ length: term.rows }, (_, y) => buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
-    title = nextReading(title, activityFromTitle(kind, rawTitle), 'title', e.t);
-    screen = nextReading(screen, activityFromScreen(kind, lines), 'screen', e.t);
+    title = nextReading(title, activityFromTitle(table, rawTitle), 'title', e.t);
+    screen = nextReading(screen, activityFromScreen(table, lines), 'screen', e.t);
     out.states.push({ t: e.t, title, screen, best: layer([title, screen]), rawTitle, lines });
     for (const p of table.title) if (p.match.test(rawTitle.trim())) out.fired.add(p.name);
     const rows = lines.map((l) => l.trim());

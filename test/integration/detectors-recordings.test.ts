@@ -13,7 +13,8 @@
  * two around a change, or in the ways the table of known disagreements lists.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { activityFromScreen, activityFromTitle, STATUS_DETECTORS } from '../../src/core/status-detectors.js';
+import { activityFromScreen, activityFromTitle } from '../../src/core/status-detectors.js';
+import { DETECTORS as STATUS_DETECTORS, detectorsOf } from '../helpers/kinds.js';
 import { MOMENTS } from '../helpers/moments.js';
 import { recordingFiles } from '../helpers/recordings.js';
 import { replay, stateAt, type Replay } from '../helpers/replay.js';
@@ -104,8 +105,8 @@ describe('status detectors on the recordings', () => {
   it('never reads a status for a shell from titles or screens', () => {
     for (const r of replays.values()) {
       for (const s of r.states.filter((_, i) => i % 10 === 0)) {
-        expect(activityFromTitle('shell', s.rawTitle)).toBeNull();
-        expect(activityFromScreen('shell', s.lines)).toBeNull();
+        expect(activityFromTitle(detectorsOf('shell'), s.rawTitle)).toBeNull();
+        expect(activityFromScreen(detectorsOf('shell'), s.lines)).toBeNull();
       }
     }
   });
