@@ -9,12 +9,16 @@
  * outcome back as actions.
  */
 import { chatOutcome, chatPage, chatViewport, scrollChat } from './board-chat.js';
+import { keepMarks, promptStep, type PromptAction, type PromptOverlay } from './board-prompt.js';
+import { sessionViewStep, type ExplainOverlay, type SessionViewAction, type TypingOverlay } from './board-session-views.js';
 import { DEFAULT_ROOM } from './chat.js';
-import type { KeyMode } from './keybindings.js';
 import type { HostRecord } from './protocol.js';
-import { sessionState } from './session-state.js';
+import { selectedIndex, selectedSession, visibleSessions } from './board-derived.js';
+import { dropLast, editOverlayField } from './board-fields.js';
 
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
+export { keyModeOf, matchesFilter, selectedIndex, selectedSession, statusText, visibleSessions } from './board-derived.js';
+
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
 
 /** The chat room a session belongs to (records from before rooms have none: `default`). */
 export const sessionRoom = (s: Pick<BoardSession, 'room'>): string => s.room ?? DEFAULT_ROOM;
@@ -33,7 +37,10 @@ export type Overlay =
   | { kind: 'new'; fields: NewFields; focus: number; pending: boolean; error: string | null }
   | { kind: 'rename'; id: string; name: string; value: string; pending: boolean; error: string | null }
   | { kind: 'confirm-kill'; id: string; name: string }
-  | ChatOverlay;
+  | ChatOverlay
+  | PromptOverlay
+  | ExplainOverlay
+  | TypingOverlay;
 
 /** The chat pane of a room: its input line and how far back its history is scrolled. */
 export interface ChatOverlay {
@@ -68,6 +75,8 @@ export interface BoardState {
   message: Message | null;
   /** Sessions whose row is marked (it rang: src/core/notify.ts) until the user looks, in the order they rang. */
   attention: readonly string[];
+  /** Sessions the user marked (Space) for the prompt line, in the order marked. */
+  marks: readonly string[];
 }
 
 export type BoardAction =
@@ -99,50 +108,12 @@ export type BoardAction =
   | { type: 'chat-viewport'; rows: number; lines: number }
   | { type: 'chat-pending' }
   | { type: 'chat-posted'; message?: string }
-  | { type: 'chat-failed'; message: string };
+  | { type: 'chat-failed'; message: string }
+  | PromptAction
+  | SessionViewAction;
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
-  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], ...init };
-}
-
-// ---- derived ---------------------------------------------------------------
-
-/** The state word a row shows (src/core/session-state.ts); an exited session says how it ended. */
-export function statusText(s: BoardSession): string {
-  const state = sessionState(s);
-  if (state !== 'exited') return state;
-  return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
-}
-
-/** Every word of the filter is in the name, agent, command line or state (any case). */
-export function matchesFilter(s: BoardSession, filter: string): boolean {
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return true;
-  const hay = [s.name, s.agent, s.command, ...s.args, statusText(s)].join(' ').toLowerCase();
-  return words.every((w) => hay.includes(w));
-}
-
-export function visibleSessions(state: BoardState): readonly BoardSession[] {
-  return state.filter ? state.sessions.filter((s) => matchesFilter(s, state.filter)) : state.sessions;
-}
-
-export function selectedIndex(state: BoardState): number {
-  return visibleSessions(state).findIndex((s) => s.id === state.selectedId);
-}
-
-export function selectedSession(state: BoardState): BoardSession | null {
-  return visibleSessions(state).find((s) => s.id === state.selectedId) ?? null;
-}
-
-export function keyModeOf(state: BoardState): KeyMode {
-  switch (state.overlay.kind) {
-    case 'none': return 'list';
-    case 'help': return 'help';
-    case 'filter': return 'filter';
-    case 'confirm-kill': return 'confirm';
-    case 'chat': return 'chat';
-    default: return 'form';
-  }
+  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], ...init };
 }
 
 // ---- keeping the selection and the window right ---------------------------
@@ -207,26 +178,10 @@ function moveTo(state: BoardState, index: number): BoardState {
 // ---- text fields -----------------------------------------------------------
 
 function editField(state: BoardState, edit: (value: string) => string): BoardState {
-  const o = state.overlay;
-  switch (o.kind) {
-    case 'filter':
-      return settle({ ...state, filter: edit(state.filter) }, state);
-    case 'new': {
-      if (o.pending) return state;
-      const field = NEW_FIELDS[o.focus]!;
-      return { ...state, overlay: { ...o, fields: { ...o.fields, [field]: edit(o.fields[field]) }, error: null } };
-    }
-    case 'rename':
-      return o.pending ? state : { ...state, overlay: { ...o, value: edit(o.value), error: null } };
-    case 'chat':
-      return o.pending ? state : { ...state, overlay: { ...o, input: edit(o.input) } };
-    default:
-      return state;
-  }
+  // The filter changes which rows show: the selection and window follow.
+  if (state.overlay.kind === 'filter') return settle({ ...state, filter: edit(state.filter) }, state);
+  return editOverlayField(state, edit);
 }
-
-/** Drops the last character (a whole code point, not half a surrogate pair). */
-const dropLast = (v: string) => Array.from(v).slice(0, -1).join('');
 
 // ---- the reducer -----------------------------------------------------------
 
@@ -236,7 +191,7 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
       // A mark goes with its session.
       const ids = new Set(action.sessions.map((s) => s.id));
       const attention = state.attention.every((id) => ids.has(id)) ? state.attention : state.attention.filter((id) => ids.has(id));
-      return settle({ ...state, sessions: action.sessions, attention }, state);
+      return settle(keepMarks({ ...state, sessions: action.sessions, attention }), state);
     }
     case 'attention':
       return mark(state, action.ids);
@@ -324,5 +279,16 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
     case 'chat-posted':
     case 'chat-failed':
       return chatOutcome(state, action);
+    case 'toggle-mark':
+    case 'open-prompt':
+    case 'prompt-sending':
+    case 'prompt-result':
+      return promptStep(state, action);
+    case 'open-explain':
+    case 'explained':
+    case 'explain-failed':
+    case 'open-typing':
+    case 'typing-ended':
+      return sessionViewStep(state, action);
   }
 }

@@ -30,10 +30,26 @@ export enum Command {
   DeleteBack = 'delete-back',
   ClearField = 'clear-field',
   Confirm = 'confirm',
+  /** A digit for the dialog of a waiting session: typed into it. */
+  Answer = 'answer',
+  /** Type-through: keys go to the selected session as typed, until the detach key. */
+  TypeInto = 'type-into',
+  /** A prompt line, sent exactly once to the selected session or to every marked one. */
+  Prompt = 'prompt',
+  /** Mark or unmark the selected row (for the prompt line). */
+  Mark = 'mark',
+  /** Why the selected session shows its state. */
+  Explain = 'explain',
 }
 
-/** What the keyboard is talking to. */
-export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat';
+/**
+ * What the keyboard is talking to. `type` has no bindings: every key goes to
+ * the session as typed, but the detach key (src/ui/hooks/useTypeThrough.ts).
+ */
+export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'type';
+
+/** What must hold for a hint to be in the footer: the selected session waits for an answer, or rows are marked. */
+export type HintWhen = 'waiting' | 'marked';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -56,12 +72,22 @@ export interface Binding {
   /** How the help overlay and footer show the keys, and what they do. */
   label: string;
   help: string;
-  /** Shown in the footer, when given. */
+  /** Shown in the footer, when given... */
   hint?: string;
+  /** ...and only while this holds, when given. */
+  when?: HintWhen;
 }
 
 const k = (key: NamedKey, mods: Omit<KeySpec, 'key' | 'input'> = {}): KeySpec => ({ key, ...mods });
 const ch = (input: string, ctrl = false): KeySpec => ({ input, ctrl });
+
+const DIGITS: readonly KeySpec[] = Array.from('123456789', (d) => ch(d));
+
+/** A line of text going somewhere: the same edits everywhere. */
+const LINE_EDITS: readonly Binding[] = [
+  { command: Command.DeleteBack, keys: [k('backspace'), k('delete')], label: 'Backspace', help: 'delete a character' },
+  { command: Command.ClearField, keys: [ch('u', true)], label: 'Ctrl-U', help: 'clear the line' },
+];
 
 const FORM_KEYS: readonly Binding[] = [
   { command: Command.Submit, keys: [k('return')], label: 'Enter', help: 'save', hint: 'Enter save' },
@@ -86,6 +112,11 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Remove, keys: [ch('d')], label: 'd', help: 'remove an exited session', hint: 'd remove' },
     { command: Command.Rename, keys: [ch('r')], label: 'r', help: 'rename', hint: 'r rename' },
     { command: Command.Chat, keys: [ch('c')], label: 'c', help: "chat in the session's room" },
+    { command: Command.Answer, keys: DIGITS, label: '1-9', help: 'answer a waiting dialog', hint: '1-9 answer', when: 'waiting' },
+    { command: Command.TypeInto, keys: [ch('i')], label: 'i', help: 'type into it' },
+    { command: Command.Mark, keys: [ch(' ')], label: 'Space', help: 'mark / unmark (*)' },
+    { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
+    { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
     { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
     { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },
@@ -115,6 +146,19 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Confirm, keys: [ch('y'), ch('Y')], label: 'y', help: 'yes', hint: 'y yes' },
     { command: Command.Cancel, keys: [ch('n'), ch('N'), k('escape'), ch('c', true)], label: 'n Esc', help: 'no', hint: 'n no' },
   ],
+  prompt: [
+    { command: Command.Submit, keys: [k('return')], label: 'Enter', help: 'send it, typed exactly once', hint: 'Enter send' },
+    { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'cancel', hint: 'Esc cancel' },
+    ...LINE_EDITS,
+  ],
+  // The prompt's results: how it went in each session.
+  results: [
+    { command: Command.Cancel, keys: [k('escape'), k('return'), ch('q'), ch('c', true)], label: 'Esc Enter', help: 'close', hint: 'Esc close' },
+  ],
+  explain: [
+    { command: Command.Cancel, keys: [k('escape'), ch('e'), ch('q'), k('return'), ch('c', true)], label: 'Esc e q', help: 'close', hint: 'Esc close' },
+  ],
+  type: [],
 };
 
 function matches(spec: KeySpec, input: string, key: KeyPress): boolean {
@@ -158,7 +202,7 @@ export function splitKeys(input: string): [string, KeyPress][] {
 }
 
 /** Modes where unbound printable keys are typed into a field. */
-export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form', 'chat']);
+export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form', 'chat', 'prompt']);
 
 /** The printable text a key (or a paste) carries, or '' for none. */
 export function textOf(input: string, key: KeyPress): string {

@@ -1,0 +1,49 @@
+/**
+ * What the board's state says without changing it: a row's state word, the
+ * filter, the rows it lets through, the selection, and what the keyboard
+ * talks to. Pure, like the reducer (src/core/board-state.ts) it belongs to.
+ */
+import type { BoardSession, BoardState } from './board-state.js';
+import type { KeyMode } from './keybindings.js';
+import { sessionState } from './session-state.js';
+
+/** The state word a row shows (src/core/session-state.ts); an exited session says how it ended. */
+export function statusText(s: BoardSession): string {
+  const state = sessionState(s);
+  if (state !== 'exited') return state;
+  return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
+}
+
+/** Every word of the filter is in the name, agent, command line or state (any case). */
+export function matchesFilter(s: BoardSession, filter: string): boolean {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const hay = [s.name, s.agent, s.foregroundAgent ?? '', s.command, ...s.args, statusText(s)].join(' ').toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+export function visibleSessions(state: BoardState): readonly BoardSession[] {
+  return state.filter ? state.sessions.filter((s) => matchesFilter(s, state.filter)) : state.sessions;
+}
+
+export function selectedIndex(state: BoardState): number {
+  return visibleSessions(state).findIndex((s) => s.id === state.selectedId);
+}
+
+export function selectedSession(state: BoardState): BoardSession | null {
+  return visibleSessions(state).find((s) => s.id === state.selectedId) ?? null;
+}
+
+export function keyModeOf(state: BoardState): KeyMode {
+  switch (state.overlay.kind) {
+    case 'none': return 'list';
+    case 'help': return 'help';
+    case 'filter': return 'filter';
+    case 'confirm-kill': return 'confirm';
+    case 'chat': return 'chat';
+    case 'prompt': return state.overlay.results.length > 0 ? 'results' : 'prompt';
+    case 'explain': return 'explain';
+    case 'typing': return 'type';
+    default: return 'form';
+  }
+}

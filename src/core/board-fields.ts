@@ -1,0 +1,29 @@
+/**
+ * The text fields of what opens over the board (the new-session form, the
+ * rename form, the chat's and the prompt's input lines) as one edit step;
+ * a field whose content is on its way somewhere takes no edits. The filter
+ * is the reducer's own (it moves the selection). Used by boardReducer.
+ */
+import { NEW_FIELDS, type BoardState } from './board-state.js';
+
+export function editOverlayField(state: BoardState, edit: (value: string) => string): BoardState {
+  const o = state.overlay;
+  switch (o.kind) {
+    case 'new': {
+      if (o.pending) return state;
+      const field = NEW_FIELDS[o.focus]!;
+      return { ...state, overlay: { ...o, fields: { ...o.fields, [field]: edit(o.fields[field]) }, error: null } };
+    }
+    case 'rename':
+      return o.pending ? state : { ...state, overlay: { ...o, value: edit(o.value), error: null } };
+    case 'chat':
+      return o.pending ? state : { ...state, overlay: { ...o, input: edit(o.input) } };
+    case 'prompt':
+      return o.results.length > 0 ? state : { ...state, overlay: { ...o, input: edit(o.input) } };
+    default:
+      return state;
+  }
+}
+
+/** Drops the last character (a whole code point, not half a surrogate pair). */
+export const dropLast = (v: string) => Array.from(v).slice(0, -1).join('');
