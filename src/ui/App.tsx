@@ -1,5 +1,8 @@
-import { Box } from 'ink';
-import { keyModeOf, selectedIndex, visibleSessions } from '../core/board-state.js';
+import { Box, Text } from 'ink';
+import { keyModeOf, selectedIndex, selectedSession, visibleSessions, type BoardState } from '../core/board-state.js';
+import type { HintWhen } from '../core/keybindings.js';
+import { sessionState } from '../core/session-state.js';
+import type { SessionView } from '../state/host-store.js';
 import { BoardBody } from './components/BoardBody.js';
 import { DetailPane } from './components/DetailPane.js';
 import { EmptyBoard } from './components/EmptyBoard.js';
@@ -7,13 +10,29 @@ import { FilterBar } from './components/FilterBar.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { HelpOverlay } from './components/HelpOverlay.js';
+import { PreviewPane } from './components/PreviewPane.js';
+import { TypingBar } from './components/TypingBar.js';
 import { useBoardControl } from './contexts/ActionsContext.js';
 import { useBoardState } from './contexts/BoardStateContext.js';
 import { useChatFeed } from './hooks/useChatFeed.js';
 import { useFeed } from './hooks/useFeed.js';
 import { useLayout } from './hooks/useLayout.js';
 
-/** Picks what fills the screen: help, the empty board, or the list and its pane (a form or the chat on an empty board); header and footer around it. */
+/** The footer hints that apply only sometimes, and whether they do now. */
+function hintsNow(state: BoardState, sessions: readonly SessionView[]): ReadonlySet<HintWhen> {
+  const now = new Set<HintWhen>();
+  const id = selectedSession(state)?.id;
+  const selected = id ? sessions.find((s) => s.id === id) : undefined;
+  if (selected && sessionState(selected) === 'waiting') now.add('waiting');
+  if (state.marks.length > 0) now.add('marked');
+  return now;
+}
+
+/**
+ * Picks what fills the screen: help, the empty board, the list and its pane
+ * (a form or the chat on an empty board), or, typing into a session, its
+ * screen alone; header and footer around it.
+ */
 export function App() {
   const { state } = useBoardState();
   const { sessions, preview } = useFeed();
@@ -24,6 +43,19 @@ export function App() {
   const index = selectedIndex(state);
   const position = shown > layout.listRows && index >= 0 ? `${index + 1}/${shown}` : null;
   const { kind } = state.overlay;
+  if (state.overlay.kind === 'typing') {
+    const typing = state.overlay;
+    const view = sessions.find((s) => s.id === typing.id) ?? null;
+    return (
+      <Box flexDirection="column" width={layout.width} height={layout.height}>
+        <TypingBar name={typing.name} detachLabel={detachLabel} width={layout.width} />
+        <Box height={layout.bodyRows} flexDirection="column">
+          <PreviewPane session={view} preview={preview} rows={layout.bodyRows - 1} width={layout.width} cursor />
+        </Box>
+        <Text dimColor wrap="truncate-end">{`keys go to ${typing.name} as typed; ${detachLabel} back to the board`}</Text>
+      </Box>
+    );
+  }
   const body =
     kind === 'help' ? <HelpOverlay detachLabel={detachLabel} rows={layout.bodyRows} width={layout.width} />
     : state.sessions.length > 0 ? <BoardBody state={state} sessions={sessions} preview={preview} layout={layout} />
@@ -31,12 +63,12 @@ export function App() {
     : <EmptyBoard rows={layout.bodyRows} width={layout.width} />;
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
-      <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} unseen={state.attention.length} width={layout.width} />
+      <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} unseen={state.attention.length} marked={state.marks.length} width={layout.width} />
       <Box height={layout.bodyRows} flexDirection="column">{body}</Box>
       {kind === 'filter' ? (
         <FilterBar filter={state.filter} shown={shown} total={state.sessions.length} width={layout.width} />
       ) : (
-        <Footer mode={keyModeOf(state)} message={state.message} width={layout.width} />
+        <Footer mode={keyModeOf(state)} message={state.message} now={hintsNow(state, sessions)} width={layout.width} />
       )}
     </Box>
   );

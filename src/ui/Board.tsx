@@ -1,6 +1,7 @@
-import { useApp, useStdin } from 'ink';
-import { useCallback, useMemo, useReducer, useRef } from 'react';
+import { useApp } from 'ink';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { boardReducer, initialBoardState, type BoardAction, type BoardState, type NewFields } from '../core/board-state.js';
+import { DEFAULT_DETACH_KEY, parseDetachKey, type DetachKey } from '../core/detach-key.js';
 import { App } from './App.js';
 import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from './board-api.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
@@ -13,6 +14,8 @@ import { useChatSync } from './hooks/useChatSync.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
 import { useFeedUpdates } from './hooks/useFeedUpdates.js';
 import { useNotices } from './hooks/useNotices.js';
+import { useRawInput } from './hooks/useRawInput.js';
+import { SessionKeys } from './session-keys.js';
 
 export interface BoardProps {
   feed: BoardFeed;
@@ -24,6 +27,8 @@ export interface BoardProps {
   newDefaults: NewFields;
   /** How the detach key is shown in the help. */
   detachLabel: string;
+  /** The detach key, which also ends type-through (default Ctrl-\\). */
+  detachKey?: DetachKey;
   /** The state to start from: the one the board left with, when it comes back from an attach. */
   initialState?: BoardState;
   /**
@@ -34,10 +39,12 @@ export interface BoardProps {
 }
 
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
-export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, initialState, onLeave }: BoardProps) {
+const DEFAULT_KEY = (parseDetachKey(DEFAULT_DETACH_KEY) as { ok: true; key: DetachKey }).key;
+
+export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, detachKey = DEFAULT_KEY, initialState, onLeave }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
-  const { internal_eventEmitter: inkInput } = useStdin();
+  const rawInput = useRawInput();
   // The same reducer run ahead of React: React's state once it renders, plus whatever came since.
   const latest = useRef(state);
   latest.current = state;
@@ -54,11 +61,16 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
   const feedVersion = useFeedUpdates(feed, dispatch);
   const left = useRef(false);
   const typed = useRef('');
+  // The keys connection lives as long as this rendering of the board.
+  const keys = useMemo(() => new SessionKeys((s) => actions.openInput(s)), [actions]);
+  useEffect(() => () => keys.close(), [keys]);
   const control = useMemo<BoardControl>(
     () => ({
       actions,
       newDefaults,
       detachLabel,
+      detachKey,
+      keys,
       hasLeft: () => left.current,
       typeahead(raw) {
         typed.current += raw;
@@ -71,15 +83,15 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
         const keep = (raw: string) => {
           typed.current += raw;
         };
-        inkInput?.on('input', keep);
+        const stop = rawInput?.listen(keep);
         setImmediate(() => {
-          inkInput?.off('input', keep);
+          stop?.();
           onLeave(req, latest.current, req.kind === 'attach' ? typed.current : '');
           exit();
         });
       },
     }),
-    [actions, newDefaults, detachLabel, onLeave, exit, inkInput],
+    [actions, newDefaults, detachLabel, detachKey, keys, onLeave, exit, rawInput],
   );
   const store = useMemo(() => ({ state, dispatch, getState }), [state, dispatch, getState]);
   return (

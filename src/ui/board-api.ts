@@ -1,6 +1,8 @@
+import type { SendOutcome } from '../client/durable-send.js';
 import type { KillOutcome } from '../client/session-actions.js';
 import type { ChatEvent, ChatRecord } from '../core/chat.js';
 import type { HostRecord } from '../core/protocol.js';
+import type { StatusExplanation } from '../core/status-explain.js';
 import type { SessionView } from '../state/host-store.js';
 
 /**
@@ -79,8 +81,29 @@ export interface ChatPosted {
   paused: boolean;
 }
 
+/**
+ * Keys for one running session, as typed (`input` messages, never
+ * journaled), in order over one connection: the board's digits and its
+ * type-through. Keys written before it is connected wait for it.
+ */
+export interface SessionInput {
+  write(data: string): void;
+  /** `fn` is called once if keys cannot go any more (no runner, the program exited), with a line saying why. Returns an unsubscribe. */
+  onEnd(fn: (message: string) => void): () => void;
+  /** Whether it has ended (then writes are dropped). */
+  readonly ended: boolean;
+  /** Ends the connection once what was written is sent. */
+  close(): void;
+}
+
 /** What the board can do to sessions. Each rejects with a UserError whose message is one line for the footer. */
 export interface BoardActions {
+  /** A keys connection to a running session (the caller closes it). */
+  openInput(s: SessionView): SessionInput;
+  /** Types a prompt and Enter exactly once, through `send`'s path (src/client/durable-send.ts). */
+  sendPrompt(s: SessionView, text: string): Promise<SendOutcome>;
+  /** Asks the session's runner why it has its state (the `explain` message). */
+  explain(s: SessionView): Promise<StatusExplanation>;
   create(input: NewSessionInput): Promise<HostRecord>;
   kill(s: SessionView): Promise<KillOutcome>;
   remove(s: SessionView): Promise<void>;

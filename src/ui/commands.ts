@@ -1,9 +1,10 @@
 import { Command } from '../core/keybindings.js';
 import { sendChat } from './chat-commands.js';
+import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
 import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
 
-/** What each command does: a state change, or one of the session commands. */
-export function runCommand(cmd: Command, c: CommandContext): void {
+/** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */
+export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
   const { dispatch } = c;
   switch (cmd) {
     case Command.Up: return dispatch({ type: 'move', by: -1 });
@@ -24,6 +25,7 @@ export function runCommand(cmd: Command, c: CommandContext): void {
     case Command.Clear: return dispatch({ type: 'clear' });
     case Command.Submit:
       if (c.state.overlay.kind === 'filter') return dispatch({ type: 'accept-filter' });
+      if (c.state.overlay.kind === 'prompt') return sendPromptLine(c);
       return c.state.overlay.kind === 'chat' ? sendChat(c) : submitForm(c);
     case Command.Cancel: return dispatch({ type: 'close' });
     case Command.NextField: return dispatch({ type: 'focus-field', by: 1 });
@@ -31,5 +33,10 @@ export function runCommand(cmd: Command, c: CommandContext): void {
     case Command.DeleteBack: return dispatch({ type: 'delete-back' });
     case Command.ClearField: return dispatch({ type: 'clear-field' });
     case Command.Confirm: return confirmKill(c);
+    case Command.Answer: return answerDialog(c, input);
+    case Command.TypeInto: return dispatch({ type: 'open-typing' });
+    case Command.Prompt: return dispatch({ type: 'open-prompt' });
+    case Command.Mark: return dispatch({ type: 'toggle-mark' });
+    case Command.Explain: return explainSelected(c);
   }
 }

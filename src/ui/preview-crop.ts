@@ -1,6 +1,13 @@
 import type { PreviewScreen } from './board-api.js';
 import { cut } from './text-width.js';
 
+/** The first screen row a pane `height` rows high shows: the top, scrolled down just enough to keep the cursor's row in view. */
+export function cropTop(screen: Pick<PreviewScreen, 'lines' | 'cursorY'>, height: number): number {
+  const { lines } = screen;
+  const cursor = Math.max(0, Math.min(screen.cursorY, lines.length - 1));
+  return Math.max(0, Math.min(cursor - height + 1, lines.length - height));
+}
+
 /**
  * The part of a session's screen that fits a pane of width x height: the left
  * columns, and the top rows, scrolled down just enough to keep the cursor's
@@ -9,10 +16,8 @@ import { cut } from './text-width.js';
  */
 export function cropPreview(screen: Pick<PreviewScreen, 'lines' | 'cursorY'>, width: number, height: number): string[] {
   if (width <= 0 || height <= 0) return [];
-  const { lines } = screen;
-  const cursor = Math.max(0, Math.min(screen.cursorY, lines.length - 1));
-  const top = Math.max(0, Math.min(cursor - height + 1, lines.length - height));
-  const rows = lines.slice(top, top + height).map((l) => cut(l, width).trimEnd());
+  const top = cropTop(screen, height);
+  const rows = screen.lines.slice(top, top + height).map((l) => cut(l, width).trimEnd());
   while (rows.length > 0 && rows[rows.length - 1] === '') rows.pop();
   return rows;
 }

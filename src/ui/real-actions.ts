@@ -1,9 +1,10 @@
 import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
 import { killSession, removeSession, renameSession } from '../client/session-actions.js';
-import { createSession } from '../client/sessions.js';
+import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../core/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
 import type { BoardActions, ChatPosted } from './board-api.js';
+import { sessionIo } from './session-io.js';
 
 /** Sessions the board starts get this size until someone attaches and resizes them. */
 export const BOARD_NEW_COLS = 80;
@@ -66,5 +67,7 @@ export function createBoardActions(home: string, env: NodeJS.ProcessEnv = proces
     remove: (s) => oneLine(() => removeSession(home, s)),
     rename: (s, name) => oneLine(() => renameSession(home, s, name)),
     postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
+    // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).
+    ...sessionIo((s, client) => connectSession(home, findSession(home, s.id), client)),
   };
 }

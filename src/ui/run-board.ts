@@ -93,6 +93,7 @@ async function showBoard(o: RunBoardOptions, notices: BoardNotifier, initialStat
       actions: o.actions,
       newDefaults: o.newDefaults,
       detachLabel: o.detachKey.label,
+      detachKey: o.detachKey,
       initialState,
       onLeave: (req, state, typeahead) => {
         left = { req, state, typeahead };

@@ -13,6 +13,8 @@ import { splitCommandLine } from './command-line.js';
  */
 export interface CommandContext {
   state: BoardState;
+  /** The state after every action so far (one just dispatched included). */
+  getState(): BoardState;
   dispatch: Dispatch<BoardAction>;
   control: BoardControl;
   feed: BoardFeed;

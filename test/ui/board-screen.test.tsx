@@ -77,7 +77,7 @@ describe('the board at 80x24', () => {
     expect(colorOf(out, '◐ web')).toBe(YELLOW);
     expect(colorOf(out, '● sh')).toBe(GREEN);
     // The preview's title says the state too, in its colour.
-    expect(out.lines()[4]).toMatch(/^── api \(waiting\) ─+$/);
+    expect(out.lines()[4]).toMatch(/^── api \(waiting\) claude ─+$/); // the agent too, unless a plain shell
     expect(colorOf(out, '(waiting)')).toBe(BRIGHT_MAGENTA);
     // The state follows the runner's pushes.
     feed.setSessions([session({ ...feed.sessions[0]!, activity: 'busy' }), ...feed.sessions.slice(1)]);
@@ -98,15 +98,16 @@ describe('the board at 80x24', () => {
     m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
     await eventually(m.out, () => expect(m!.out.text()).toContain('api'));
     m.stdin.press('?');
-    await eventually(m.out, () => expect(m!.out.text()).toContain('Forms and the filter'));
+    await eventually(m.out, () => expect(m!.out.text()).toContain('Forms, filter, prompt line'));
     const text = m.out.text();
-    for (const line of ['↑ k', 'Enter →', 'new session', 'kill the session (asks first)', 'remove an exited session', 'quit (sessions keep running)', 'Tab ↓']) {
+    for (const line of ['↑ k', 'Enter →', 'new session', 'kill the session (asks first)', 'remove an exited session', 'quit (sessions keep running)', 'Tab ↓',
+      '1-9       answer a waiting dialog', 'i         type into it', 'Space     mark / unmark (*)', 'p         prompt it or the marked', 'e         why it has its state']) {
       expect(text).toContain(line);
     }
     expect(text).toContain('While attached, Ctrl-\\ comes back here');
     expect(m.out.lines().every((l) => l.length <= 80)).toBe(true);
     m.stdin.press(KEY.esc);
-    await eventually(m.out, () => expect(m!.out.text()).not.toContain('Forms and the filter'));
+    await eventually(m.out, () => expect(m!.out.text()).not.toContain('Forms, filter, prompt line'));
     expect(m.out.text()).toContain('› ● api');
   });
 
@@ -130,7 +131,7 @@ describe('the board at 200x50', () => {
     const lines = m.out.lines();
     expect(lines[0]).toBe('agent-board 5 sessions  ● 1 idle  ◌ 1 starting  ✓ 1 exited  ✗ 1 failed  ? 1 lost');
     // List on the left, preview title and screen on the right of the same rows.
-    expect(lines[1]).toMatch(/^› ● api .*│ ── api \(idle\) 120x3 ─+$/);
+    expect(lines[1]).toMatch(/^› ● api .*│ ── api \(idle\) claude 120x3 ─+$/);
     expect(lines[2]).toMatch(/^ {2}◌ web .*│ \$ npm test$/);
     expect(lines[4]).toMatch(/^ {2}✓ done .*│ > all 41 tests passed$/);
     expect(lines[48]).toMatch(/^↑↓ select/);

@@ -1,10 +1,37 @@
-/** A runner connection that answers an attach with a snapshot, for the real attach client. */
+/**
+ * A runner connection for the real client code: it answers an attach with a
+ * snapshot, a durable prompt with its acks (accepted, then applied), and
+ * `explain` with `explanation` (null: silent, as a runner from before explain).
+ */
 import type { RunnerConnection } from '../../src/client/connection.js';
 import type { ClientMessage, RunnerMessage } from '../../src/core/protocol.js';
+import type { StatusExplanation } from '../../src/core/status-explain.js';
+
+/** What a Claude session under its API-key dialog would say. */
+export const EXPLANATION: StatusExplanation = {
+  kind: 'claude',
+  effectiveKind: 'claude',
+  activity: 'waiting',
+  source: 'screen',
+  since: Date.now() - 5000,
+  decidedBy: 'a dialog on screen beats an idle title',
+  layers: [
+    { source: 'hook', used: true, activity: null, at: null },
+    { source: 'title', used: true, activity: 'idle', at: Date.now() - 9000, rule: { name: 'claude.title.ready', file: 'src/core/status-detectors.ts' }, evidence: '✳ Claude Code' },
+    { source: 'screen', used: true, activity: 'waiting', at: Date.now() - 5000, rule: { name: 'claude.screen.apiKeyDialog', file: 'src/core/status-detectors.ts' }, evidence: 'Do you want to use this API key?' },
+    { source: 'bytes', used: false, activity: null, at: null },
+  ],
+  hooks: { wired: true, note: 'hooks come through --settings', lastEvent: 'SessionStart', lastAt: Date.now() - 10_000, silent: false },
+  ruleFiles: ['src/core/status-detectors.ts', '/home/me/.config/agent-board/rules.json'],
+};
 
 export class FakeRunner {
   sent: ClientMessage[] = [];
   closed = false;
+  /** The answer to `explain`; null: none (the request times out). */
+  explanation: StatusExplanation | null = EXPLANATION;
+  /** Durable prompts by command id, and the acks they got. */
+  private readonly prompts = new Map<string, 'applied'>();
   private listeners = new Set<(m: RunnerMessage) => void>();
   readonly hello = { type: 'hello', protocol: 1, generation: 'gen-1', host: { agent: 'shell', id: 'fake1' } };
   readonly socket = { pause() {}, resume() {} };
@@ -20,11 +47,24 @@ export class FakeRunner {
   }
   send(m: ClientMessage): void {
     this.sent.push(m);
+    const commandId = (m as { commandId?: string }).commandId;
     if (m.type === 'reconcile') {
-      const commandId = (m as { commandId?: string }).commandId;
+      const ids = (m as { commandIds?: string[] }).commandIds ?? [];
+      const commands = ids.map((id) => ({ commandId: id, status: this.prompts.get(id) ?? 'unknown' }));
       queueMicrotask(() =>
-        this.emit({ type: 'reconcile_result', commandId, generation: 'gen-1', hostRevision: 1, terminalCursor: { lastSeq: -1 }, unresolved: [], commands: [] }),
+        this.emit({ type: 'reconcile_result', commandId, generation: 'gen-1', hostRevision: 1, terminalCursor: { lastSeq: -1 }, unresolved: [], commands } as never),
       );
+    }
+    if (m.type === 'input' && m.durable && commandId && !this.prompts.has(commandId)) {
+      this.prompts.set(commandId, 'applied');
+      queueMicrotask(() => {
+        this.emit({ type: 'cmd_ack', commandId, stage: 'accepted' });
+        this.emit({ type: 'cmd_ack', commandId, stage: 'applied' });
+      });
+    }
+    if (m.type === 'explain' && this.explanation) {
+      const explanation = this.explanation;
+      queueMicrotask(() => this.emit({ type: 'explain', explanation }));
     }
     if (m.type === 'subscribe_terminal') {
       queueMicrotask(() => {
@@ -43,9 +83,13 @@ export class FakeRunner {
   destroy(): void {
     this.closed = true;
   }
-  /** What the user typed into the session. */
+  /** What the user typed into the session (keys, not prompts). */
   typed(): string {
-    return this.sent.flatMap((m) => (m.type === 'input' ? [m.data] : [])).join('');
+    return this.sent.flatMap((m) => (m.type === 'input' && !m.durable ? [m.data] : [])).join('');
+  }
+  /** The prompts sent to it, each as often as it was sent. */
+  promptsSent(): string[] {
+    return this.sent.flatMap((m) => (m.type === 'input' && m.durable ? [m.data] : []));
   }
   asConnection(): RunnerConnection {
     return this as unknown as RunnerConnection;

@@ -1,9 +1,13 @@
 /** A BoardFeed, ChatFeed and BoardActions the tests drive by hand. */
+import type { SendOutcome } from '../../src/client/durable-send.js';
 import type { KillOutcome } from '../../src/client/session-actions.js';
+import type { StatusExplanation } from '../../src/core/status-explain.js';
+import { sessionIo } from '../../src/ui/session-io.js';
+import { FakeRunner } from './fake-runner.js';
 import type { ChatRecord } from '../../src/core/chat.js';
 import type { HostRecord } from '../../src/core/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, NewSessionInput, PreviewScreen, RoomChat } from '../../src/ui/board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/ui/board-api.js';
 
 let counter = 0;
 
@@ -80,8 +84,22 @@ type Call =
   | { op: 'rename'; id: string; name: string }
   | { op: 'chat'; room: string; text: string };
 
-/** Records each call; what it resolves with (or rejects with) is up to the test. */
+/**
+ * Records each call; what it resolves with (or rejects with) is up to the
+ * test. What talks to a runner (keys, prompts, explain) goes through the
+ * board's real client code (src/ui/session-io.ts) to a FakeRunner per
+ * session, made on first use; `connect` may be replaced (to fail, say).
+ */
 export class FakeActions implements BoardActions {
+  readonly runners = new Map<string, FakeRunner>();
+  /** The connections opened, as "client session-name". */
+  readonly connections: string[] = [];
+  connect = async (s: SessionView, client: string) => {
+    this.connections.push(`${client} ${s.name}`);
+    return this.runner(s.id).asConnection();
+  };
+  // A prompt and an explanation may take this long in these tests.
+  private readonly io = sessionIo((s, client) => this.connect(s, client), { sendTimeoutMs: 2000, explainTimeoutMs: 300 });
   calls: Call[] = [];
   createResult: (input: NewSessionInput) => Promise<HostRecord> = async (input) => session({ name: input.name ?? 'new-1', command: input.command });
   killResult: () => Promise<KillOutcome> = async () => ({ kind: 'exit', code: null, signal: 'SIGTERM' });
@@ -108,6 +126,22 @@ export class FakeActions implements BoardActions {
   postChat(room: string, text: string): Promise<ChatPosted> {
     this.calls.push({ op: 'chat', room, text });
     return this.chatResult(room, text);
+  }
+  openInput(s: SessionView): SessionInput {
+    return this.io.openInput(s);
+  }
+  sendPrompt(s: SessionView, text: string): Promise<SendOutcome> {
+    return this.io.sendPrompt(s, text);
+  }
+  explain(s: SessionView): Promise<StatusExplanation> {
+    return this.io.explain(s);
+  }
+
+  /** The fake runner of a session (made on first use). */
+  runner(id: string): FakeRunner {
+    let r = this.runners.get(id);
+    if (!r) this.runners.set(id, (r = new FakeRunner('')));
+    return r;
   }
 }
 

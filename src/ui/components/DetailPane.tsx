@@ -3,8 +3,10 @@ import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ChatPane } from './ChatPane.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
+import { ExplainPane } from './ExplainPane.js';
 import { NewSessionForm } from './NewSessionForm.js';
 import { PreviewPane } from './PreviewPane.js';
+import { PromptPane } from './PromptPane.js';
 import { RenameForm } from './RenameForm.js';
 
 export interface DetailPaneProps {
@@ -15,7 +17,7 @@ export interface DetailPaneProps {
   width: number;
 }
 
-/** Beside or below the list: the open form, question or chat, else the selected session's screen. */
+/** Beside or below the list: the open form, question, chat, prompt line or explanation, else the selected session's screen. */
 export function DetailPane({ state, selected, preview, rows, width }: DetailPaneProps) {
   const o = state.overlay;
   switch (o.kind) {
@@ -27,6 +29,10 @@ export function DetailPane({ state, selected, preview, rows, width }: DetailPane
       return <ConfirmDialog name={o.name} width={width} />;
     case 'chat':
       return <ChatPane chat={o} rows={rows} width={width} />;
+    case 'prompt':
+      return <PromptPane prompt={o} rows={rows} width={width} />;
+    case 'explain':
+      return <ExplainPane explain={o} rows={rows} width={width} />;
     default:
       return <PreviewPane session={selected} preview={preview} rows={rows} width={width} />;
   }

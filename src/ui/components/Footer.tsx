@@ -1,11 +1,13 @@
 import { Box, Text } from 'ink';
 import type { Message } from '../../core/board-state.js';
-import { BINDINGS, type KeyMode } from '../../core/keybindings.js';
+import { BINDINGS, type HintWhen, type KeyMode } from '../../core/keybindings.js';
 import { textWidth } from '../text-width.js';
 
 export interface FooterProps {
   mode: KeyMode;
   message: Message | null;
+  /** Which of the hints that only sometimes apply do now. */
+  now?: ReadonlySet<HintWhen>;
   width: number;
 }
 
@@ -25,8 +27,8 @@ export function fitHints(hints: readonly string[], width: number): string {
 }
 
 /** The last message, if any, then the key hints for what the keyboard talks to now. */
-export function Footer({ mode, message, width }: FooterProps) {
-  const hints = BINDINGS[mode].flatMap((b) => (b.hint ? [b.hint] : []));
+export function Footer({ mode, message, now, width }: FooterProps) {
+  const hints = BINDINGS[mode].flatMap((b) => (b.hint && (!b.when || now?.has(b.when)) ? [b.hint] : []));
   const room = message ? width - textWidth(message.text) - GAP.length : width;
   return (
     <Box height={1} width={width}>

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { BoardSession } from '../../core/board-state.js';
 import { sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
+import { PICK_COLOR, PICK_MARK } from './SessionRow.js';
 import { cut, textWidth } from '../text-width.js';
 
 export interface HeaderProps {
@@ -15,6 +16,8 @@ export interface HeaderProps {
   pausedRooms: readonly string[];
   /** How many rows are marked: they rang and the user has not looked yet. */
   unseen: number;
+  /** How many rows the user marked for the prompt line. */
+  marked: number;
   width: number;
 }
 
@@ -51,6 +54,7 @@ export function statusCounts(sessions: readonly BoardSession[]): Count[] {
 }
 
 const ATTENTION_STYLE: StatusStyle = { glyph: ATTENTION_MARK, color: ATTENTION_COLOR, bold: true };
+const PICK_STYLE: StatusStyle = { glyph: PICK_MARK, color: PICK_COLOR, bold: true };
 
 /** `⏸ room r1 paused (loop guard) — c then /continue` in `width` cells (shorter when it must), or '' when no room is paused. */
 export function pausedText(rooms: readonly string[], width: number): string {
@@ -61,9 +65,13 @@ export function pausedText(rooms: readonly string[], width: number): string {
 }
 
 /** The title, how many rows want attention, how many sessions there are in each state; paused rooms, the filter and the position, when they matter. */
-export function Header({ sessions, shown, filter, position, pausedRooms, unseen, width }: HeaderProps) {
-  // The marked rows first: they are what the user should look at.
-  const counts = [...(unseen > 0 ? [{ label: 'unseen', n: unseen, style: ATTENTION_STYLE }] : []), ...statusCounts(sessions)];
+export function Header({ sessions, shown, filter, position, pausedRooms, unseen, marked, width }: HeaderProps) {
+  // The rows that rang first: they are what the user should look at; then the ones a prompt would go to.
+  const counts = [
+    ...(unseen > 0 ? [{ label: 'unseen', n: unseen, style: ATTENTION_STYLE }] : []),
+    ...(marked > 0 ? [{ label: 'marked', n: marked, style: PICK_STYLE }] : []),
+    ...statusCounts(sessions),
+  ];
   const title = `agent-board ${sessions.length} ${sessions.length === 1 ? 'session' : 'sessions'}`;
   const place = `${filter ? `filter "${filter}" ${shown}/${sessions.length}` : ''}${filter && position ? '  ' : ''}${position ?? ''}`;
   // A paused room matters more than the counts: it takes their room, leaving the title.

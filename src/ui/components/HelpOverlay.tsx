@@ -22,10 +22,21 @@ function Section({ title, bindings, width }: { title: string; bindings: readonly
   );
 }
 
+const LINE_EDITS = new Set([Command.DeleteBack, Command.ClearField]);
 /** The chat pane's own keys (its line edits as in the forms). */
-const CHAT_KEYS = BINDINGS.chat.filter((b) => b.command !== Command.DeleteBack && b.command !== Command.ClearField);
+const CHAT_KEYS = BINDINGS.chat.filter((b) => !LINE_EDITS.has(b.command));
+/** The board's keys that talk to the selected session's program from the board. */
+const SESSION_COMMANDS = new Set([Command.Answer, Command.TypeInto, Command.Mark, Command.Prompt, Command.Explain]);
+const BOARD_KEYS = BINDINGS.list.filter((b) => !SESSION_COMMANDS.has(b.command));
+const SESSION_KEYS = BINDINGS.list.filter((b) => SESSION_COMMANDS.has(b.command));
+/** Forms, the filter and the prompt line edit alike; Backspace needs no telling (Ctrl-U is in the chat's). */
+const FORM_KEYS = BINDINGS.form.filter((b) => !LINE_EDITS.has(b.command));
 
-/** Every key, from the binding table itself: board keys beside form and chat keys. */
+/**
+ * Every key, from the binding table itself: board keys beside the keys that
+ * reach into a session, then form and chat keys. Sections sit without blank
+ * rows between them so all of it fits 80x24.
+ */
 export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
   const inner = width - 2;
   const twoColumns = inner >= 76;
@@ -33,10 +44,10 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
   return (
     <Box flexDirection="column" height={rows} width={width} overflow="hidden" paddingX={1}>
       <Box flexDirection={twoColumns ? 'row' : 'column'} gap={twoColumns ? 2 : 0}>
-        <Section title="Board" bindings={BINDINGS.list} width={left} />
+        <Section title="Board" bindings={BOARD_KEYS} width={left} />
         <Box flexDirection="column" flexShrink={0}>
-          <Section title="Forms and the filter" bindings={BINDINGS.form} width={twoColumns ? inner - left - 2 : inner} />
-          <Text> </Text>
+          <Section title="Into the selected session" bindings={SESSION_KEYS} width={twoColumns ? inner - left - 2 : inner} />
+          <Section title="Forms, filter, prompt line" bindings={FORM_KEYS} width={twoColumns ? inner - left - 2 : inner} />
           <Section title="Chat (c)" bindings={CHAT_KEYS} width={twoColumns ? inner - left - 2 : inner} />
         </Box>
       </Box>
@@ -45,9 +56,8 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
         <Text color={ATTENTION_COLOR} bold>{ATTENTION_MARK}</Text> finished or needs you, not seen yet: moving onto it or attaching clears it
       </Text>
       <Text wrap="wrap">
-        While attached, <Text color="cyan">{detachLabel}</Text> comes back here; the session keeps running.
+        While attached, <Text color="cyan">{detachLabel}</Text> comes back here (and from typing into a session with i); the session keeps running.
       </Text>
-      <Text dimColor>Esc, ? or q closes this help.</Text>
     </Box>
   );
 }

@@ -1,10 +1,14 @@
 import { Box, Text } from 'ink';
+import { agentLabel } from '../../core/agent-kinds.js';
 import { statusText } from '../../core/board-state.js';
+import { dialogText } from '../../core/dialog-text.js';
+import { sessionState } from '../../core/session-state.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
-import { cropPreview } from '../preview-crop.js';
+import { cropPreview, cropTop } from '../preview-crop.js';
 import { statusStyle } from '../status-style.js';
 import { cut, textWidth } from '../text-width.js';
+import { DialogCard, dialogCardRows } from './DialogCard.js';
 
 export interface PreviewPaneProps {
   session: SessionView | null;
@@ -12,35 +16,65 @@ export interface PreviewPaneProps {
   /** Screen lines the pane shows (its title line comes on top). */
   rows: number;
   width: number;
+  /** Draw the session's cursor: the board types into it. */
+  cursor?: boolean;
 }
 
-/** The selected session's screen, cropped to fit, under a title line. */
-export function PreviewPane({ session, preview, rows, width }: PreviewPaneProps) {
+/**
+ * The selected session's screen, cropped to fit, under a title line. A
+ * waiting session's dialog (question and options) comes first, on top of the
+ * screen, where the digits that answer it are explained.
+ */
+export function PreviewPane({ session, preview, rows, width, cursor = false }: PreviewPaneProps) {
   const screen = session && preview?.id === session.id ? preview : null;
   const size = screen ? `${screen.cols}x${screen.rows}${screen.final ? ', last screen' : ''}` : '';
+  const dialog = screen && session && sessionState(session) === 'waiting' ? dialogText(screen.lines) : null;
+  const cardRows = dialog && dialogCardRows(dialog) < rows ? dialogCardRows(dialog) : 0;
+  const screenRows = rows - cardRows;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       {session ? <Title session={session} size={size} width={width} /> : <Text dimColor>{rule('──  ', width)}</Text>}
-      {screen ? <ScreenLines lines={cropPreview(screen, width, rows)} /> : <Text dimColor>{placeholder(session)}</Text>}
+      {dialog && cardRows > 0 ? <DialogCard dialog={dialog} width={width} /> : null}
+      {screen ? (
+        <ScreenLines lines={cropPreview(screen, width, screenRows)} cursor={cursor ? { x: screen.cursorX, y: screen.cursorY - cropTop(screen, screenRows) } : null} />
+      ) : (
+        <Text dimColor>{placeholder(session)}</Text>
+      )}
     </Box>
   );
 }
 
-function ScreenLines({ lines }: { lines: string[] }) {
+function ScreenLines({ lines, cursor }: { lines: string[]; cursor: { x: number; y: number } | null }) {
+  // The cursor's row may be past the last row with text (a prompt on a blank line).
+  const shown = cursor && cursor.y >= lines.length ? [...lines, ...Array<string>(cursor.y - lines.length + 1).fill('')] : lines;
   return (
     <>
-      {lines.map((line, i) => (
-        <Text key={i} wrap="truncate-end">{line || ' '}</Text>
-      ))}
+      {shown.map((line, i) => (i === cursor?.y ? <CursorLine key={i} line={line} x={cursor.x} /> : <Text key={i} wrap="truncate-end">{line || ' '}</Text>))}
     </>
   );
 }
 
-/** `── NAME (STATE) 80x24 ───`, the state in its colour. */
+/** A screen row with the cell under the cursor drawn inverse. */
+function CursorLine({ line, x }: { line: string; x: number }) {
+  const before = cut(line, x);
+  const pad = ' '.repeat(Math.max(0, x - textWidth(before)));
+  const rest = line.slice(before.length);
+  const at = rest ? String.fromCodePoint(rest.codePointAt(0)!) : ' ';
+  return (
+    <Text wrap="truncate-end">
+      {before + pad}
+      <Text inverse>{at}</Text>
+      {rest.slice(at.length)}
+    </Text>
+  );
+}
+
+/** `── NAME (STATE) AGENT COLSxROWS ───`, the state in its colour; the agent unless it is a plain shell. */
 function Title({ session, size, width }: { session: SessionView; size: string; width: number }) {
   const head = `── ${session.name} `;
   const state = `(${statusText(session)})`;
-  const tail = size ? ` ${size} ` : ' ';
+  const agent = agentLabel(session);
+  const tail = `${agent === 'shell' ? '' : ` ${agent}`}${size ? ` ${size}` : ''} `;
   const full = head + state + tail;
   if (textWidth(full) > width) return <Text dimColor>{rule(full, width)}</Text>;
   const st = statusStyle(session);

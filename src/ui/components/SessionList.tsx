@@ -20,6 +20,7 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   const now = useNow(ageTickMs(youngestAge(shown, Date.now())));
   const columns = rowColumns(vis, width);
   const marked = new Set(state.attention);
+  const picked = new Set(state.marks);
   if (vis.length === 0) {
     return (
       <Box height={rows} width={width}>
@@ -30,7 +31,7 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   return (
     <Box flexDirection="column" height={rows} width={width}>
       {shown.map((s) => (
-        <SessionRow key={s.id} session={s} selected={s.id === state.selectedId} marked={marked.has(s.id)} now={now} columns={columns} />
+        <SessionRow key={s.id} session={s} selected={s.id === state.selectedId} marked={marked.has(s.id)} picked={picked.has(s.id)} now={now} columns={columns} />
       ))}
     </Box>
   );

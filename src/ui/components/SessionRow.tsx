@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { agentLabel } from '../../core/agent-kinds.js';
 import { ago } from '../../core/ago.js';
 import { statusText } from '../../core/board-state.js';
 import type { SessionView } from '../../state/host-store.js';
@@ -9,34 +10,44 @@ import { cut, fit } from '../text-width.js';
 export interface RowColumns {
   width: number;
   name: number;
+  /** The agent column: `shell` or `shell › claude` (an agent running in a shell session). */
+  agent: number;
 }
 const AGENT = 7;
+const AGENT_MAX = 16;
 const STATUS = 10;
 const TIME = 4;
-/** Marker, glyph, the gaps between columns. */
-const FIXED = 2 + 2 + AGENT + 1 + STATUS + 1 + TIME + 2 + 1;
+/** Marker and mark, glyph, the gaps between columns (the agent column's width apart). */
+const FIXED = 2 + 2 + 1 + STATUS + 1 + TIME + 2 + 1;
+
+/** The mark of a row the user marked (Space) for the prompt line, and its colour. */
+export const PICK_MARK = '*';
+export const PICK_COLOR = 'cyan';
 
 export interface SessionRowProps {
   session: SessionView;
   selected: boolean;
   /** It rang and the user has not looked yet: `!` in the marker column (unless selected) and its name in the attention colour. */
   marked: boolean;
+  /** The user marked it for the prompt line: `*` after the marker. */
+  picked: boolean;
   now: number;
   columns: RowColumns;
 }
 
-/** One session: marker, glyph, name, agent, state, time since its last output, and its last screen line. */
-export function SessionRow({ session: s, selected, marked, now, columns }: SessionRowProps) {
+/** One session: marker, mark, glyph, name, agent, state, time since its last output, and its last screen line. */
+export function SessionRow({ session: s, selected, marked, picked, now, columns }: SessionRowProps) {
   const st = statusStyle(s);
-  const rest = columns.width - FIXED - columns.name;
+  const rest = columns.width - FIXED - columns.agent - columns.name;
   const since = ago(s.lastOutputAt ?? s.createdAt, now);
   return (
     <Box width={columns.width} height={1}>
       <Text wrap="truncate-end">
-        {selected ? <Text color="cyan" bold>›</Text> : <Text color={ATTENTION_COLOR} bold>{marked ? ATTENTION_MARK : ' '}</Text>}{' '}
+        {selected ? <Text color="cyan" bold>›</Text> : <Text color={ATTENTION_COLOR} bold>{marked ? ATTENTION_MARK : ' '}</Text>}
+        <Text color={PICK_COLOR} bold>{picked ? PICK_MARK : ' '}</Text>
         <Text color={st.color} bold={st.bold}>{st.glyph}</Text>{' '}
         <Text bold={selected || marked} inverse={selected} color={marked ? ATTENTION_COLOR : undefined}>{fit(s.name, columns.name, true)}</Text>{' '}
-        <Text color="blue">{fit(s.agent, AGENT, true)}</Text>{' '}
+        <Text color="blue">{fit(agentLabel(s), columns.agent, true)}</Text>{' '}
         <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>{' '}
         <Text>{since.padStart(TIME)}</Text>
         {rest > 4 && s.previewLine ? <Text dimColor>{'  ' + cut(s.previewLine.trim(), rest)}</Text> : null}
@@ -45,9 +56,13 @@ export function SessionRow({ session: s, selected, marked, now, columns }: Sessi
   );
 }
 
-/** Name column: as wide as the longest name, between 8 and 20 (less on a narrow list). */
-export function rowColumns(sessions: readonly { name: string }[], width: number): RowColumns {
+/**
+ * Name column: as wide as the longest name, between 8 and 20 (less on a
+ * narrow list); agent column: 7, wider (up to 16) for a `shell › claude`.
+ */
+export function rowColumns(sessions: readonly { name: string; agent: string; foregroundAgent?: string }[], width: number): RowColumns {
   const longest = sessions.reduce((m, s) => Math.max(m, s.name.length), 0);
-  const name = Math.max(8, Math.min(20, longest, width - FIXED - 8));
-  return { width, name };
+  const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
+  const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - 8));
+  return { width, name, agent };
 }

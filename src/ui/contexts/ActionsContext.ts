@@ -1,6 +1,8 @@
 import { createContext, useContext } from 'react';
 import type { BoardActions } from '../board-api.js';
 import type { NewFields } from '../../core/board-state.js';
+import type { DetachKey } from '../../core/detach-key.js';
+import type { SessionKeys } from '../session-keys.js';
 
 /** Why the board hands the terminal back to run-board: to attach to a session, or to quit. */
 export type LeaveRequest = { kind: 'attach'; id: string } | { kind: 'quit' };
@@ -18,6 +20,10 @@ export interface BoardControl {
   newDefaults: NewFields;
   /** The detach key as the help shows it, e.g. "Ctrl-\\". */
   detachLabel: string;
+  /** The detach key, which also ends type-through. */
+  detachKey: DetachKey;
+  /** Where keys typed for a session go (digits for a dialog, type-through). */
+  keys: SessionKeys;
 }
 
 export const ActionsContext = createContext<BoardControl | null>(null);

@@ -1,0 +1,70 @@
+import type { SendOutcome } from '../client/durable-send.js';
+import { promptSummary, type PromptResult } from '../core/board-prompt.js';
+import { selectedSession } from '../core/board-state.js';
+import { sessionState } from '../core/session-state.js';
+import type { CommandContext } from './session-commands.js';
+
+/**
+ * The commands that talk to a session's runner from the board: a digit for
+ * its dialog, the explain overlay, the prompt line. Each reports back to the
+ * state as actions.
+ */
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] || 'failed';
+
+const viewOf = (c: CommandContext, id: string | undefined) => (id ? (c.feed.sessions.find((s) => s.id === id) ?? null) : null);
+
+/** A digit, typed into the selected session when it waits for an answer (its dialog is in the preview); else nothing. */
+export function answerDialog(c: CommandContext, digit: string): void {
+  const s = viewOf(c, selectedSession(c.state)?.id);
+  if (!s || sessionState(s) !== 'waiting') return;
+  c.control.keys.to(s).write(digit);
+  c.dispatch({ type: 'message', text: `typed ${digit} into ${s.name}` });
+}
+
+/** Opens the explain overlay and asks the runner. */
+export function explainSelected(c: CommandContext): void {
+  c.dispatch({ type: 'open-explain' });
+  const o = c.getState().overlay;
+  const s = o.kind === 'explain' ? viewOf(c, o.id) : null;
+  if (o.kind !== 'explain' || !s) return;
+  c.control.actions.explain(s).then(
+    (explanation) => c.dispatch({ type: 'explained', id: o.id, explanation }),
+    (err) => c.dispatch({ type: 'explain-failed', id: o.id, message: errorText(err) }),
+  );
+}
+
+export function promptResult(t: { id: string; name: string }, o: SendOutcome): PromptResult {
+  switch (o.status) {
+    case 'applied':
+    case 'accepted':
+      return { ...t, status: o.status };
+    case 'unconfirmed':
+      return { ...t, status: 'unconfirmed', detail: o.message };
+    case 'not_typed':
+      return { ...t, status: 'not typed', detail: o.message };
+  }
+}
+
+/** Enter on the prompt line: the line to each target at once, each through send's exactly-once path. */
+export function sendPromptLine(c: CommandContext): void {
+  const o = c.state.overlay;
+  if (o.kind !== 'prompt' || o.results.length > 0) return;
+  const text = o.input.trim();
+  if (!text) return;
+  c.dispatch({ type: 'prompt-sending' });
+  const sends = o.targets.map(async (t): Promise<PromptResult> => {
+    const s = viewOf(c, t.id);
+    if (!s) return { ...t, status: 'error', detail: 'the session is gone' };
+    try {
+      return promptResult(t, await c.control.actions.sendPrompt(s, text));
+    } catch (err) {
+      return { ...t, status: 'error', detail: errorText(err) };
+    }
+  });
+  for (const p of sends) void p.then((result) => c.dispatch({ type: 'prompt-result', result }));
+  // The panel says how each went; closed before the last answer, the footer still does.
+  void Promise.all(sends).then((results) => {
+    if (c.getState().overlay.kind !== 'prompt') c.dispatch({ type: 'message', ...promptSummary(results) });
+  });
+}

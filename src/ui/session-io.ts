@@ -1,0 +1,39 @@
+import type { RunnerConnection } from '../client/connection.js';
+import { sendDurable } from '../client/durable-send.js';
+import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../client/explain.js';
+import type { SessionView } from '../state/host-store.js';
+import type { BoardActions } from './board-api.js';
+import { ConnectedInput } from './session-input.js';
+
+/** How long a prompt from the board may take to be typed (as `send --timeout`'s default). */
+export const BOARD_SEND_TIMEOUT_MS = 30_000;
+
+/**
+ * Opens a connection to a session's runner, for `client` (the name the
+ * runner logs). Each call reads the session afresh: it may have been
+ * restarted since the board last looked.
+ */
+export type SessionConnect = (s: SessionView, client: string) => Promise<RunnerConnection>;
+
+/**
+ * The board's actions that talk to a session's runner, over whatever
+ * `connect` opens: real sockets (src/ui/real-actions.ts) or a fake runner in
+ * the UI tests. A prompt goes through the very code `agent-board send` runs.
+ */
+export function sessionIo(
+  connect: SessionConnect,
+  { sendTimeoutMs = BOARD_SEND_TIMEOUT_MS, explainTimeoutMs = EXPLAIN_TIMEOUT_MS } = {},
+): Pick<BoardActions, 'openInput' | 'sendPrompt' | 'explain'> {
+  return {
+    openInput: (s) => new ConnectedInput(() => connect(s, 'board-keys'), s.name),
+    sendPrompt: (s, text) => sendDurable({ connect: () => connect(s, 'board-send'), text, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs }),
+    async explain(s) {
+      const conn = await connect(s, 'board-explain');
+      try {
+        return await requestExplanation(conn, explainTimeoutMs);
+      } finally {
+        conn.destroy();
+      }
+    },
+  };
+}
