@@ -21,6 +21,7 @@ const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
   { names: ['rm'], load: async () => (await import('./commands/rm.js')).registerRm },
   { names: ['rename'], load: async () => (await import('./commands/rename.js')).registerRename },
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
+  { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
   { names: ['send'], load: async () => (await import('./commands/send.js')).registerSend },
   { names: ['chat'], load: async () => (await import('./commands/chat.js')).registerChat },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcp },

@@ -107,6 +107,8 @@ interface Draft {
   title: Pattern[];
   screen: Pattern[];
   files: string[];
+  /** Made with "extends": its layers are its parent's. */
+  inherits?: boolean;
 }
 
 /** Patterns merged by name: a later one of the same name replaces (or, with "disable", removes) the earlier. */
@@ -130,7 +132,7 @@ function applyEntry(drafts: Map<string, Draft>, name: string, entry: unknown, fi
     const parent = typeof entry.extends === 'string' ? drafts.get(entry.extends) : undefined;
     if (entry.extends !== undefined && !parent) return void errors.push(`${where}: "extends" names no known kind (${String(entry.extends)})`);
     draft = parent
-      ? { base: { ...parent.base, name, command: parent.base.command }, fields: { ...parent.fields, programs: [], packages: [] }, title: [...parent.title], screen: [...parent.screen], files: [...parent.files] }
+      ? { base: { ...parent.base, name, command: parent.base.command }, fields: { ...parent.fields, programs: [], packages: [] }, title: [...parent.title], screen: [...parent.screen], files: [...parent.files], inherits: true }
       : { base: newKind(name), fields: {}, title: [], screen: [], files: [] };
     drafts.set(name, draft);
   }
@@ -192,14 +194,15 @@ function resolve(d: Draft, shippedKind: boolean): ResolvedKind {
   const title = d.title.filter((p): p is TitlePattern => !p.disable && p.match instanceof RegExp);
   const screen = d.screen.filter((p): p is ScreenPattern => !p.disable && Array.isArray(p.match));
   let sources = (f.statusSources as ActivitySource[] | undefined) ?? d.base.statusSources;
-  if (!shippedKind && f.statusSources === undefined) {
+  if (!shippedKind && !d.inherits && f.statusSources === undefined) {
     // A kind of the user's: every layer it has patterns for, bytes last.
     sources = [...d.base.statusSources.filter((s) => s === 'hook'), ...(title.length ? ['title' as const] : []), ...(screen.length ? ['screen' as const] : []), 'bytes'];
   }
   const programs = (f.programs as string[] | undefined) ?? [];
   return {
     ...d.base,
-    command: (f.command as string | undefined) ?? (d.base.command === d.base.name && programs[0] ? programs[0] : d.base.command),
+    // A kind of the user's runs its first program unless it names a command.
+    command: (f.command as string | undefined) ?? (!shippedKind && programs[0] ? programs[0] : d.base.command),
     statusSources: sources,
     settleMarkers: (f.settleMarkers as string[] | undefined) ?? d.base.settleMarkers,
     enterDelayMs: (f.enterDelayMs as number | undefined) ?? d.base.enterDelayMs,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
+import { agentLabel } from '../../core/agent-kinds.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../state/rooms.js';
@@ -37,7 +38,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
     rows.push([
       s.id,
       s.name,
-      s.agent,
+      agentLabel(s),
       stateLabel(s),
       roomOf(s),
       s.childPid ? String(s.childPid) : '-',

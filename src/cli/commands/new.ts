@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { createSession, DEFAULT_SCROLLBACK } from '../../client/sessions.js';
-import { AGENT_KINDS } from '../../core/agent-kinds.js';
+import fs from 'node:fs';
+import { createSession, DEFAULT_SCROLLBACK, findExecutable } from '../../client/sessions.js';
+import { kindOfCommand } from '../../core/program-kind.js';
+import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { attachTo } from './attach.js';
@@ -13,14 +15,28 @@ export function registerNew(program: Command): void {
     .option('-C, --cwd <dir>', 'working directory', process.cwd())
     .option('-a, --attach', 'attach to it at once')
     .option('--room <room>', 'the chat room it belongs to', 'default')
-    .option('--agent <kind>', `what runs in it: ${Object.keys(AGENT_KINDS).join(', ')}`, 'shell')
+    .option('--agent <kind>', 'what runs in it: shell, claude, codex, gemini, pi, demo, or a kind of your rules file (default: recognised from the program)')
     .option('--command <program>', "with --agent: run this instead of the agent's own program (a wrapper, another install)")
     .option('--scrollback <lines>', 'history lines kept for the session', String(DEFAULT_SCROLLBACK))
     .option('--detach-key <key>', 'with --attach: the key that detaches (default ctrl-\\)')
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
-    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent: string; room: string; command?: string }) => {
-      if (!AGENT_KINDS[o.agent]) {
-        throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${Object.keys(AGENT_KINDS).join(', ')}`, EXIT.usage);
+    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent?: string; room: string; command?: string }) => {
+      const registry = kindRegistry();
+      for (const e of registry.errors) process.stderr.write(`agent-board: ${e}\n`);
+      const names = [...registry.kinds.keys()];
+      if (o.agent !== undefined && !registry.kinds.has(o.agent)) {
+        throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${names.join(', ')}`, EXIT.usage);
+      }
+      if (o.agent === undefined) {
+        // `new -- claude ...`: the kind the program is, with its wiring, as if --agent had been given.
+        const kind = cmd.length && !o.command ? kindOfProgram(cmd, o.cwd, registry) : null;
+        if (kind) {
+          o.agent = kind;
+          o.command = cmd[0];
+          cmd = cmd.slice(1);
+        } else {
+          o.agent = 'shell';
+        }
       }
       // The demo kind's program is ours: with no words, the demo agent (it answers whoever mentions it).
       if (o.agent === 'demo' && cmd.length === 0 && !o.command) {
@@ -28,7 +44,7 @@ export function registerNew(program: Command): void {
         cmd = [process.execPath, DEMO_AGENT, '--room', o.room];
       }
       // Agents with a program of their own take the words as extra arguments (src/core/agent-wiring.ts).
-      const ownProgram = AGENT_KINDS[o.agent]!.command !== null;
+      const ownProgram = registry.kinds.get(o.agent)!.command !== null;
       const [command, ...args] = ownProgram ? [o.command ?? '', ...cmd] : cmd.length ? cmd : [o.command ?? process.env.SHELL ?? '/bin/sh'];
       const rec = await createSession(getHome(), {
         name: o.name,
@@ -48,4 +64,17 @@ export function registerNew(program: Command): void {
       }
       process.stdout.write(`${rec.id}\n`);
     });
+}
+
+/** The kind `argv` runs (by its name, its real path through symlinks, or what a wrapper such as npx runs), or null. */
+function kindOfProgram(argv: string[], cwd: string, registry: ReturnType<typeof kindRegistry>): string | null {
+  const exe = findExecutable(argv[0]!, cwd);
+  let real: string[] = [];
+  try {
+    if (exe) real = [fs.realpathSync(exe)];
+  } catch {
+    // a dangling link: the name alone decides
+  }
+  const kind = kindOfCommand(registry.kinds.values(), argv, real);
+  return kind && kind !== 'shell' && kind !== 'demo' ? kind : null;
 }

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { requestExplanation } from '../../client/explain.js';
+import { connectSession, findSession } from '../../client/sessions.js';
+import { explanationLines } from '../../core/explain-text.js';
+import { EXIT, UserError } from '../../state/errors.js';
+import { getHome } from '../context.js';
+
+/**
+ * `agent-board explain <session> [--json]`: why a session shows its state:
+ * the layer that decided it and by which rule, each layer's last reading
+ * and the pattern that matched, whether hooks are wired and when they last
+ * fired, and the rule files read. Asked of the session's runner, which holds
+ * the readings.
+ */
+export function registerExplain(program: Command): void {
+  program
+    .command('explain')
+    .description('why a session shows its state (busy, idle, waiting): layers, rules, hooks')
+    .argument('<session>', 'id, name or unique prefix')
+    .option('--json', 'print the explanation as JSON')
+    .action(async (ref: string, o: { json?: boolean }) => {
+      const home = getHome();
+      const s = findSession(home, ref);
+      const conn = await connectSession(home, s, 'explain', true);
+      try {
+        const x = await requestExplanation(conn).catch((err: Error) => {
+          throw new UserError(`session ${s.name} could not explain itself: ${err.message} (a runner older than this agent-board? restart it)`, EXIT.sessionUnavailable);
+        });
+        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x }, null, 2)}\n`);
+        else process.stdout.write(`${explanationLines(s.name, x, Date.now()).join('\n')}\n`);
+      } finally {
+        conn.destroy();
+      }
+    });
+}
