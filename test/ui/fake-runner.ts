@@ -7,29 +7,29 @@ import type { RunnerConnection } from '../../src/client/connection.js';
 import type { ClientMessage, RunnerMessage } from '../../src/core/protocol.js';
 import type { StatusExplanation } from '../../src/core/status-explain.js';
 
-/** What a Claude session under its API-key dialog would say. */
-export const EXPLANATION: StatusExplanation = {
+/** What a Claude session under its API-key dialog would say, asked at `now`: waiting for 5 s, idle title for 9 s. */
+export const explanationAt = (now: number): StatusExplanation => ({
   kind: 'claude',
   effectiveKind: 'claude',
   activity: 'waiting',
   source: 'screen',
-  since: Date.now() - 5000,
+  since: now - 5000,
   decidedBy: 'a dialog on screen beats an idle title',
   layers: [
     { source: 'hook', used: true, activity: null, at: null },
-    { source: 'title', used: true, activity: 'idle', at: Date.now() - 9000, rule: { name: 'claude.title.ready', file: 'src/core/status-detectors.ts' }, evidence: '✳ Claude Code' },
-    { source: 'screen', used: true, activity: 'waiting', at: Date.now() - 5000, rule: { name: 'claude.screen.apiKeyDialog', file: 'src/core/status-detectors.ts' }, evidence: 'Do you want to use this API key?' },
+    { source: 'title', used: true, activity: 'idle', at: now - 9000, rule: { name: 'claude.title.ready', file: 'src/core/status-detectors.ts' }, evidence: '✳ Claude Code' },
+    { source: 'screen', used: true, activity: 'waiting', at: now - 5000, rule: { name: 'claude.screen.apiKeyDialog', file: 'src/core/status-detectors.ts' }, evidence: 'Do you want to use this API key?' },
     { source: 'bytes', used: false, activity: null, at: null },
   ],
-  hooks: { wired: true, note: 'hooks come through --settings', lastEvent: 'SessionStart', lastAt: Date.now() - 10_000, silent: false },
+  hooks: { wired: true, note: 'hooks come through --settings', lastEvent: 'SessionStart', lastAt: now - 10_000, silent: false },
   ruleFiles: ['src/core/status-detectors.ts', '/home/me/.config/agent-board/rules.json'],
-};
+});
 
 export class FakeRunner {
   sent: ClientMessage[] = [];
   closed = false;
-  /** The answer to `explain`; null: none (the request times out). */
-  explanation: StatusExplanation | null = EXPLANATION;
+  /** The answer to `explain`, made when asked; null: none (the request times out). */
+  explanation: ((now: number) => StatusExplanation) | null = explanationAt;
   /** Durable prompts by command id, and the acks they got. */
   private readonly prompts = new Map<string, 'applied'>();
   private listeners = new Set<(m: RunnerMessage) => void>();
@@ -63,7 +63,7 @@ export class FakeRunner {
       });
     }
     if (m.type === 'explain' && this.explanation) {
-      const explanation = this.explanation;
+      const explanation = this.explanation(Date.now());
       queueMicrotask(() => this.emit({ type: 'explain', explanation }));
     }
     if (m.type === 'subscribe_terminal') {

@@ -142,3 +142,30 @@ describe('splitKeys', () => {
     expect(matchKey('list', input, key)).toBe(Command.Quit);
   });
 });
+
+describe('the keys that reach into a session', () => {
+  it('digits answer, i types through, Space marks, p prompts, e explains', () => {
+    for (const d of '123456789') expect(matchKey('list', d, none)).toBe(Command.Answer);
+    expect(matchKey('list', '0', none)).toBeNull();
+    expect(matchKey('list', 'i', none)).toBe(Command.TypeInto);
+    expect(matchKey('list', ' ', none)).toBe(Command.Mark);
+    expect(matchKey('list', 'p', none)).toBe(Command.Prompt);
+    expect(matchKey('list', 'e', none)).toBe(Command.Explain);
+    expect(TEXT_MODES.has('prompt')).toBe(true);
+    expect(matchKey('prompt', 'p', none)).toBeNull(); // typed into the line
+    expect(BINDINGS.type).toEqual([]); // type-through: every key is the session's
+  });
+
+  it('no key means two things in one mode', () => {
+    for (const [mode, bindings] of Object.entries(BINDINGS) as [KeyMode, (typeof BINDINGS)[KeyMode]][]) {
+      const seen = new Map<string, Command>();
+      for (const b of bindings) {
+        for (const spec of b.keys) {
+          const id = JSON.stringify([spec.key ?? null, spec.input ?? null, Boolean(spec.ctrl), spec.shift ?? null]);
+          expect(seen.get(id) ?? b.command, `${mode}: ${id}`).toBe(b.command);
+          seen.set(id, b.command);
+        }
+      }
+    }
+  });
+});
