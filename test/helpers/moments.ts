@@ -24,6 +24,12 @@ export interface Moment {
   title?: Activity | null;
   screen: Activity | null;
   best: Activity | null;
+  /**
+   * What the runner must show, where it is not `best`: the runner has sources
+   * the title-and-screen replay has not (bytes for pi) and keeps its last
+   * state when every source falls silent.
+   */
+  runner?: Activity;
 }
 
 const ESC = '\x1b';
@@ -70,7 +76,8 @@ export const MOMENTS: Moment[] = [
   { file: 'gemini-120x35.jsonl', at: 6800, name: 'gemini: the trust dialog after the arrows', after: UP, before: '\r', title: 'idle', screen: 'waiting', best: 'waiting' },
   // Answered: the box is still drawn, with "Gemini CLI is restarting..." under it. The title still says Ready.
   { file: 'gemini-120x35.jsonl', at: 7200, name: 'gemini: trust answered, restarting', after: '\r', title: 'idle', screen: null, best: 'idle' },
-  { file: 'gemini-120x35.jsonl', at: 8000, name: 'gemini: restarting, title cleared', after: '\r', title: null, screen: null, best: null },
+  // Nothing says anything while it restarts; the runner keeps its last state, the Ready of the moment before.
+  { file: 'gemini-120x35.jsonl', at: 8000, name: 'gemini: restarting, title cleared', after: '\r', title: null, screen: null, best: null, runner: 'idle' },
   { file: 'gemini-120x35.jsonl', at: 9800, name: 'gemini: the authentication dialog', title: 'idle', screen: 'waiting', best: 'waiting' },
   { file: 'gemini-120x35.jsonl', at: 10200, name: 'gemini: the authentication dialog after the resize', title: 'idle', screen: 'waiting', best: 'waiting' },
 
@@ -84,7 +91,7 @@ export const MOMENTS: Moment[] = [
 
   // pi 0.73, no model reachable: "hello pi" typed at 4.0 s, resize at 5 s, Enter at 7.0 s (error, retry spinner), `/` at 9.0 s, Esc at 10.0 s, resize to 100x30 at 11 s.
   { file: 'pi-120x35.jsonl', at: 3000, name: 'pi: idle at its prompt', before: 'hello pi', screen: 'idle', best: 'idle' },
-  { file: 'pi-120x35.jsonl', at: 6000, name: 'pi: text in the editor', after: 'hello pi', before: '\r', screen: null, best: null },
+  { file: 'pi-120x35.jsonl', at: 6000, name: 'pi: text in the editor', after: 'hello pi', before: '\r', screen: 'idle', best: 'idle' },
   { file: 'pi-120x35.jsonl', at: 7500, name: 'pi: working', after: '\r', screen: 'busy', best: 'busy' },
   { file: 'pi-120x35.jsonl', at: 8500, name: 'pi: retrying', after: '\r', before: '/', screen: 'busy', best: 'busy' },
   { file: 'pi-120x35.jsonl', at: 9500, name: 'pi: retrying, the / menu open', after: '/', before: ESC, screen: 'busy', best: 'busy' },
