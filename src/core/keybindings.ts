@@ -113,7 +113,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Rename, keys: [ch('r')], label: 'r', help: 'rename', hint: 'r rename' },
     { command: Command.Chat, keys: [ch('c')], label: 'c', help: "chat in the session's room" },
     { command: Command.Answer, keys: DIGITS, label: '1-9', help: 'answer a waiting dialog', hint: '1-9 answer', when: 'waiting' },
-    { command: Command.TypeInto, keys: [ch('i')], label: 'i', help: 'type into it' },
+    { command: Command.TypeInto, keys: [ch('i')], label: 'i', help: 'type in ({detach} back)' },
     { command: Command.Mark, keys: [ch(' ')], label: 'Space', help: 'mark / unmark (*)' },
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },

@@ -98,16 +98,17 @@ describe('the board at 80x24', () => {
     m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
     await eventually(m.out, () => expect(m!.out.text()).toContain('api'));
     m.stdin.press('?');
-    await eventually(m.out, () => expect(m!.out.text()).toContain('Forms, filter, prompt line'));
+    await eventually(m.out, () => expect(m!.out.text()).toContain('Forms and the filter'));
     const text = m.out.text();
     for (const line of ['↑ k', 'Enter →', 'new session', 'kill the session (asks first)', 'remove an exited session', 'quit (sessions keep running)', 'Tab ↓',
-      '1-9       answer a waiting dialog', 'i         type into it', 'Space     mark / unmark (*)', 'p         prompt it or the marked', 'e         why it has its state']) {
+      '1-9       answer a waiting dialog', 'i         type in (Ctrl-\\ back)', 'Space     mark / unmark (*)', 'p         prompt it or the marked', 'e         why it has its state']) {
       expect(text).toContain(line);
     }
-    expect(text).toContain('While attached, Ctrl-\\ comes back here');
+    expect(text).toContain('While attached, Ctrl-\\ comes back here; the session keeps running.');
+    expect(text).toContain('Esc, ? or q closes this help.');
     expect(m.out.lines().every((l) => l.length <= 80)).toBe(true);
     m.stdin.press(KEY.esc);
-    await eventually(m.out, () => expect(m!.out.text()).not.toContain('Forms, filter, prompt line'));
+    await eventually(m.out, () => expect(m!.out.text()).not.toContain('Forms and the filter'));
     expect(m.out.text()).toContain('› ● api');
   });
 

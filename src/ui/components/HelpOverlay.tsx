@@ -8,14 +8,15 @@ export interface HelpOverlayProps {
   width: number;
 }
 
-function Section({ title, bindings, width }: { title: string; bindings: readonly Binding[]; width: number }) {
+/** A table of keys; `{detach}` in a help text is the detach key (`i`: type-through ends with it). */
+function Section({ title, bindings, detachLabel = '', width }: { title: string; bindings: readonly Binding[]; detachLabel?: string; width: number }) {
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
       <Text bold>{title}</Text>
       {bindings.map((b) => (
         <Text key={b.command} wrap="truncate-end">
           <Text color="cyan">{b.label.padEnd(10)}</Text>
-          {b.help}
+          {b.help.replace('{detach}', detachLabel)}
         </Text>
       ))}
     </Box>
@@ -29,13 +30,13 @@ const CHAT_KEYS = BINDINGS.chat.filter((b) => !LINE_EDITS.has(b.command));
 const SESSION_COMMANDS = new Set([Command.Answer, Command.TypeInto, Command.Mark, Command.Prompt, Command.Explain]);
 const BOARD_KEYS = BINDINGS.list.filter((b) => !SESSION_COMMANDS.has(b.command));
 const SESSION_KEYS = BINDINGS.list.filter((b) => SESSION_COMMANDS.has(b.command));
-/** Forms, the filter and the prompt line edit alike; Backspace needs no telling (Ctrl-U is in the chat's). */
+/** Forms, the filter and the prompt line edit alike; their line edits need no telling here (room at 80x24). */
 const FORM_KEYS = BINDINGS.form.filter((b) => !LINE_EDITS.has(b.command));
 
 /**
  * Every key, from the binding table itself: board keys beside the keys that
- * reach into a session, then form and chat keys. Sections sit without blank
- * rows between them so all of it fits 80x24.
+ * reach into a session, form and chat keys. Sections sit without blank rows
+ * between them so all of it fits 80x24.
  */
 export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
   const inner = width - 2;
@@ -46,8 +47,8 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
       <Box flexDirection={twoColumns ? 'row' : 'column'} gap={twoColumns ? 2 : 0}>
         <Section title="Board" bindings={BOARD_KEYS} width={left} />
         <Box flexDirection="column" flexShrink={0}>
-          <Section title="Into the selected session" bindings={SESSION_KEYS} width={twoColumns ? inner - left - 2 : inner} />
-          <Section title="Forms, filter, prompt line" bindings={FORM_KEYS} width={twoColumns ? inner - left - 2 : inner} />
+          <Section title="Forms and the filter" bindings={FORM_KEYS} width={twoColumns ? inner - left - 2 : inner} />
+          <Section title="Into the selected session" bindings={SESSION_KEYS} detachLabel={detachLabel} width={twoColumns ? inner - left - 2 : inner} />
           <Section title="Chat (c)" bindings={CHAT_KEYS} width={twoColumns ? inner - left - 2 : inner} />
         </Box>
       </Box>
@@ -56,8 +57,9 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
         <Text color={ATTENTION_COLOR} bold>{ATTENTION_MARK}</Text> finished or needs you, not seen yet: moving onto it or attaching clears it
       </Text>
       <Text wrap="wrap">
-        While attached, <Text color="cyan">{detachLabel}</Text> comes back here (and from typing into a session with i); the session keeps running.
+        While attached, <Text color="cyan">{detachLabel}</Text> comes back here; the session keeps running.
       </Text>
+      <Text dimColor>Esc, ? or q closes this help.</Text>
     </Box>
   );
 }
