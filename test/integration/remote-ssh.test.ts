@@ -96,6 +96,17 @@ describe.skipIf(!sshd)('sessions on another machine, over ssh', () => {
     expect(r.stdout).toContain('remote-marker-42');
   });
 
+  it('explain --host asks the remote runner why its session shows its state', async () => {
+    const id = await remoteShell();
+    const r = await cliAsync(localHome, ['explain', '--host', sshd!.target, id.slice(0, 4), '--json'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const x = JSON.parse(r.stdout) as { id: string; kind: string; layers: { source: string; used: boolean }[] };
+    expect(x.id).toBe(id);
+    expect(x.kind).toBe('shell');
+    expect(x.layers.filter((l) => l.used).map((l) => l.source)).toEqual(['bytes']);
+  });
+
   it('send --host types a prompt once into the remote session and reports it applied; its id retried is not typed again', async () => {
     const id = await remoteShell();
     const r = await cliAsync(localHome, ['send', '--host', sshd!.target, id, 'echo sent-over-$((6*7))'], { env });

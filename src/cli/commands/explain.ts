@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { requestExplanation } from '../../client/explain.js';
+import type { RunnerConnection } from '../../client/connection.js';
+import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
 import { explanationLines } from '../../core/explain-text.js';
 import { EXIT, UserError } from '../../state/errors.js';
@@ -18,10 +20,19 @@ export function registerExplain(program: Command): void {
     .description('why a session shows its state (busy, idle, waiting): layers, rules, hooks')
     .argument('<session>', 'id, name or unique prefix')
     .option('--json', 'print the explanation as JSON')
-    .action(async (ref: string, o: { json?: boolean }) => {
-      const home = getHome();
-      const s = findSession(home, ref);
-      const conn = await connectSession(home, s, 'explain', true);
+    .option('--host <[user@]host>', 'a session on another machine, over ssh')
+    .action(async (ref: string, o: { json?: boolean; host?: string }) => {
+      let conn: RunnerConnection;
+      let s: { id: string; name: string };
+      if (o.host) {
+        conn = await connectRemote(o.host, ref, { client: 'explain', readOnly: true });
+        s = { id: conn.hello.host.id, name: conn.hello.host.name };
+      } else {
+        const home = getHome();
+        const found = findSession(home, ref);
+        s = found;
+        conn = await connectSession(home, found, 'explain', true);
+      }
       try {
         const x = await requestExplanation(conn).catch((err: Error) => {
           throw new UserError(`session ${s.name} could not explain itself: ${err.message} (a runner older than this agent-board? restart it)`, EXIT.sessionUnavailable);
