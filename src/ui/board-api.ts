@@ -124,4 +124,6 @@ export interface BoardNotices {
   subscribe(fn: (n: Notice) => void): () => void;
   /** The rows the board marks now: the user looked at the others. */
   unseen(ids: readonly string[]): void;
+  /** The session the user is typing into from the board (null: none): as for an attach, it does not ring. */
+  attached?(id: string | null): void;
 }

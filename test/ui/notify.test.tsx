@@ -39,7 +39,7 @@ const scratch: string[] = [];
 
 afterEach(async () => {
   if (running) {
-    running.stdin.press('q');
+    running.stdin.press('\x1cq'); // the detach key first: out of an attach or type-through a test left open
     await running.done;
     running = null;
   }
@@ -205,6 +205,22 @@ describe('while attached', () => {
     expect(rowOf(out, 'alpha')).toMatch(/^› ● alpha +claude +idle /);
     expect(out.lines()[0]).toBe('agent-board 2 sessions  ! 1 unseen  ◆ 1 waiting  ● 1 idle');
     expect(rings(out)).toHaveLength(1);
+  });
+
+  it('the session the board types into (i) does not ring when its turn ends; once back on the board, it does again', async () => {
+    const feed = new FakeFeed([working('alpha'), session({ name: 'beta' })]);
+    const { out, stdin } = start(feed, { env: ITERM });
+    await eventually(out, () => expect(rowOf(out, 'alpha')).toMatch(/^› ◐ alpha /));
+    stdin.press('i');
+    await eventually(out, () => expect(out.lines()[0]).toContain('typing into alpha'));
+    setActivity(feed, 'alpha', 'waiting'); // the user is looking at it
+    await settle();
+    expect(rings(out)).toEqual([]);
+    stdin.press(CTRL_BACKSLASH);
+    await eventually(out, () => expect(out.text()).toContain('stopped typing into alpha'));
+    setActivity(feed, 'alpha', 'busy');
+    setActivity(feed, 'alpha', 'waiting');
+    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]9;agent-board: alpha needs you (waiting)\x07']));
   });
 });
 

@@ -1,8 +1,9 @@
-import { useEffect, useRef, type MutableRefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type MutableRefObject } from 'react';
 import { findDetachKey } from '../../core/detach-key.js';
 import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useFeedSource } from '../contexts/FeedContext.js';
+import { useNoticesSource } from '../contexts/NoticesContext.js';
 import { useRawInput } from './useRawInput.js';
 
 /**
@@ -18,20 +19,28 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
   const control = useBoardControl();
   const feed = useFeedSource();
   const raw = useRawInput();
+  const notices = useNoticesSource();
   const press = useRef(pressText);
   press.current = pressText;
   const typingId = state.overlay.kind === 'typing' ? state.overlay.id : null;
 
   // While typing: the keys connection to the session, and the way back when it ends (the program exited, the runner went).
-  useEffect(() => {
+  // The user is looking at it, as in an attach: its turns ending do not ring. A layout
+  // effect: it runs in the commit that draws the typing bar, before any feed change can ring.
+  useLayoutEffect(() => {
     if (!typingId) return;
     const view = feed.sessions.find((s) => s.id === typingId);
     if (!view) {
       dispatch({ type: 'typing-ended', id: typingId, message: 'that session is gone', error: true });
       return;
     }
-    return control.keys.to(view).onEnd((message) => dispatch({ type: 'typing-ended', id: typingId, message, error: true }));
-  }, [typingId, feed, control, dispatch]);
+    notices.attached?.(typingId);
+    const off = control.keys.to(view).onEnd((message) => dispatch({ type: 'typing-ended', id: typingId, message, error: true }));
+    return () => {
+      off();
+      notices.attached?.(null);
+    };
+  }, [typingId, feed, control, dispatch, notices]);
 
   /** Keys read while typing through: the session's up to the detach key, the board's after it. */
   const typeInto = useRef((data: string) => {});
