@@ -7,6 +7,7 @@ import { checkRoomName, DEFAULT_ROOM } from '../core/chat.js';
 import type { HostRecord } from '../core/protocol.js';
 import { agentKind } from '../core/agent-kinds.js';
 import { launchFor } from '../core/agent-wiring.js';
+import { geminiSystemLayer, wiringPlace } from './wiring-place.js';
 import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { ensurePrivateDir } from '../state/home.js';
@@ -64,6 +65,8 @@ export interface NewSessionOptions {
   room?: string;
   /** With an agent kind: the words after `--` (extra arguments, or the command for shell); computes command and args. */
   words?: string[];
+  /** Told the host record's hooksNote, once, when the kind's hooks could not be wired (default: a line on stderr, for `new`). */
+  onHooksNote?: (note: string) => void;
 }
 
 /** Like the shell's lookup: a path is checked as is (relative to cwd), a bare name on PATH. */
@@ -103,8 +106,14 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   const kind = agentKind(opts.agent ?? 'shell');
   // Agent kinds with a program of their own: the words are its extra arguments (see launchFor).
   const launch = opts.words
-    ? launchFor(kind, opts.words, { command: opts.command || undefined, sessionDir: sessionDir(home, id), shell: process.env.SHELL || '/bin/sh' })
-    : { command: opts.command, args: opts.args, env: {}, files: {} as Record<string, string>, extraArgs: undefined };
+    ? launchFor(kind, opts.words, {
+        command: opts.command || undefined,
+        sessionDir: sessionDir(home, id),
+        shell: process.env.SHELL || '/bin/sh',
+        place: wiringPlace(kind, home, id, sessionDir(home, id)),
+        systemLayer: kind.wiring === 'gemini' ? geminiSystemLayer() : undefined,
+      })
+    : { command: opts.command, args: opts.args, env: {}, files: {} as Record<string, string>, extraArgs: undefined, filesDir: undefined, hooksNote: undefined };
   if (!findExecutable(launch.command, cwd)) {
     const why = opts.words && kind.command !== null ? ` (the ${kind.name} agent's program: install it, or name another with --command)` : '';
     throw new UserError(`command not found: ${launch.command}${why}`, EXIT.usage);
@@ -128,6 +137,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
     args: launch.args,
     ...(launch.extraArgs ? { extraArgs: launch.extraArgs } : {}),
     ...(Object.keys(launch.env).length ? { env: launch.env } : {}),
+    ...(launch.hooksNote ? { hooksNote: launch.hooksNote } : {}),
     cwd,
     createdAt: now,
     updatedAt: now,
@@ -144,14 +154,16 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
     scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
   };
   ensurePrivateDir(sessionDir(home, id), 'session directory');
-  writeWiringFiles(home, id, launch.files);
+  writeWiringFiles(launch.filesDir ?? sessionDir(home, id), launch.files);
+  if (launch.hooksNote) (opts.onHooksNote ?? ((n) => process.stderr.write(`agent-board: ${n}\n`)))(launch.hooksNote);
   return startRunner(home, record);
 }
 
-/** Files an agent kind's wiring needs in the session's folder (Gemini's settings layer), 0600. */
-export function writeWiringFiles(home: string, id: string, files: Record<string, string>): void {
+/** Files an agent kind's wiring needs (Gemini's settings layer), 0600, in a folder made 0700 (src/client/wiring-place.ts). */
+export function writeWiringFiles(dir: string, files: Record<string, string>): void {
+  if (Object.keys(files).length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const [name, content] of Object.entries(files)) {
-    fs.writeFileSync(path.join(sessionDir(home, id), name), content, { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, name), content, { mode: 0o600 });
   }
 }
 

@@ -10,17 +10,41 @@ import type { AgentKind } from './agent-kinds.js';
 export interface Wiring {
   args: string[];
   env: Record<string, string>;
-  /** Files to write in the session's folder (0600), by name. */
+  /** Files to write (0600), by name, in `filesDir`. */
   files: Record<string, string>;
+  /** Where `files` go: the session's folder, or another the program accepts (see WiringPlace). */
+  filesDir?: string;
+  /** Set when the kind's hooks could not be wired: one line, why and where its status comes from instead. */
+  hooksNote?: string;
 }
+
+/**
+ * Where a kind's wiring files may go. Gemini CLI reads a settings layer given
+ * by path only if the file and every folder above it are root's and not
+ * writable by group or others; the caller (which may touch the file system)
+ * finds such a folder, or says why there is none.
+ */
+export type WiringPlace = { dir: string } | { none: string };
 
 /** The name of the file Gemini CLI reads as its system settings layer, in the session folder. */
 export const GEMINI_SETTINGS_FILE = 'gemini-settings.json';
 
 const MCP_SERVER = { command: 'agent-board', args: ['mcp'] };
 
-/** `sessionDir` is where files go, so env can point at them. */
-export function wiringFor(kind: AgentKind, sessionDir: string): Wiring {
+/** The system layer Gemini reads when we do not point it elsewhere: its settings (parsed) and the defaults file's path. */
+export interface GeminiSystemLayer {
+  settings?: Record<string, unknown>;
+  defaultsPath?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `place` is where files go, so env can point at them (default: the session's
+ * folder). `systemLayer` is the settings layer Gemini would read without us
+ * (an administrator's), merged into ours so pointing Gemini at our file keeps it.
+ */
+export function wiringFor(kind: AgentKind, sessionDir: string, place: WiringPlace = { dir: sessionDir }, systemLayer: GeminiSystemLayer = {}): Wiring {
   const hook = (event: string, extra = '') => `agent-board hook ${kind.name} ${event}${extra}`;
   const events = Object.keys(kind.hookEvents);
   switch (kind.wiring) {
@@ -47,13 +71,23 @@ export function wiringFor(kind: AgentKind, sessionDir: string): Wiring {
         files: {},
       };
     case 'gemini': {
+      if ('none' in place) {
+        return { args: [], env: {}, files: {}, hooksNote: `gemini's hooks and chat tools are not wired: ${place.none}; its status comes from its title and screen` };
+      }
       // Gemini wants JSON on a hook's stdout: --json prints {}.
-      const hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: hook(e, ' --json') }] }]]));
-      const file = `${sessionDir}/${GEMINI_SETTINGS_FILE}`;
+      const ours = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: hook(e, ' --json') }] }]]));
+      const admin = systemLayer.settings ?? {};
+      const adminHooks = (isObject(admin.hooks) ? admin.hooks : {}) as Record<string, unknown>;
+      const hooks = { ...adminHooks, ...Object.fromEntries(Object.entries(ours).map(([e, h]) => [e, [...(Array.isArray(adminHooks[e]) ? adminHooks[e] : []), ...h]])) };
+      const mcpServers = { ...(isObject(admin.mcpServers) ? admin.mcpServers : {}), 'agent-board': MCP_SERVER };
+      // Its hook notifications would flash `agent-board hook ...` in the user's screen three times a turn.
+      const hooksConfig = { notifications: false, ...(isObject(admin.hooksConfig) ? admin.hooksConfig : {}), enabled: true };
       return {
         args: [],
-        env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: file },
-        files: { [GEMINI_SETTINGS_FILE]: JSON.stringify({ hooksConfig: { enabled: true }, hooks, mcpServers: { 'agent-board': MCP_SERVER } }, null, 2) },
+        // Moving the settings layer would move the defaults layer next to it (same folder): keep that where it was.
+        env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: `${place.dir}/${GEMINI_SETTINGS_FILE}`, ...(systemLayer.defaultsPath ? { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: systemLayer.defaultsPath } : {}) },
+        files: { [GEMINI_SETTINGS_FILE]: JSON.stringify({ ...admin, hooksConfig, hooks, mcpServers }, null, 2) },
+        filesDir: place.dir,
       };
     }
     default:
@@ -75,8 +109,12 @@ export interface Launch extends Wiring {
  * flags. Wiring flags go last, after the user's, so a wrapper script sees the
  * user's arguments first.
  */
-export function launchFor(kind: AgentKind, words: readonly string[], o: { command?: string; resumeId?: string; sessionDir: string; shell: string }): Launch {
-  const wiring = wiringFor(kind, o.sessionDir);
+export function launchFor(
+  kind: AgentKind,
+  words: readonly string[],
+  o: { command?: string; resumeId?: string; sessionDir: string; shell: string; place?: WiringPlace; systemLayer?: GeminiSystemLayer },
+): Launch {
+  const wiring = wiringFor(kind, o.sessionDir, o.place, o.systemLayer);
   if (kind.command === null) {
     const [command, ...args] = words.length ? words : [o.command ?? o.shell];
     return { ...wiring, command: command!, args: [...args, ...wiring.args], env: { ...kind.env, ...wiring.env } };
