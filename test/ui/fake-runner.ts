@@ -23,6 +23,7 @@ export const explanationAt = (now: number): StatusExplanation => ({
   ],
   hooks: { wired: true, note: 'hooks come through --settings', lastEvent: 'SessionStart', lastAt: now - 10_000, silent: false },
   ruleFiles: ['src/core/status-detectors.ts', '/home/me/.config/agent-board/rules.json'],
+  ruleErrors: ['rules.json: claude.screen.mine: the pattern does not compile'],
 });
 
 export class FakeRunner {

@@ -124,6 +124,7 @@ describe('the explain overlay', () => {
     expect(shown).toMatch(/^bytes {4}not read for this kind$/m);
     expect(shown).toMatch(/^hooks {4}wired; last SessionStart at \d\d:\d\d:\d\d \(10s ago\); hooks come through --settings$/m);
     expect(shown).toMatch(/^rules {4}src\/core\/status-detectors\.ts, \/home\/me\/\.config\/agent-board\/rules\.json$/m);
+    expect(shown).toMatch(/^ {11}refused: rules\.json: claude\.screen\.mine: the pattern does not compile$/m);
     expect(m.actions.connections).toEqual(['board-explain beta']);
     expect(m.actions.runner(b!.id).sent.map((x) => x.type)).toEqual(['explain']);
     expect(m.actions.runner(b!.id).closed).toBe(true); // asked once, then let go

@@ -40,6 +40,8 @@ export function explainLines(e: StatusExplanation, now: number): [string, string
   ];
   lines.push(['hooks', hook.join('; ')]);
   lines.push(['rules', e.ruleFiles.length ? e.ruleFiles.join(', ') : 'none']);
+  // Older runners send no ruleErrors.
+  for (const err of e.ruleErrors ?? []) lines.push(['', `  refused: ${err}`]);
   return lines;
 }
 
