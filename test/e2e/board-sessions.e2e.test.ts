@@ -134,6 +134,27 @@ describe.skipIf(!tmuxAvailable())('the board reaching into sessions (tmux)', () 
     expect(sh[sh.length - 1]).toBe(INNER); // never typed: the 3 went nowhere
   });
 
+  it("e explains a session's state from its runner: the deciding layer and rule, each layer, the hooks; Esc closes", async () => {
+    newSession('asker', ['--agent', 'claude', '--command', process.execPath, '--', DIALOG]);
+    await waitFor('asker waiting (its dialog on screen)', () => stateOf('asker') === 'waiting');
+    const t = await outerTerminal();
+    await openBoard(t, 'asker selected', (x) => selectedName(x) === 'asker');
+
+    t.type('e');
+    const s = await t.waitForScreen("the runner's explanation", (x) => x.lines.some((l) => /^── why asker is waiting ─+$/.test(l)) && x.lines.some((l) => l.startsWith('rules ')));
+    const at = (label: string) => s.lines.find((l) => l.startsWith(label.padEnd(9))) ?? '';
+    expect(at('state'), showScreen(s)).toMatch(/^state {4}waiting from screen, since \d\d:\d\d:\d\d \(\d+s ago\)$/);
+    expect(at('decided')).not.toBe('');
+    expect(at('kind')).toMatch(/^kind {5}claude\b/);
+    expect(at('screen')).toMatch(/^screen {3}waiting .* rule claude\.\S+/); // the dialog's rule, by name and file
+    expect(s.lines).toContain('           read: "Enter to confirm · Esc to cancel"');
+    expect(at('hooks')).toMatch(/^hooks {4}(wired|not wired)\b/);
+    expect(footer(s)).toBe('Esc close');
+
+    t.keys(['Escape']);
+    await t.waitForScreen('the preview again', (x) => isBoard(x) && !x.text.includes('── why asker') && x.lines.includes('▌ 1 Yes'));
+  });
+
   it('i types into a shell as typed (Enter, arrow keys), the preview shows it, and Ctrl-\\ comes back to the board', async () => {
     newSession('sh', ['--', ...BASH]);
     await waitForPeek('sh', 'its prompt', (l) => l[l.length - 1] === INNER);
