@@ -2,8 +2,9 @@
  * The board reaching into sessions, end to end in a real terminal (tmux),
  * against real runners and PTYs started with the CLI: a digit answers a
  * waiting session's dialog (test/fixtures/programs/dialog.mjs, run as the
- * claude kind so its screen rules mark it waiting), `i` types into a shell
- * and Ctrl-\ comes back, and `p` sends one prompt to two marked sessions,
+ * claude kind so its screen rules mark it waiting), `e` shows the runner's
+ * explanation of that state, `i` types into a shell and Ctrl-\ comes back,
+ * and `p` sends one prompt to two marked sessions,
  * each of which receives it exactly once (stdin-recorder.mjs writes down
  * every byte it reads).
  *
