@@ -55,8 +55,8 @@ function fallbackBases(): string[] {
 /**
  * The folder for a session's wiring files: its own folder when the program
  * accepts it, else `<base>/wiring/<hash of the home>/<id>` under the first
- * base that qualifies (other sessions of this home that are gone are pruned
- * from there), else why there is none.
+ * base that qualifies (folders of sessions and homes that are gone are
+ * pruned from there), else why there is none.
  */
 export function wiringPlace(kind: AgentKind, home: string, id: string, sessionDir: string): WiringPlace {
   if (kind.wiring !== 'gemini') return { dir: sessionDir };
@@ -69,22 +69,42 @@ export function wiringPlace(kind: AgentKind, home: string, id: string, sessionDi
   for (const base of fallbackBases()) {
     const dir = path.join(base, 'wiring', key, id);
     if (geminiRefusal(dir) !== null) continue;
-    pruneGone(path.dirname(dir), home);
+    prune(path.dirname(path.dirname(dir)));
+    fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+    // Which home these folders belong to, so they can be pruned once it is gone.
+    fs.writeFileSync(path.join(path.dirname(dir), HOME_MARK), path.resolve(home), { mode: 0o600 });
     return { dir };
   }
   return { none: `its settings layer must be in a folder only root can write to, and ${refused}` };
 }
 
-/** Removes the wiring folders of this home's sessions that no longer exist. */
-function pruneGone(homeDir: string, home: string): void {
-  let ids: string[] = [];
-  try {
-    ids = fs.readdirSync(homeDir);
-  } catch {
-    return; // not made yet
+const HOME_MARK = 'home';
+
+/** Removes the folders of sessions that no longer exist, and of state homes that are gone. */
+function prune(wiringDir: string): void {
+  for (const key of readdir(wiringDir)) {
+    const keyDir = path.join(wiringDir, key);
+    let home = '';
+    try {
+      home = fs.readFileSync(path.join(keyDir, HOME_MARK), 'utf8');
+    } catch {
+      continue; // not ours to judge
+    }
+    if (!fs.existsSync(home)) {
+      fs.rmSync(keyDir, { recursive: true, force: true });
+      continue;
+    }
+    for (const id of readdir(keyDir)) {
+      if (id !== HOME_MARK && !fs.existsSync(path.join(home, 'sessions', id))) fs.rmSync(path.join(keyDir, id), { recursive: true, force: true });
+    }
   }
-  for (const id of ids) {
-    if (!fs.existsSync(path.join(home, 'sessions', id))) fs.rmSync(path.join(homeDir, id), { recursive: true, force: true });
+}
+
+function readdir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return []; // not made yet
   }
 }
 

@@ -72,11 +72,18 @@ describe('gemini wiring', () => {
     expect(geminiRefusal(place.dir)).toBeNull();
     const stale = path.join(path.dirname(place.dir), 'gone');
     fs.mkdirSync(stale, { recursive: true });
+    // A home that is gone: its whole folder goes.
+    const goneHome = path.join(path.dirname(path.dirname(place.dir)), 'ab-test-gone-home');
+    fs.mkdirSync(path.join(goneHome, 'x'), { recursive: true });
+    fs.writeFileSync(path.join(goneHome, 'home'), path.join(home, 'no-such-home'));
     try {
       wiringPlace(gemini, home, 'live', path.join(home, 'sessions', 'live'));
       expect(fs.existsSync(stale)).toBe(false);
+      expect(fs.existsSync(goneHome)).toBe(false);
+      expect(fs.readFileSync(path.join(path.dirname(place.dir), 'home'), 'utf8')).toBe(home);
     } finally {
       fs.rmSync(path.dirname(place.dir), { recursive: true, force: true });
+      fs.rmSync(goneHome, { recursive: true, force: true });
     }
   });
 
