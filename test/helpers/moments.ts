@@ -104,4 +104,55 @@ export const MOMENTS: Moment[] = [
   { file: 'pi-turns-120x35.jsonl', at: 12000, name: 'pi: after the resize', before: 'and a second question', screen: 'idle', best: 'idle' },
   { file: 'pi-turns-120x35.jsonl', at: 14000, name: 'pi: second turn', after: 'and a second question', before: ESC, screen: 'busy', best: 'busy' },
   { file: 'pi-turns-120x35.jsonl', at: 16000, name: 'pi: second turn aborted with Esc', after: ESC, screen: 'idle', best: 'idle' },
+
+  // ---- Recorded with test/fixtures/record/record.mjs at other sizes (Claude Code 2.1.332, Codex 0.171, Gemini CLI 0.61, pi 0.73.1).
+
+  // Claude Code 2.1.332 at 80x24: prompt typed at 5.9 s, Enter at 6.3 s, resize to 100x30 at 13.5 s, second prompt at 16.0 s,
+  // Enter at 16.4 s, Esc at 17.8 s. Its busy title is `◐ Claude Code` or `◑ Claude Code` (not braille): busy, as a person reads it.
+  { file: 'claude-turns-80x24.jsonl', at: 3000, name: 'claude 80x24: idle prompt', before: 'please summarize the project', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'claude-turns-80x24.jsonl', at: 6100, name: 'claude 80x24: the user typing a prompt', after: 'please summarize the project', before: '\r', title: 'idle', screen: null, best: 'idle' },
+  { file: 'claude-turns-80x24.jsonl', at: 8000, name: 'claude 80x24: first turn', after: '\r', title: 'busy', screen: 'busy', best: 'busy' },
+  { file: 'claude-turns-80x24.jsonl', at: 11000, name: 'claude 80x24: after the first turn', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'claude-turns-80x24.jsonl', at: 15000, name: 'claude 80x24: after the resize to 100x30', before: 'and a second question', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'claude-turns-80x24.jsonl', at: 17300, name: 'claude 80x24: second turn', after: 'and a second question', before: ESC, title: 'busy', screen: 'busy', best: 'busy' },
+  { file: 'claude-turns-80x24.jsonl', at: 19000, name: 'claude 80x24: second turn interrupted with Esc', after: ESC, title: 'idle', screen: 'idle', best: 'idle' },
+
+  // Claude Code 2.1.332 at 100x30, --permission-mode default, a mock that asks for Bash `touch notes.txt`: prompt at 6.1 s,
+  // Enter at 6.5 s, "Do you want to proceed?" from 7.2 s, Enter (1. Yes) at 11.5 s, the turn goes on to 13.7 s, resize to 80x24 at 16.8 s.
+  // The title shows `✳` (idle) under the dialog.
+  { file: 'claude-permission-100x30.jsonl', at: 4000, name: 'claude permission: idle prompt', before: 'make a notes file', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'claude-permission-100x30.jsonl', at: 9000, name: 'claude permission: "Do you want to proceed?"', after: '\r', title: 'idle', screen: 'waiting', best: 'waiting' },
+  { file: 'claude-permission-100x30.jsonl', at: 12500, name: 'claude permission: allowed, the turn goes on', after: '\r', title: 'busy', screen: 'busy', best: 'busy' },
+  { file: 'claude-permission-100x30.jsonl', at: 15000, name: 'claude permission: after the turn', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'claude-permission-100x30.jsonl', at: 18000, name: 'claude permission: after the resize to 80x24', title: 'idle', screen: 'idle', best: 'idle' },
+
+  // Codex CLI 0.171 at 100x30: prompt at 6.9 s, Enter at 7.3 s, reply until 10.2 s, resize to 80x24 at 13.3 s, second prompt at 15.8 s,
+  // Enter at 16.2 s, Esc at 17.6 s.
+  { file: 'codex-turns-100x30.jsonl', at: 5000, name: 'codex 100x30: idle prompt', before: 'hello codex, summarize the project', title: 'idle', screen: null, best: 'idle' },
+  { file: 'codex-turns-100x30.jsonl', at: 7450, name: 'codex 100x30: turn, Working line', after: '\r', title: 'busy', screen: 'busy', best: 'busy' },
+  { file: 'codex-turns-100x30.jsonl', at: 9000, name: 'codex 100x30: turn, reply streaming', after: '\r', title: 'busy', screen: null, best: 'busy' },
+  { file: 'codex-turns-100x30.jsonl', at: 12000, name: 'codex 100x30: after the turn', title: 'idle', screen: null, best: 'idle' },
+  { file: 'codex-turns-100x30.jsonl', at: 15000, name: 'codex 100x30: after the resize to 80x24', before: 'and a second question', title: 'idle', screen: null, best: 'idle' },
+  { file: 'codex-turns-100x30.jsonl', at: 17000, name: 'codex 100x30: second turn', after: 'and a second question', before: ESC, title: 'busy', screen: null, best: 'busy' },
+  { file: 'codex-turns-100x30.jsonl', at: 19000, name: 'codex 100x30: second turn interrupted with Esc', after: ESC, title: 'idle', screen: null, best: 'idle' },
+
+  // Gemini CLI 0.61 at 160x45: prompt at 7.8 s, Enter at 8.2 s, reply until 11.2 s, resize to 100x30 at 14.2 s, second prompt at 16.7 s,
+  // Enter at 17.1 s, Esc at 18.5 s. (SIGTERM at 21 s is ignored; SIGKILL at 26 s.)
+  { file: 'gemini-turns-160x45.jsonl', at: 5000, name: 'gemini 160x45: idle prompt', before: 'hello gemini, summarize the project', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'gemini-turns-160x45.jsonl', at: 8000, name: 'gemini 160x45: the user typing a prompt', after: 'hello gemini, summarize the project', before: '\r', title: 'idle', screen: null, best: 'idle' },
+  { file: 'gemini-turns-160x45.jsonl', at: 10000, name: 'gemini 160x45: turn', after: '\r', title: 'busy', screen: 'busy', best: 'busy' },
+  { file: 'gemini-turns-160x45.jsonl', at: 13000, name: 'gemini 160x45: after the turn', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'gemini-turns-160x45.jsonl', at: 15500, name: 'gemini 160x45: after the resize to 100x30', before: 'and a second question', title: 'idle', screen: 'idle', best: 'idle' },
+  { file: 'gemini-turns-160x45.jsonl', at: 18000, name: 'gemini 160x45: second turn', after: 'and a second question', before: ESC, title: 'busy', screen: 'busy', best: 'busy' },
+  { file: 'gemini-turns-160x45.jsonl', at: 19500, name: 'gemini 160x45: second turn cancelled with Esc', after: ESC, title: 'idle', screen: 'idle', best: 'idle' },
+
+  // pi 0.73.1 at 80x24: prompt at 4.0 s, Enter at 4.4 s, reply until 7.4 s, resize to 160x45 at 10.4 s, second prompt at 12.9 s,
+  // Enter at 13.3 s, Esc at 14.7 s.
+  { file: 'pi-turns-80x24.jsonl', at: 3500, name: 'pi 80x24: idle prompt', before: 'hello pi, summarize the project', screen: 'idle', best: 'idle' },
+  { file: 'pi-turns-80x24.jsonl', at: 4300, name: 'pi 80x24: the user typing a prompt', after: 'hello pi, summarize the project', before: '\r', screen: 'idle', best: 'idle' },
+  { file: 'pi-turns-80x24.jsonl', at: 6000, name: 'pi 80x24: turn', after: '\r', screen: 'busy', best: 'busy' },
+  { file: 'pi-turns-80x24.jsonl', at: 9000, name: 'pi 80x24: after the turn', screen: 'idle', best: 'idle' },
+  { file: 'pi-turns-80x24.jsonl', at: 11500, name: 'pi 80x24: after the resize to 160x45', before: 'and a second question', screen: 'idle', best: 'idle' },
+  { file: 'pi-turns-80x24.jsonl', at: 14000, name: 'pi 80x24: second turn', after: 'and a second question', before: ESC, screen: 'busy', best: 'busy' },
+  { file: 'pi-turns-80x24.jsonl', at: 16000, name: 'pi 80x24: second turn aborted with Esc', after: ESC, screen: 'idle', best: 'idle' },
 ];
