@@ -16,7 +16,7 @@ export function requestExplanation(conn: RunnerConnection, timeoutMs = EXPLAIN_T
       for (const u of unsubscribe) u();
       fn();
     };
-    const timer = setTimeout(() => done(() => reject(new Error('the runner did not explain within 3 s'))), timeoutMs);
+    const timer = setTimeout(() => done(() => reject(new Error(`the runner did not explain within ${timeoutMs} ms`))), timeoutMs);
     unsubscribe.push(
       conn.onMessage((m) => {
         if (m.type === 'explain') done(() => resolve(m.explanation));

@@ -1,39 +1,57 @@
-import { ago } from './ago.js';
-import type { StatusExplanation } from './status-explain.js';
+import type { LayerExplanation, StatusExplanation } from './status-explain.js';
 
-/** Clock time of day, hh:mm:ss, in UTC (the runner's and the reader's zones may differ; `ago` says the rest). */
-function clock(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 19);
+/**
+ * `agent-board explain` and the board's explain overlay (`e`) as lines of a
+ * label and a text: one spelling of the runner's explanation for both.
+ */
+
+/** How wide the label column is. */
+export const EXPLAIN_LABEL_WIDTH = 9;
+
+/** `12:03:04 (5s ago)`, or `never`. */
+export function when(at: number | null | undefined, now: number): string {
+  if (at === null || at === undefined) return 'never';
+  const d = new Date(at);
+  const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  const ago = s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`;
+  return `${hms} (${ago} ago)`;
 }
 
-function when(ms: number | null, now: number): string {
-  return ms === null ? '-' : `${clock(ms)} (${ago(new Date(ms).toISOString(), now)} ago)`;
-}
-
-/** `agent-board explain` as lines of text (the board's overlay draws the same facts). */
-export function explanationLines(name: string, x: StatusExplanation, now: number): string[] {
-  const out: string[] = [];
-  const state = x.activity ? `${x.activity}, from the ${x.source}` : 'no state yet';
-  out.push(`${name}: ${state}${x.since !== null ? `, since ${when(x.since, now)}` : ''}`);
-  const kind = x.effectiveKind !== x.kind ? `${x.kind} › ${x.effectiveKind}` : x.kind;
-  out.push(`kind: ${kind}${x.foreground ? ` (foreground: ${x.foreground.command}, pid ${x.foreground.pid})` : ''}`);
-  out.push(`decided by: ${x.decidedBy}`);
-  out.push('layers:');
-  for (const l of x.layers) {
-    if (!l.used) {
-      out.push(`  ${l.source.padEnd(6)}  not used by this kind`);
-      continue;
-    }
-    const what = (l.activity ?? 'says nothing').padEnd(11);
-    const rule = l.rule ? `  ${l.rule.name}${l.rule.file ? ` (${l.rule.file})` : ''}` : '';
-    const evidence = l.evidence ? `  ${JSON.stringify(l.evidence.slice(0, 80))}` : '';
-    out.push(`  ${l.source.padEnd(6)}  ${what} ${l.at !== null ? when(l.at, now) : ''}${rule}${evidence}`.trimEnd());
+/** The overlay's lines, as label and text, from the runner's explanation. */
+export function explainLines(e: StatusExplanation, now: number): [string, string][] {
+  const lines: [string, string][] = [
+    ['state', `${e.activity ?? 'none'} from ${e.source ?? 'no layer'}, since ${when(e.since, now)}`],
+    ['decided', e.decidedBy],
+    ['kind', `${e.kind}${e.effectiveKind !== e.kind ? `, rules of ${e.effectiveKind}` : ''}${e.foreground ? `; foreground ${e.foreground.command} (pid ${e.foreground.pid})` : ''}`],
+  ];
+  for (const l of e.layers) {
+    lines.push([l.source, layerText(l, now)]);
+    if (l.used && l.evidence) lines.push(['', `  read: ${JSON.stringify(l.evidence)}`]);
   }
-  const h = x.hooks;
-  const last = h.lastEvent ? `; last ${h.lastEvent} at ${when(h.lastAt ?? null, now)}` : h.wired ? '; none fired yet' : '';
-  out.push(`hooks: ${h.wired ? 'wired' : 'not wired'}${last}${h.silent ? '; SILENT this turn' : ''}`);
-  if (h.note) out.push(`  ${h.note}`);
-  out.push(`rules: ${x.ruleFiles.length ? x.ruleFiles.join(', ') : 'none read'}`);
-  for (const e of x.ruleErrors) out.push(`  refused: ${e}`);
-  return out;
+  const h = e.hooks;
+  const hook = [
+    h.wired ? 'wired' : 'not wired',
+    h.lastEvent ? `last ${h.lastEvent} at ${when(h.lastAt, now)}` : 'no event yet',
+    ...(h.silent ? ['silent this turn: the layers below decide'] : []),
+    ...(h.note ? [h.note] : []),
+  ];
+  lines.push(['hooks', hook.join('; ')]);
+  lines.push(['rules', e.ruleFiles.length ? e.ruleFiles.join(', ') : 'none']);
+  // Older runners send no ruleErrors.
+  for (const err of e.ruleErrors ?? []) lines.push(['', `  refused: ${err}`]);
+  return lines;
+}
+
+function layerText(l: LayerExplanation, now: number): string {
+  if (!l.used) return 'not read for this kind';
+  const parts = [l.activity ?? 'nothing', l.at === null ? 'never spoke' : when(l.at, now)];
+  if (l.rule) parts.push(`rule ${l.rule.name} (${l.rule.file})`);
+  return parts.join('  ');
+}
+
+/** The explanation as plain text, for the CLI. */
+export function explanationText(name: string, e: StatusExplanation, now: number): string {
+  const head = `${name}: ${e.activity ?? 'no state yet'}`;
+  return [head, ...explainLines(e, now).map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}`.trimEnd())].join('\n');
 }

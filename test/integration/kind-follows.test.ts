@@ -124,8 +124,8 @@ describe('the kind follows the program', () => {
     expect(cli(home, ['new', '--name', 'cc', '--', 'claude'], { env }).code).toBe(0);
     await waitFor('idle', () => rec('cc').activity === 'idle', 10_000);
     const out = cli(home, ['explain', 'cc'], { env }).stdout;
-    expect(out).toMatch(/^cc: idle, from the (hook|title), since \d\d:\d\d:\d\d/);
-    expect(out).toMatch(/\n {2}title {3}idle .*claude\.title\.ready \(.*src\/core\/rules\/claude\.json\) {2}"✳ Claude Code"/);
-    expect(out).toMatch(/\nhooks: wired; last SessionStart at /);
+    expect(out).toMatch(/^cc: idle\nstate {4}idle from (hook|title), since \d\d:\d\d:\d\d \(\d+s ago\)\n/);
+    expect(out).toMatch(/\ntitle {4}idle {2}\d\d:\d\d:\d\d \(\d+s ago\) {2}rule claude\.title\.ready \(.*src\/core\/rules\/claude\.json\)\n {11}read: "✳ Claude Code"\n/);
+    expect(out).toMatch(/\nhooks {4}wired; last (SessionStart|Stop) at /);
   });
 });

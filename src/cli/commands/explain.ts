@@ -3,7 +3,7 @@ import { requestExplanation } from '../../client/explain.js';
 import type { RunnerConnection } from '../../client/connection.js';
 import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
-import { explanationLines } from '../../core/explain-text.js';
+import { explanationText } from '../../core/explain-text.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 
@@ -38,7 +38,7 @@ export function registerExplain(program: Command): void {
           throw new UserError(`session ${s.name} could not explain itself: ${err.message} (a runner older than this agent-board? restart it)`, EXIT.sessionUnavailable);
         });
         if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x }, null, 2)}\n`);
-        else process.stdout.write(`${explanationLines(s.name, x, Date.now()).join('\n')}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, Date.now())}\n`);
       } finally {
         conn.destroy();
       }
