@@ -12,7 +12,12 @@
  *    clearly later (OVERRULE_AFTER_MS) overrules it. A hook holds until the
  *    agent's next hook or such a signal: a Claude turn interrupted with Esc
  *    fires no Stop hook, but its title turns idle, and a hook that never
- *    fires must not leave a session busy forever.
+ *    fires must not leave a session busy forever. New work is news at once:
+ *    a lesser layer turning busy after a hook said idle or waiting overrules
+ *    it without the wait (Codex has no hook for a turn's start, and a turn
+ *    begun within the wait would never be seen; a dialog answered is work
+ *    again). The wait is for the other direction, where a lesser layer lags:
+ *    the prompt box clears a moment after Claude's UserPromptSubmit.
  * 3. idle-screen-holds: bytes never overrule a screen that shows an idle
  *    prompt. Text typed but not sent is echoed, and a resize redraws the
  *    whole screen: bytes, but no work.
@@ -34,7 +39,7 @@ export type LayerRule = 'best-source' | 'later-contradiction' | 'idle-screen-hol
 /** What each rule means, for `explain`. */
 export const LAYER_RULES: Readonly<Record<LayerRule, string>> = Object.freeze({
   'best-source': 'the best layer that has spoken wins',
-  'later-contradiction': `a lesser layer changed its reading more than ${OVERRULE_AFTER_MS} ms after the better one did, and overrules it`,
+  'later-contradiction': `a lesser layer changed its reading more than ${OVERRULE_AFTER_MS} ms after the better one did (or turned busy after a hook said idle or waiting), and overrules it`,
   'idle-screen-holds': 'the screen shows an idle prompt, so output bytes (typing, a redraw) are not work',
   'dialog-wins': 'a dialog on screen since the last change of the other layers beats them',
 });
@@ -56,7 +61,8 @@ export function decideActivity(readings: readonly ActivityReading[]): Decision |
       pick = r;
       continue;
     }
-    if (r.activity === pick.activity || r.at <= pick.at + OVERRULE_AFTER_MS) continue;
+    const newWork = pick.source === 'hook' && pick.activity !== 'busy' && r.activity === 'busy';
+    if (r.activity === pick.activity || r.at <= pick.at + (newWork ? 0 : OVERRULE_AFTER_MS)) continue;
     if (r.source === 'bytes' && r.activity === 'busy' && screen?.activity === 'idle') {
       held = true;
       continue;

@@ -27,6 +27,9 @@ import { replay, stateAt, type Replay } from '../helpers/replay.js';
 const KNOWN_DISAGREEMENTS: Record<string, string[]> = {
   // The title says Ready under the trust dialog and the authentication dialog.
   'gemini-120x35.jsonl': ['idle/waiting'],
+  // Claude's title says ✳ (idle) under its tool permission dialog, and turns so about 150 ms
+  // before the dialog replaces the busy footer.
+  'claude-permission-100x30.jsonl': ['idle/waiting', 'idle/busy'],
 };
 const DISAGREE_MAX_MS = 50;
 

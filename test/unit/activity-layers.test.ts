@@ -21,6 +21,14 @@ describe('decideActivity', () => {
     expect(pick(hook, r('title', 'idle', 1001 + OVERRULE_AFTER_MS))).toEqual({ ...r('title', 'idle', 1001 + OVERRULE_AFTER_MS), rule: 'later-contradiction' });
   });
 
+  it('new work is news at once: busy on a lesser layer after a hook said idle or waiting (a Codex turn right after its notify)', () => {
+    expect(pick(r('hook', 'idle', 1000), r('title', 'busy', 1001))).toEqual({ ...r('title', 'busy', 1001), rule: 'later-contradiction' });
+    expect(pick(r('hook', 'waiting', 1000), r('screen', 'busy', 1200))).toMatchObject({ source: 'screen', activity: 'busy' });
+    // Not at the same moment, and not the other way: an idle screen just after UserPromptSubmit is a lag.
+    expect(pick(r('hook', 'idle', 1000), r('title', 'busy', 1000))).toMatchObject({ source: 'hook' });
+    expect(pick(r('hook', 'busy', 1000), r('screen', 'idle', 1200))).toMatchObject({ source: 'hook' });
+  });
+
   it('a hook holds against a lesser layer that agrees with it, however much later', () => {
     expect(pick(r('hook', 'idle', 0), r('title', 'idle', 60_000))).toMatchObject({ source: 'hook' });
   });

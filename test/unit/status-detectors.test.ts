@@ -177,6 +177,29 @@ const SCREEN_CASES: ScreenCase[] = [
     misses: ['claude.screen.apiKeyDialog'],
   },
   {
+    name: 'claude tool permission dialog (2.1.332)',
+    kind: 'claude',
+    lines: bottom(
+      ' Bash command',
+      ' touch notes.txt',
+      ' Do you want to proceed?',
+      ' ❯ 1. Yes',
+      '   2. Yes, and always allow access to /home/dev/app from this project',
+      '   3. No',
+      ' Esc to cancel · Tab to amend',
+    ),
+    want: 'waiting',
+    matches: ['claude.screen.permissionDialog', 'claude.screen.escToCancelFooter'],
+    misses: ['claude.screen.dialogFooter', 'claude.screen.apiKeyDialog'],
+  },
+  {
+    name: 'claude reply that asks a question, at the idle prompt: no dialog',
+    kind: 'claude',
+    lines: bottom('● Done. Do you want to add tests as well?', '  1. unit tests', ...CLAUDE_IDLE),
+    want: 'idle',
+    misses: ['claude.screen.permissionDialog', 'claude.screen.escToCancelFooter'],
+  },
+  {
     name: 'claude API-key question far above the live region (stale)',
     kind: 'claude',
     lines: bottom('  Do you want to use this API key?', ...Array.from({ length: 8 }, (_, i) => `line ${i}`), ...CLAUDE_IDLE),
@@ -492,10 +515,11 @@ describe('layer', () => {
   });
 
   it('takes the best source: hook, title, screen, bytes', () => {
-    const hook = r('idle', 'hook', 1);
+    // Each lesser reading older than the better one, or agreeing with it: no overrule, the order decides.
+    const hook = r('idle', 'hook', 10);
     const title = r('busy', 'title', 5);
-    const screen = r('idle', 'screen', 9);
-    const bytes = r('busy', 'bytes', 10);
+    const screen = r('idle', 'screen', 1);
+    const bytes = r('busy', 'bytes', 0);
     expect(layer([bytes, screen, title, hook])).toBe(hook);
     expect(layer([bytes, screen, title])).toBe(title);
     expect(layer([bytes, screen])).toBe(screen);
@@ -529,7 +553,7 @@ describe('layer', () => {
 
   it('keeps a waiting from the best source', () => {
     const hook = r('waiting', 'hook', 100);
-    expect(layer([hook, r('waiting', 'screen', 300), r('busy', 'title', 200)])).toBe(hook);
+    expect(layer([hook, r('waiting', 'screen', 300), r('busy', 'title', 50)])).toBe(hook);
   });
 
   it('only lets waiting jump the order', () => {
