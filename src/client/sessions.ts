@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkRoomName, DEFAULT_ROOM } from '../core/chat.js';
 import type { HostRecord } from '../core/protocol.js';
-import { agentKind } from '../core/agent-kinds.js';
+import { kindNamed } from '../state/kind-files.js';
 import { launchFor } from '../core/agent-wiring.js';
 import { geminiSystemLayer, wiringPlace } from './wiring-place.js';
 import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
@@ -103,7 +103,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   const existing = listSessions(home);
   let id = newId();
   while (existing.some((s) => s.id === id)) id = newId();
-  const kind = agentKind(opts.agent ?? 'shell');
+  const kind = kindNamed(opts.agent ?? 'shell');
   // Agent kinds with a program of their own: the words are its extra arguments (see launchFor).
   const launch = opts.words
     ? launchFor(kind, opts.words, {
