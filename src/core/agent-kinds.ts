@@ -40,6 +40,13 @@ export interface AgentKind {
    * (src/core/wake-dispatcher.ts). Off for everything that does go quiet.
    */
   repaintStarved: boolean;
+  /**
+   * Enter waits until the program has echoed the text (at most
+   * ENTER_ECHO_WAIT_MS): TUIs that tell a paste by timing (Gemini takes an
+   * Enter within 30 ms of the previous key as a newline) read text and Enter
+   * in one go when they were starved of CPU, and the prompt is not sent.
+   */
+  enterAfterEcho: boolean;
   /** Several lines go in as one bracketed paste (when the program enabled it), or typed as they are. */
   multiline: 'bracketed-paste' | 'typed';
   /** How to resume its conversation after a restart: the id comes from a hook or from what it printed on exit. */
@@ -51,7 +58,10 @@ export interface AgentKind {
 /** No agent kind submits sooner than this after the text. */
 export const MIN_ENTER_DELAY_MS = 150;
 
-const BASE = { args: [], env: {}, hookEvents: {}, multiline: 'bracketed-paste', resume: null, wiring: null, repaintStarved: false } as const;
+const BASE = { args: [], env: {}, hookEvents: {}, multiline: 'bracketed-paste', resume: null, wiring: null, repaintStarved: false, enterAfterEcho: false } as const;
+
+/** The longest an Enter waits for the program to echo a prompt's text (enterAfterEcho). */
+export const ENTER_ECHO_WAIT_MS = 1500;
 
 export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
   // A shell, or whatever full-screen program runs in it (vim, htop, less): bytes are all it says.
@@ -81,6 +91,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     settleMarkers: ['\x1b[1;1H\x1b[J', '\x1b[2J'],
     jiggle: 'size',
     enterDelayMs: 250,
+    enterAfterEcho: true,
     wiring: 'codex',
   },
   // Gemini CLI (Ink) erases its previous frame line by line, upwards.
@@ -93,6 +104,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     settleMarkers: ['\x1b[2K\x1b[1A\x1b[2K'],
     jiggle: 'size',
     enterDelayMs: 250,
+    enterAfterEcho: true,
     wiring: 'gemini',
   },
   // pi-tui starts every full render with a full clear; its title is constant, so the screen speaks.

@@ -49,6 +49,7 @@ const SCALARS: Readonly<Record<string, (v: unknown) => string | null>> = {
   jiggle: (v) => (v === 'size' || v === 'winch' ? null : 'must be "size" or "winch"'),
   multiline: (v) => (v === 'bracketed-paste' || v === 'typed' ? null : 'must be "bracketed-paste" or "typed"'),
   repaintStarved: (v) => (typeof v === 'boolean' ? null : 'must be true or false'),
+  enterAfterEcho: (v) => (typeof v === 'boolean' ? null : 'must be true or false'),
   statusSources: (v) => (isStringList(v) && v.every((s) => (SOURCES as readonly string[]).includes(s)) ? null : `must be a list of ${SOURCES.join(', ')}`),
   command: (v) => (typeof v === 'string' && v !== '' ? null : 'must be a program name'),
 };
@@ -183,6 +184,7 @@ function newKind(name: string): AgentKind {
     jiggle: 'size',
     enterDelayMs: MIN_ENTER_DELAY_MS,
     repaintStarved: false,
+    enterAfterEcho: false,
     multiline: 'bracketed-paste',
     resume: null,
     wiring: null,
@@ -209,6 +211,7 @@ function resolve(d: Draft, shippedKind: boolean): ResolvedKind {
     jiggle: (f.jiggle as AgentKind['jiggle'] | undefined) ?? d.base.jiggle,
     multiline: (f.multiline as AgentKind['multiline'] | undefined) ?? d.base.multiline,
     repaintStarved: (f.repaintStarved as boolean | undefined) ?? d.base.repaintStarved,
+    enterAfterEcho: (f.enterAfterEcho as boolean | undefined) ?? d.base.enterAfterEcho,
     programs,
     packages: (f.packages as string[] | undefined) ?? [],
     detectors: { title, screen },

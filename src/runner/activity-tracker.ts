@@ -12,6 +12,12 @@ import { explainTracker } from './activity-explain.js';
 export const SCREEN_CHECK_MS = 250;
 /** Bytes-only kinds (a shell) are idle after this long without output. */
 export const BYTES_IDLE_MS = 2000;
+/**
+ * Before a kind's title or screen has said anything, its bytes need this much
+ * quiet to say idle: pi is silent for seconds while it starts (it looks for
+ * its tools), and a prompt sent to it then is typed before its editor exists.
+ */
+export const STARTUP_QUIET_MS = 10_000;
 
 export interface ActivityView {
   title(): string;
@@ -57,6 +63,8 @@ export class ActivityTracker {
   private effective: ResolvedKind;
   private fg: ForegroundProgram | null = null;
   private lastHook: { event: string; at: number } | null = null;
+  /** Whether the title or the screen has said something since the kind last changed. */
+  private betterSpoke = false;
   /** When a layer other than the hook last turned busy: a turn the hooks should have told of. */
   private busyWithoutHookAt: number | null = null;
   private readonly changeListeners = new Set<(d: Decision) => void>();
@@ -175,9 +183,15 @@ export class ActivityTracker {
     this.bytesTimer = this.d.scheduler.setTimeout(() => {
       this.bytesTimer = null;
       const quiet = this.d.clock.now() - this.lastByteAt;
-      if (quiet >= BYTES_IDLE_MS) this.set('bytes', 'idle', this.d.clock.now());
-      else this.armBytesIdle(BYTES_IDLE_MS - quiet);
+      const need = this.quietNeeded();
+      if (quiet >= need) this.set('bytes', 'idle', this.d.clock.now());
+      else this.armBytesIdle(need - quiet);
     }, ms);
+  }
+
+  /** How much quiet makes the bytes say idle. */
+  private quietNeeded(): number {
+    return this.betterSpoke || !(this.has('title') || this.has('screen')) ? BYTES_IDLE_MS : STARTUP_QUIET_MS;
   }
 
   /** One look at the title and the screen, with one time stamp for both. */
@@ -208,13 +222,14 @@ export class ActivityTracker {
     this.fg = next === this.d.kind ? null : fg;
     if (next === this.effective) return false;
     this.effective = next;
+    this.betterSpoke = false;
     // The old kind's readings mean nothing under the new kind's rules.
     for (const s of ['title', 'screen', 'bytes'] as const) if (!this.has(s)) this.readings.delete(s);
     if (this.has('bytes') && !this.readings.has('bytes')) {
       // Bytes speak from the last output on: busy while it is recent, idle after the quiet.
-      const quiet = now - this.lastByteAt >= BYTES_IDLE_MS;
-      this.put('bytes', quiet ? 'idle' : 'busy', now);
-      if (!quiet && this.bytesTimer === null) this.armBytesIdle(BYTES_IDLE_MS - (now - this.lastByteAt));
+      const left = this.quietNeeded() - (now - this.lastByteAt);
+      this.put('bytes', left <= 0 ? 'idle' : 'busy', now);
+      if (left > 0 && this.bytesTimer === null) this.armBytesIdle(left);
     }
     for (const fn of this.kindListeners) fn(next, this.fg);
     return true;
@@ -239,6 +254,7 @@ export class ActivityTracker {
     }
     if (activity === null) this.readings.delete(source);
     else this.readings.set(source, { source, activity, at, ...extra });
+    if (activity !== null && (source === 'title' || source === 'screen')) this.betterSpoke = true;
     if (activity === 'busy' && source !== 'hook') this.busyWithoutHookAt = at;
     return true;
   }

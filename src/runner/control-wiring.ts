@@ -19,6 +19,7 @@ export function wireControl(session: Session, deps: SessionDeps): Control {
         session.onPromptTyped?.();
       },
       enterDelayMs: () => session.activity.effectiveKind.enterDelayMs,
+      enterAfterEcho: () => session.activity.effectiveKind.enterAfterEcho,
       quietFor: () => (session.lastOutputMs ? Date.now() - session.lastOutputMs : Number.POSITIVE_INFINITY),
     },
     new CommandJournal(deps.journalFile),

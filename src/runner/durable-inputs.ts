@@ -6,12 +6,15 @@ import {
 } from '../core/command-journal.js';
 import type { CmdAck, CommandStatus } from '../core/control-protocol.js';
 import type { InputMsg } from '../core/protocol.js';
+import { ENTER_ECHO_WAIT_MS } from '../core/agent-kinds.js';
 import { ENTER, promptBytes } from '../core/prompt-text.js';
 import type { CommandJournal } from './journal.js';
 import type { Logger } from './log.js';
 
 /** A when-idle prompt without its own quiet period waits for this much silence. */
 export const DEFAULT_QUIET_MS = 2000;
+/** How often an Enter that waits for the echo looks again. */
+const ECHO_POLL_MS = 20;
 /** Resolved commands remembered in memory for reconcile beyond the journal's own GC. */
 const MAX_STATES = 2048;
 
@@ -24,6 +27,8 @@ export interface PromptTarget {
   write(data: string): void;
   /** The agent kind's pause between the text and the Enter. */
   enterDelayMs(): number;
+  /** Whether the Enter also waits for the program to echo the text (the kind's enterAfterEcho). */
+  enterAfterEcho(): boolean;
   /** Milliseconds since the program last printed (Infinity: never). */
   quietFor(): number;
 }
@@ -118,12 +123,20 @@ export class DurableInputs {
     this.inFlight.set(p.commandId, p);
     this.target.write(promptBytes(p.msg.data, this.target.bracketedPaste()));
     if (!p.msg.submit) return this.applied(p);
-    p.timer = setTimeout(() => {
+    const writtenAt = Date.now();
+    const press = () => {
       p.timer = null;
       if (this.target.exited) return this.fail(p, 'the session exited before Enter was pressed');
+      const since = Date.now() - writtenAt;
+      const echoed = this.target.quietFor() < since; // it printed after the text went in
+      if (this.target.enterAfterEcho() && !echoed && since < ENTER_ECHO_WAIT_MS) {
+        p.timer = setTimeout(press, ECHO_POLL_MS);
+        return;
+      }
       this.target.write(ENTER);
       this.applied(p);
-    }, this.target.enterDelayMs());
+    };
+    p.timer = setTimeout(press, this.target.enterDelayMs());
   }
 
   private applied(p: Pending): void {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/core/activity-layers.js';
 import { OVERRULE_AFTER_MS } from '../../src/core/activity-layers.js';
 import { kindOf } from '../../src/core/kind-rules.js';
-import { ActivityTracker, BYTES_IDLE_MS, SCREEN_CHECK_MS } from '../../src/runner/activity-tracker.js';
+import { ActivityTracker, BYTES_IDLE_MS, SCREEN_CHECK_MS, STARTUP_QUIET_MS } from '../../src/runner/activity-tracker.js';
 import type { ForegroundProgram } from '../../src/runner/foreground.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { SHIPPED } from '../helpers/kinds.js';
@@ -129,11 +129,33 @@ describe('ActivityTracker', () => {
 
   it('pi: bytes speak where the screen says nothing (a menu over the editor)', () => {
     const r = rig('pi');
+    r.screen(...PI_EMPTY);
+    r.print();
+    r.settle();
     r.screen(' some full-screen view');
     r.print();
+    r.settle();
     expect(r.state()).toEqual({ activity: 'busy', source: 'bytes' });
     r.time.advance(BYTES_IDLE_MS);
     expect(r.state()).toEqual({ activity: 'idle', source: 'bytes' });
+  });
+
+  it('pi starting: silent for seconds before its editor shows is not idle (a prompt sent then would be lost)', () => {
+    const r = rig('pi');
+    r.screen(' pi v0.73.1', ' Downloading fd...');
+    r.print();
+    r.time.advance(STARTUP_QUIET_MS - 1);
+    expect(r.state()).toEqual({ activity: 'busy', source: 'bytes' });
+    r.screen(' pi v0.73.1', ...PI_EMPTY);
+    r.print();
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'idle', source: 'screen' });
+    // A program whose screen never speaks is idle by its bytes in the end.
+    const q = rig('pi');
+    q.screen(' something else entirely');
+    q.print();
+    q.time.advance(STARTUP_QUIET_MS);
+    expect(q.state()).toEqual({ activity: 'idle', source: 'bytes' });
   });
 
   it('a hook holds until the next hook or a clearly later contradicting layer (Esc: no Stop hook)', () => {

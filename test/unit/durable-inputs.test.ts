@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CmdAck } from '../../src/core/control-protocol.js';
+import { ENTER_ECHO_WAIT_MS } from '../../src/core/agent-kinds.js';
 import { PASTE_END, PASTE_START } from '../../src/core/prompt-text.js';
 import { DEFAULT_QUIET_MS, DurableInputs, type PromptTarget } from '../../src/runner/durable-inputs.js';
 import { CommandJournal } from '../../src/runner/journal.js';
@@ -18,6 +19,8 @@ function fakeTarget(generation = 'gen-1') {
     bracketedPaste: () => t.paste,
     write: (d: string) => void t.written.push(d),
     enterDelayMs: () => 150,
+    echo: false,
+    enterAfterEcho: () => t.echo,
     quietFor: () => Date.now() - lastOutput,
     print: () => void (lastOutput = Date.now()),
   };
@@ -60,6 +63,38 @@ describe('durable input', () => {
     expect(journalKinds()).toEqual(['accepted', 'applied']);
     expect(inputs.status('p1')).toBe('applied');
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('with enterAfterEcho, the Enter waits for the program to echo the text (a starved TUI), but not for ever', () => {
+    const target = fakeTarget();
+    target.echo = true;
+    const { inputs, input, stages } = make(target);
+    inputs.accept('p1', 'c1', input('hello', { submit: true }));
+    vi.advanceTimersByTime(600);
+    expect(target.written).toEqual(['hello']); // no echo yet: no Enter, however long the kind's delay was
+    target.print(); // the program read the text and drew it
+    vi.advanceTimersByTime(20);
+    expect(target.written).toEqual(['hello', '\r']);
+    expect(stages()).toEqual(['accepted', 'applied']);
+    // A program that never echoes gets its Enter after ENTER_ECHO_WAIT_MS.
+    inputs.accept('p2', 'c1', input('quiet', { submit: true }));
+    vi.advanceTimersByTime(ENTER_ECHO_WAIT_MS - 30);
+    expect(target.written).toEqual(['hello', '\r', 'quiet']);
+    vi.advanceTimersByTime(60);
+    expect(target.written).toEqual(['hello', '\r', 'quiet', '\r']);
+  });
+
+  it('an echo before the kind delay does not bring the Enter forward', () => {
+    const target = fakeTarget();
+    target.echo = true;
+    const { inputs, input } = make(target);
+    inputs.accept('p1', 'c1', input('hello', { submit: true }));
+    vi.advanceTimersByTime(10);
+    target.print();
+    vi.advanceTimersByTime(139);
+    expect(target.written).toEqual(['hello']);
+    vi.advanceTimersByTime(1);
+    expect(target.written).toEqual(['hello', '\r']);
   });
 
   it('sends several lines as one bracketed paste only when the program asked for it', () => {
