@@ -1,5 +1,6 @@
 import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
 import { killSession, removeSession, renameSession } from '../client/session-actions.js';
+import { recognizeKind } from '../client/recognize-kind.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../core/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
@@ -9,6 +10,12 @@ import { sessionIo } from './session-io.js';
 /** Sessions the board starts get this size until someone attaches and resizes them. */
 export const BOARD_NEW_COLS = 80;
 export const BOARD_NEW_ROWS = 24;
+
+/** The kind the form's command starts, as createSession options (none: a shell kind). */
+function agentFor(argv: string[], cwd: string): { agent: string; words: string[] } | Record<string, never> {
+  const agent = recognizeKind(argv, cwd);
+  return agent ? { agent, words: argv.slice(1) } : {};
+}
 
 /** Anything else (a file system error, a bug) still reaches the footer as one line. */
 async function oneLine<T>(work: () => Promise<T>): Promise<T> {
@@ -60,6 +67,10 @@ export function createBoardActions(home: string, env: NodeJS.ProcessEnv = proces
           cwd: input.cwd,
           cols: BOARD_NEW_COLS,
           rows: BOARD_NEW_ROWS,
+          // `claude` typed in the form is a Claude session with its wiring, as `new -- claude` is.
+          ...agentFor([input.command, ...input.args], input.cwd),
+          // The host record keeps the note; the form's message shows it (stderr would land on the board).
+          onHooksNote: () => undefined,
         }),
       ),
     kill: (s) => oneLine(() => killSession(home, s)),

@@ -2,6 +2,7 @@ import type { Dispatch } from 'react';
 import type { BoardAction, BoardState } from '../core/board-state.js';
 import { selectedSession } from '../core/board-state.js';
 import type { KillOutcome } from '../client/session-actions.js';
+import type { HostRecord } from '../core/protocol.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed } from './board-api.js';
 import type { BoardControl } from './contexts/ActionsContext.js';
@@ -79,6 +80,11 @@ export function confirmKill(c: CommandContext): void {
   );
 }
 
+/** `started api (claude)`, and why its hooks are not wired when they are not. */
+function startedText(rec: HostRecord): string {
+  return `started ${rec.name}${rec.agent !== 'shell' ? ` (${rec.agent})` : ''}${rec.hooksNote ? `: ${rec.hooksNote}` : ''}`;
+}
+
 export function submitForm(c: CommandContext): void {
   const o = c.state.overlay;
   if (o.kind === 'new' && !o.pending) {
@@ -87,7 +93,7 @@ export function submitForm(c: CommandContext): void {
     const [command, ...args] = words as [string, ...string[]];
     c.dispatch({ type: 'form-pending' });
     c.control.actions.create({ name: o.fields.name.trim() || undefined, command, args, cwd: o.fields.cwd.trim() || '.' }).then(
-      (rec) => c.dispatch({ type: 'form-done', message: `started ${rec.name}`, selectId: rec.id }),
+      (rec) => c.dispatch({ type: 'form-done', message: startedText(rec), selectId: rec.id }),
       (err) => c.dispatch({ type: 'form-failed', message: errorText(err) }),
     );
   } else if (o.kind === 'rename' && !o.pending) {

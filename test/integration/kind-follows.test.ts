@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBoardActions } from '../../src/ui/real-actions.js';
 import { cli, destroyHome, makeHome, ROOT, waitFor } from '../helpers/home.js';
 
 const FAKE = path.join(ROOT, 'test', 'fixtures', 'programs', 'fake-claude.mjs');
@@ -63,6 +64,20 @@ describe('the kind follows the program', () => {
     expect(cli(home, ['new', '--name', 'sym', '--', 'ai'], { env }).code).toBe(0);
     expect(rec('sym')).toMatchObject({ agent: 'claude', command: 'ai' });
     expect((rec('sym').args as string[]).includes('--settings')).toBe(true);
+  });
+
+  it("the board's new-session form: `claude` typed as the command is a Claude session too", async () => {
+    const old = process.env.PATH;
+    process.env.PATH = env.PATH; // createSession finds the program as the board's process would
+    try {
+      const rec = await createBoardActions(home, { ...process.env, ...env }).create({ name: 'fromboard', command: 'claude', args: ['--model', 'opus'], cwd: home });
+      expect(rec).toMatchObject({ agent: 'claude', command: 'claude', extraArgs: ['--model', 'opus'] });
+      expect(rec.args).toContain('--settings');
+      const sh = await createBoardActions(home, { ...process.env, ...env }).create({ name: 'plainsh', command: 'sh', args: [], cwd: home });
+      expect(sh.agent).toBe('shell');
+    } finally {
+      process.env.PATH = old;
+    }
   });
 
   it('--agent shell still forces a plain shell', () => {

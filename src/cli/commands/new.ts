@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import fs from 'node:fs';
-import { createSession, DEFAULT_SCROLLBACK, findExecutable } from '../../client/sessions.js';
-import { kindOfCommand } from '../../core/program-kind.js';
+import { recognizeKind } from '../../client/recognize-kind.js';
+import { createSession, DEFAULT_SCROLLBACK } from '../../client/sessions.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
@@ -29,7 +28,7 @@ export function registerNew(program: Command): void {
       }
       if (o.agent === undefined) {
         // `new -- claude ...`: the kind the program is, with its wiring, as if --agent had been given.
-        const kind = cmd.length && !o.command ? kindOfProgram(cmd, o.cwd, registry) : null;
+        const kind = o.command ? null : recognizeKind(cmd, o.cwd, registry);
         if (kind) {
           o.agent = kind;
           o.command = cmd[0];
@@ -66,15 +65,3 @@ export function registerNew(program: Command): void {
     });
 }
 
-/** The kind `argv` runs (by its name, its real path through symlinks, or what a wrapper such as npx runs), or null. */
-function kindOfProgram(argv: string[], cwd: string, registry: ReturnType<typeof kindRegistry>): string | null {
-  const exe = findExecutable(argv[0]!, cwd);
-  let real: string[] = [];
-  try {
-    if (exe) real = [fs.realpathSync(exe)];
-  } catch {
-    // a dangling link: the name alone decides
-  }
-  const kind = kindOfCommand(registry.kinds.values(), argv, real);
-  return kind && kind !== 'shell' && kind !== 'demo' ? kind : null;
-}
