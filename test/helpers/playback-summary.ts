@@ -13,6 +13,9 @@ export interface RunResult {
   way: Way;
   verdicts: Verdict[];
   flips: Flip[];
+  /** The `shell` way: ms from the stand-in's start until the session named it its foreground agent, and from its end until it did not. */
+  followMs?: number | null;
+  backMs?: number | null;
   error?: string;
 }
 
@@ -32,17 +35,26 @@ export function summaryTable(results: RunResult[]): string {
     lines.push(`${pad(kind, 8)}${cells.join('')}`);
   }
   lines.push('');
-  lines.push('flip latency, ms from the recording event to the runner\'s change: p50/max (missed)');
-  lines.push(`${pad('kind', 8)}${WAYS.map((w, k) => pad(`${'abcd'[k]} ${w}`, 18)).join('')}${pad('all', 18)}`);
+  lines.push('flip latency, ms from the recording event to the runner\'s change: p50/max of n flips (missed)');
+  lines.push(`${pad('kind', 8)}${WAYS.map((w, k) => pad(`${'abcd'[k]} ${w}`, 20)).join('')}${pad('all', 20)}`);
   for (const kind of kinds) {
     const cell = (rs: RunResult[]) => {
       const f = rs.flatMap((r) => r.flips);
       const made = f.flatMap((x) => (x.latency === null ? [] : [x.latency]));
-      return pad(`${ms(percentile(made, 0.5))}/${ms(percentile(made, 1))} (${f.length - made.length})`, 18);
+      return pad(`${ms(percentile(made, 0.5))}/${ms(percentile(made, 1))} of ${f.length} (${f.length - made.length})`, 20);
     };
     const mine = results.filter((r) => r.kind === kind);
     lines.push(`${pad(kind, 8)}${WAYS.map((way) => cell(mine.filter((r) => r.way === way))).join('')}${cell(mine)}`);
   }
+  const shell = results.filter((r) => r.way === 'shell');
+  const known = (xs: Array<number | null | undefined>) => xs.flatMap((x) => (typeof x === 'number' ? [x] : []));
+  const follow = known(shell.map((r) => r.followMs));
+  const back = known(shell.map((r) => r.backMs));
+  lines.push('');
+  lines.push(
+    `typed into a shell: named the foreground agent ${ms(percentile(follow, 0.5))}/${ms(percentile(follow, 1))} ms (p50/max) after the program started ` +
+      `(${shell.length - follow.length} never); a shell again ${ms(percentile(back, 0.5))}/${ms(percentile(back, 1))} ms after it ended (${shell.length - back.length} never)`,
+  );
   const wrong = results.flatMap((r) => r.verdicts.filter((v) => !v.ok).map((v) => ({ r, v })));
   if (wrong.length) {
     lines.push('');

@@ -54,6 +54,8 @@ export interface Playback {
   timeline: StatusTimeline;
   /** What went wrong around the playback itself (not a judged moment). */
   problems: string[];
+  /** The `shell` way: ms from the program's end until the session named no foreground agent (null: it never did). */
+  backToShellMs: number | null;
 }
 
 export const kindOf = (file: string): string => readRecording(file).meta.cmd.split(' ')[0]!;
@@ -152,8 +154,15 @@ export async function playThrough(home: string, file: string, way: Way, links: s
     log = readLog(logFile);
   }
   await sleep(300);
+  // Typed into a shell: once the program is gone, the session is a shell again.
+  let backToShellMs: number | null = null;
+  if (way === 'shell' && log.end !== undefined) {
+    const deadline = Date.now() + 5000;
+    while (timeline.host?.foregroundAgent && Date.now() < deadline) await sleep(20);
+    if (!timeline.host?.foregroundAgent) backToShellMs = Math.max(0, (timeline.kinds.at(-1)?.at ?? Date.now()) - log.end);
+  }
   timeline.close();
-  return { file, kind, way, id, events, start, played: log.played, timeline, problems };
+  return { file, kind, way, id, events, start, played: log.played, timeline, problems, backToShellMs };
 }
 
 /** Runs `jobs` with at most `limit` at a time, in order of the list. */

@@ -24,6 +24,9 @@ import { replay } from '../helpers/replay.js';
 /** Sessions played at once: each is a runner and a stand-in (and a shell), mostly asleep. */
 const CONCURRENCY = Number(process.env.RECORDINGS_RUNNER_CONCURRENCY) || 12;
 
+/** A transition later than this fails (the summary has the real numbers: about 250 ms at most on two idle cores). */
+const FLIP_MAX_MS = 2 * ALLOW_MS;
+
 const FILES = recordingFiles();
 const results = new Map<string, RunResult & { playback?: Playback }>();
 const key = (way: Way, file: string) => `${way}:${file}`;
@@ -42,7 +45,9 @@ beforeAll(async () => {
       try {
         const p = await playThrough(home, file, way, links);
         const ref = way === 'bytes' ? refs.get(file)!.bytes : refs.get(file)!.replay;
-        results.set(key(way, file), { file, kind, way, verdicts: judgeMoments(p, MOMENTS, ref), flips: flips(p, ref), playback: p });
+        const named = p.timeline.kinds.find((k) => k.foregroundAgent === kind);
+        const followMs = way === 'shell' ? (named ? Math.max(0, named.at - p.start) : null) : undefined;
+        results.set(key(way, file), { file, kind, way, verdicts: judgeMoments(p, MOMENTS, ref), flips: flips(p, ref), followMs, backMs: p.backToShellMs, playback: p });
       } catch (e) {
         results.set(key(way, file), { file, kind, way, verdicts: [], flips: [], error: (e as Error).message });
       }
@@ -80,6 +85,17 @@ describe.each(WAYS)('played through a runner, %s', (way) => {
       const sources = new Set(p!.timeline.changes.filter((c) => c.at > p!.start + ALLOW_MS && c.at <= end).map((c) => c.source));
       const allowed = way === 'bytes' ? ['bytes'] : SOURCES[kind]!;
       expect([...sources].filter((s) => !allowed.includes(s ?? ''))).toEqual([]);
+    });
+
+    if (way === 'shell') {
+      it('is a shell again once the program is gone', () => {
+        expect(get(way, file).playback!.backToShellMs).not.toBeNull();
+      });
+    }
+
+    it(`makes every transition of its reference within ${FLIP_MAX_MS} ms`, () => {
+      const late = get(way, file).flips.filter((f) => f.latency === null || f.latency > FLIP_MAX_MS);
+      expect(late.map((f) => `${f.activity} at ${f.t} ms: ${f.latency === null ? 'never' : `${Math.round(f.latency)} ms`}`)).toEqual([]);
     });
 
     it.each(MOMENTS.filter((m) => m.file === file).map((m) => [m.at, m.name] as const))('at %i ms: %s', (at) => {
