@@ -1,8 +1,9 @@
 import { Box, Text } from 'ink';
+import { PaneTitle } from './PaneTitle.js';
 import type { ExplainOverlay } from '../../core/board-session-views.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/explain-text.js';
 import { useNow } from '../hooks/useNow.js';
-import { cut, fit, textWidth } from '../text-width.js';
+import { cut, fit } from '../text-width.js';
 
 export interface ExplainPaneProps {
   explain: ExplainOverlay;
@@ -13,14 +14,10 @@ export interface ExplainPaneProps {
 /** Why the session has its state: its runner's explanation (src/core/status-explain.ts), in place of the preview. */
 export function ExplainPane({ explain: o, rows, width }: ExplainPaneProps) {
   const now = useNow(1000);
-  const head = cut(`── why ${o.name} is ${o.explanation?.activity ?? '…'} `, width);
   const body = o.error ? null : o.explanation ? explainLines(o.explanation, now) : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
-      <Text wrap="truncate-end">
-        <Text bold>{head}</Text>
-        <Text dimColor>{'─'.repeat(Math.max(0, width - textWidth(head)))}</Text>
-      </Text>
+      <PaneTitle text={`why ${o.name} is ${o.explanation?.activity ?? '…'}`} width={width} />
       {o.error ? (
         <Text color="red" wrap="truncate-end">{`cannot explain ${o.name}: ${o.error}`}</Text>
       ) : body ? (

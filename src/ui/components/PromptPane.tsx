@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
+import { PaneTitle } from './PaneTitle.js';
 import type { PromptOverlay, PromptStatus } from '../../core/board-prompt.js';
-import { cut, fit, textWidth } from '../text-width.js';
+import { fit, textWidth } from '../text-width.js';
 import { TextField } from './TextField.js';
 
 export interface PromptPaneProps {
@@ -26,14 +27,10 @@ const STATUS_COLOR: Record<PromptStatus, string | undefined> = {
  */
 export function PromptPane({ prompt: o, rows, width }: PromptPaneProps) {
   const who = o.targets.map((t) => t.name).join(', ');
-  const head = cut(`── prompt to ${who} `, width);
   const nameWidth = Math.min(20, Math.max(...o.targets.map((t) => textWidth(t.name))));
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
-      <Text wrap="truncate-end">
-        <Text bold>{head}</Text>
-        <Text dimColor>{'─'.repeat(Math.max(0, width - textWidth(head)))}</Text>
-      </Text>
+      <PaneTitle text={`prompt to ${who}`} width={width} />
       {o.results.length === 0 ? (
         <>
           <Box height={1} width={width}>
