@@ -43,7 +43,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
   }, [typingId, feed, control, dispatch, notices]);
 
   /** Keys read while typing through: the session's up to the detach key, the board's after it. */
-  const typeInto = useRef((data: string) => {});
+  const typeInto = useRef<(data: string) => void>(() => undefined);
   typeInto.current = (data: string) => {
     const o = getState().overlay;
     if (o.kind !== 'typing') return;
