@@ -1,5 +1,6 @@
 import type { Activity, ActivitySource } from './activity.js';
 import type { StatusExplanation } from './status-explain.js';
+import type { WorktreeInfo, WorktreeStats } from './worktree.js';
 import type { CmdAck, ReconcileMsg, ReconcileResult } from './control-protocol.js';
 
 /**
@@ -54,6 +55,9 @@ export interface HostRecord {
   activitySource?: ActivitySource;
   /** When the activity last changed (ISO). */
   activitySince?: string;
+  /** The session's own git worktree (`new --worktree`), and what its work amounts to (docs/worktrees.md). */
+  worktree?: WorktreeInfo;
+  worktreeStats?: WorktreeStats;
   /** Set when the kind's hooks could not be wired where it runs (one line: why, and what happens instead). */
   hooksNote?: string;
   /** In a shell session: the known agent that is the PTY's foreground program now (its status rules apply). */

@@ -13,6 +13,18 @@ export const EXIT = {
   runnerDied: 7,
   /** send: the prompt may or may not have been typed (accepted_unknown), or was not confirmed in time. Never retried blind. */
   unconfirmed: 8,
+  /** --worktree (or diff, merge, pr) outside a git repository. */
+  notARepo: 9,
+  /** new --worktree: the branch exists already (reuse it with --reuse-branch). */
+  branchExists: 10,
+  /** git is not installed (or not on PATH). */
+  gitMissing: 11,
+  /** merge refused: uncommitted work in the worktree, or the main checkout not clean or not on the target branch. Nothing was changed. */
+  workAtRisk: 12,
+  /** merge stopped on a conflict; the repository is as git left it. */
+  mergeConflict: 13,
+  /** pr: the GitHub CLI (gh) is not installed. */
+  ghMissing: 14,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

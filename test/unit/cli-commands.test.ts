@@ -12,9 +12,11 @@ describe('the CLI loads only the command it runs', () => {
     expect(names([])).toEqual(['board']);
   });
 
-  it('help, an option first, or an unknown word load every command', () => {
+  it('help, an option first, or an unknown word load every command', async () => {
+    const all = (await buildProgram(argv('--help'))).commands.length;
+    expect(all).toBeGreaterThan(16);
     for (const words of [['--help'], ['--version'], ['help'], ['--notify-cmd', 'x'], ['atach']]) {
-      expect(names(words)).toHaveLength(17);
+      expect(names(words)).toHaveLength(all);
     }
   });
 
