@@ -20,6 +20,8 @@ const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
   { names: ['kill'], load: async () => (await import('./commands/kill.js')).registerKill },
   { names: ['rm'], load: async () => (await import('./commands/rm.js')).registerRm },
   { names: ['rename'], load: async () => (await import('./commands/rename.js')).registerRename },
+  { names: ['merge'], load: async () => (await import('./commands/merge.js')).registerMerge },
+  { names: ['pr'], load: async () => (await import('./commands/pr.js')).registerPr },
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
   { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
   { names: ['send'], load: async () => (await import('./commands/send.js')).registerSend },

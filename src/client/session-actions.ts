@@ -9,6 +9,7 @@ import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import type { RunnerConnection } from './connection.js';
 import { connectSession, startRunner } from './sessions.js';
+import { removeWorktree } from './worktree-remove.js';
 
 /**
  * What a user can do to a session, shared by the CLI and the board. Each
@@ -70,8 +71,18 @@ function waitForExit(conn: RunnerConnection, timeoutMs: number): Promise<WaitRes
   });
 }
 
-/** Removes an exited or lost session; `force` ends a running one first. */
+/**
+ * Removes an exited or lost session; `force` ends a running one first. A
+ * worktree session's folder and branch are deleted only when nothing would
+ * be lost (worktree-remove.ts), never with `discard` here: that is
+ * removeSessionReporting's, which also says what became of them.
+ */
 export async function removeSession(home: string, s: SessionView, force = false): Promise<void> {
+  await removeSessionReporting(home, s, force, false);
+}
+
+/** removeSession, and `discard` deletes a worktree and branch with their work; resolves with the worktree's one line (null without one). */
+export async function removeSessionReporting(home: string, s: SessionView, force = false, discard = false): Promise<string | null> {
   if (s.status === 'running' || s.status === 'starting') {
     if (!force) {
       throw new UserError(`${s.name} is still running; end it with: agent-board kill ${s.name} (or rm --force)`, EXIT.failure);
@@ -82,8 +93,11 @@ export async function removeSession(home: string, s: SessionView, force = false)
     while (Date.now() < deadline && isPidAlive(s.runnerPid)) await new Promise((r) => setTimeout(r, 50));
     if (isPidAlive(s.runnerPid)) process.kill(s.runnerPid!, 'SIGKILL');
   }
+  // After the program is gone (nothing writes there any more), before the record goes (a failure leaves it to retry).
+  const note = s.worktree ? await removeWorktree(s.worktree, discard) : null;
   fs.rmSync(socketPath(home, s.id), { force: true });
   fs.rmSync(sessionDir(home, s.id), { recursive: true, force: true });
+  return note;
 }
 
 export async function renameSession(home: string, s: SessionView, name: string): Promise<void> {

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { findSession } from '../../client/sessions.js';
+import { mergeWorktree, type MergeMode } from '../../client/worktree-merge.js';
+import type { WorktreeInfo } from '../../core/worktree.js';
+import { EXIT, UserError } from '../../state/errors.js';
+import type { SessionView } from '../../state/host-store.js';
+import { getHome } from '../context.js';
+
+/** The session's worktree, or a usage error for a session that has none. */
+export function worktreeOf(s: SessionView, command: string): WorktreeInfo {
+  if (!s.worktree) throw new UserError(`${s.name} has no worktree of its own (start one with new --worktree); ${command} is for worktree sessions`, EXIT.usage);
+  return s.worktree;
+}
+
+export function registerMerge(program: Command): void {
+  program
+    .command('merge')
+    .description("merge a worktree session's branch into its base (or --into) in the main checkout; never commits uncommitted work")
+    .argument('<session>', 'id, name or unique prefix')
+    .option('--squash', 'squash the branch into one change, staged in the main checkout and not committed')
+    .option('--rebase', 'rebase the branch onto the target in the worktree, then fast-forward the target')
+    .option('--into <branch>', 'merge into this branch instead of the base')
+    .action(async (ref: string, o: { squash?: boolean; rebase?: boolean; into?: string }) => {
+      if (o.squash && o.rebase) throw new UserError('--squash and --rebase do not go together: pick one', EXIT.usage);
+      const s = findSession(getHome(), ref);
+      const mode: MergeMode = o.squash ? 'squash' : o.rebase ? 'rebase' : 'merge';
+      const r = await mergeWorktree(worktreeOf(s, 'merge'), { mode, into: o.into });
+      process.stdout.write(`${r.message}\n`);
+    });
+}
