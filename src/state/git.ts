@@ -40,6 +40,8 @@ export function git(args: readonly string[], o: GitOptions): Promise<GitResult> 
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new GitMissingError() : err));
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    // A git that exits without reading its input (most do, fast) makes the write fail with EPIPE: how it ended is in `close`.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(o.input ?? '');
   });
 }
