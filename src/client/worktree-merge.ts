@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { WorktreeInfo } from '../core/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { git, gitComplaint, repoRoot, type GitResult } from '../state/git.js';
+import { gitComplaint, gitSync, repoRoot, type GitResult } from '../state/git.js';
 
 /**
  * Bringing a worktree session's work home (docs/worktrees.md): every check
@@ -26,7 +26,8 @@ export interface MergeResult {
   message: string;
 }
 
-const run = async (args: string[], cwd: string): Promise<GitResult> => git(args, { cwd });
+// Synchronous: git() of src/state/git.ts can die of an EPIPE on its stdin when git exits at once.
+const run = async (args: string[], cwd: string): Promise<GitResult> => gitSync(args, { cwd });
 const out = async (args: string[], cwd: string): Promise<string> => (await run(args, cwd)).stdout.trim();
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 

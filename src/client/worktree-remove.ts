@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { WorktreeInfo } from '../core/worktree.js';
-import { GitMissingError, git, gitComplaint, type GitResult } from '../state/git.js';
+import { GitMissingError, gitComplaint, gitSync, type GitResult } from '../state/git.js';
 
 /**
  * What becomes of a worktree session's folder and branch when the session is
@@ -25,7 +25,8 @@ export interface WorktreeWork {
   merged: boolean;
 }
 
-const run = (args: string[], cwd: string): Promise<GitResult> => git(args, { cwd });
+// Synchronous: git() of src/state/git.ts can die of an EPIPE on its stdin when git exits at once.
+const run = async (args: string[], cwd: string): Promise<GitResult> => gitSync(args, { cwd });
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** Whether merging `branch` into `base` would change nothing: it is an ancestor, or its changes are in (squashed). */
