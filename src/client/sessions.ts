@@ -67,6 +67,8 @@ export interface NewSessionOptions {
   words?: string[];
   /** Told the host record's hooksNote, once, when the kind's hooks could not be wired (default: a line on stderr, for `new`). */
   onHooksNote?: (note: string) => void;
+  /** More of the record, as given (`new --worktree`: the worktree and its setup command; docs/worktrees.md). */
+  extra?: Partial<HostRecord>;
 }
 
 /** Like the shell's lookup: a path is checked as is (relative to cwd), a bare name on PATH. */
@@ -152,6 +154,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
     exitCode: null,
     exitSignal: null,
     scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
+    ...opts.extra,
   };
   ensurePrivateDir(sessionDir(home, id), 'session directory');
   writeWiringFiles(launch.filesDir ?? sessionDir(home, id), launch.files);

@@ -18,6 +18,7 @@ import { Redraw } from './redraw.js';
 import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
 import { sendSnapshot } from './snapshots.js';
 import { TerminalModel } from './terminal-model.js';
+import { launchWithSetup, type WithSetup } from '../state/worktree-setup.js';
 
 export interface SessionDeps {
   host: HostWriter;
@@ -65,7 +66,14 @@ export class Session {
       scrollback: rec.scrollback,
       onPressure: (paused) => (paused ? this.pty.pause() : this.pty.resume()),
     });
-    this.pty = new PtyHost({ command: rec.command, args: rec.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
+    // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
+    // host.json keeps the program's own command and args, and notes that the setup ran.
+    const launch = launchWithSetup(rec);
+    this.pty = new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
+    if (launch.setup !== null) {
+      const patch: Partial<WithSetup> = { worktreeSetup: { command: launch.setup, startedAt: new Date().toISOString() } };
+      deps.host.update(patch, true);
+    }
     this.pty.onData((data) => this.onOutput(data));
     this.pty.onExit((e) => this.onChildExit(e));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).

@@ -1,10 +1,26 @@
 import type { Command } from 'commander';
 import { recognizeKind } from '../../client/recognize-kind.js';
-import { createSession, DEFAULT_SCROLLBACK } from '../../client/sessions.js';
+import { createSession, DEFAULT_SCROLLBACK, type NewSessionOptions } from '../../client/sessions.js';
+import { createWorktreeSession } from '../../client/worktree-session.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { attachTo } from './attach.js';
+
+interface NewFlags {
+  name?: string;
+  cwd: string;
+  attach?: boolean;
+  scrollback: string;
+  detachKey?: string;
+  agent?: string;
+  room: string;
+  command?: string;
+  worktree?: string | true;
+  base?: string;
+  reuseBranch?: boolean;
+  setup?: string;
+}
 
 export function registerNew(program: Command): void {
   program
@@ -18,8 +34,15 @@ export function registerNew(program: Command): void {
     .option('--command <program>', "with --agent: run this instead of the agent's own program (a wrapper, another install)")
     .option('--scrollback <lines>', 'history lines kept for the session', String(DEFAULT_SCROLLBACK))
     .option('--detach-key <key>', 'with --attach: the key that detaches (default ctrl-\\)')
+    .option('-w, --worktree [branch]', 'run in a new git worktree of the repository, on a new branch (default agent/<name>) from --base (docs/worktrees.md)')
+    .option('--base <ref>', 'with --worktree: the branch or commit to start from (default: the current HEAD)')
+    .option('--reuse-branch', 'with --worktree: check out the branch even if it exists already')
+    .option('--setup <cmd>', "with --worktree: run this in the session before the program, once (default: .agent-board.json's worktree.setup)")
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
-    .action(async (cmd: string[], o: { name?: string; cwd: string; attach?: boolean; scrollback: string; detachKey?: string; agent?: string; room: string; command?: string }) => {
+    .action(async (cmd: string[], o: NewFlags) => {
+      if (o.worktree === undefined && (o.base !== undefined || o.reuseBranch || o.setup !== undefined)) {
+        throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
+      }
       const registry = kindRegistry();
       for (const e of registry.errors) process.stderr.write(`agent-board: ${e}\n`);
       const names = [...registry.kinds.keys()];
@@ -45,7 +68,7 @@ export function registerNew(program: Command): void {
       // Agents with a program of their own take the words as extra arguments (src/core/agent-wiring.ts).
       const ownProgram = registry.kinds.get(o.agent)!.command !== null;
       const [command, ...args] = ownProgram ? [o.command ?? '', ...cmd] : cmd.length ? cmd : [o.command ?? process.env.SHELL ?? '/bin/sh'];
-      const rec = await createSession(getHome(), {
+      const opts: NewSessionOptions = {
         name: o.name,
         command: ownProgram ? (o.command ?? '') : command!,
         args: ownProgram ? [] : args,
@@ -56,7 +79,16 @@ export function registerNew(program: Command): void {
         agent: o.agent,
         room: o.room,
         scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
-      });
+      };
+      const rec = o.worktree === undefined
+        ? await createSession(getHome(), opts)
+        : (await createWorktreeSession(getHome(), opts, {
+            branch: typeof o.worktree === 'string' ? o.worktree : undefined,
+            base: o.base,
+            reuse: o.reuseBranch === true,
+            setup: o.setup,
+            onSkipped: (line) => process.stderr.write(`agent-board: .worktreeinclude: ${line}\n`),
+          })).record;
       if (o.attach) {
         await attachTo(rec.id, { detachKey: o.detachKey });
         return;
