@@ -10,6 +10,8 @@ import { fileLogger } from './log.js';
 import { listen } from './server.js';
 import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
+import { realClock, realScheduler } from './real-time.js';
+import { keepWorktreeStatsFresh } from './worktree-live.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -54,6 +56,7 @@ export async function runRunner(id: string): Promise<void> {
 
   let server: Awaited<ReturnType<typeof listen>> | null = null;
   let wakes: RunnerWakes | null = null;
+  let worktreeStats: { dispose(): void } | null = null;
   const session = new Session({
     host,
     log,
@@ -64,6 +67,7 @@ export async function runRunner(id: string): Promise<void> {
     applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
     onFinished: () => {
       wakes?.stop();
+      worktreeStats?.dispose();
       host.stop();
       server?.close();
       try {
@@ -102,6 +106,17 @@ export async function runRunner(id: string): Promise<void> {
   session.onPromptTyped = () => wakes?.dispatcher.noteSent();
   session.pty.onExit(() => wakes?.stop());
   wakes.start();
+  // A worktree session's counts (docs/worktrees.md): at start, at turn ends, after file changes.
+  if (rec.worktree) {
+    worktreeStats = keepWorktreeStatsFresh({
+      info: rec.worktree,
+      onActivity: (fn) => session.activity.onChange((d) => fn(d.reading.activity)),
+      write: (stats) => host.update({ worktreeStats: stats }),
+      log,
+      clock: realClock,
+      scheduler: realScheduler,
+    });
+  }
   host.startHeartbeat();
   log(`runner ${process.pid} serving ${sock} (generation ${generation})`);
 }

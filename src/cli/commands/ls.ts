@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
 import { agentLabel } from '../../core/agent-kinds.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
+import { worktreeSummary } from '../../core/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../state/rooms.js';
 import { getHome } from '../context.js';
@@ -33,7 +34,9 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
     return;
   }
   const now = Date.now();
-  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', 'COMMAND']];
+  // The WORKTREE column only when a session has one (docs/worktrees.md, "What a session shows").
+  const worktrees = sessions.some((s) => s.worktree);
+  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', ...(worktrees ? ['WORKTREE'] : []), 'COMMAND']];
   for (const s of sessions) {
     rows.push([
       s.id,
@@ -45,6 +48,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
       `${s.cols}x${s.rows}`,
       ago(s.createdAt, now),
       ago(s.lastOutputAt, now),
+      ...(worktrees ? [s.worktree ? worktreeSummary(s.worktree, s.worktreeStats) : '-'] : []),
       [s.command, ...s.args].join(' ').slice(0, 40),
     ]);
   }

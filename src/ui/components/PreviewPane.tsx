@@ -3,6 +3,7 @@ import { agentLabel } from '../../core/agent-kinds.js';
 import { statusText } from '../../core/board-state.js';
 import { dialogText } from '../../core/dialog-text.js';
 import { sessionState } from '../../core/session-state.js';
+import { worktreeSummary } from '../../core/worktree.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { cropPreview, cropTop } from '../preview-crop.js';
@@ -69,12 +70,13 @@ function CursorLine({ line, x }: { line: string; x: number }) {
   );
 }
 
-/** `── NAME (STATE) AGENT COLSxROWS ───`, the state in its colour; the agent unless it is a plain shell. */
+/** `── NAME (STATE) AGENT COLSxROWS ⎇ BRANCH +A -R ... ───`, the state in its colour; the agent unless it is a plain shell; a worktree session's summary last (cut first). */
 function Title({ session, size, width }: { session: SessionView; size: string; width: number }) {
   const head = `── ${session.name} `;
   const state = `(${statusText(session)})`;
   const agent = agentLabel(session);
-  const tail = `${agent === 'shell' ? '' : ` ${agent}`}${size ? ` ${size}` : ''} `;
+  const wt = session.worktree ? ` ${worktreeSummary(session.worktree, session.worktreeStats)}` : '';
+  const tail = `${agent === 'shell' ? '' : ` ${agent}`}${size ? ` ${size}` : ''}${wt} `;
   const full = head + state + tail;
   if (textWidth(full) > width) return <Text dimColor>{rule(full, width)}</Text>;
   const st = statusStyle(session);

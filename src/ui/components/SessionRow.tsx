@@ -2,9 +2,10 @@ import { Box, Text } from 'ink';
 import { agentLabel } from '../../core/agent-kinds.js';
 import { ago } from '../../core/ago.js';
 import { statusText } from '../../core/board-state.js';
+import { worktreeSummary } from '../../core/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';
-import { cut, fit } from '../text-width.js';
+import { cut, fit, textWidth } from '../text-width.js';
 
 /** Column widths shared by every row of the list. */
 export interface RowColumns {
@@ -40,6 +41,9 @@ export function SessionRow({ session: s, selected, marked, picked, now, columns 
   const st = statusStyle(s);
   const rest = columns.width - FIXED - columns.agent - columns.name;
   const since = ago(s.lastOutputAt ?? s.createdAt, now);
+  // A worktree session's branch and counts come before its last screen line (docs/worktrees.md).
+  const wt = s.worktree && rest > 4 ? '  ' + cut(worktreeSummary(s.worktree, s.worktreeStats), rest - 2) : '';
+  const restAfter = rest - textWidth(wt);
   return (
     <Box width={columns.width} height={1}>
       <Text wrap="truncate-end">
@@ -50,7 +54,8 @@ export function SessionRow({ session: s, selected, marked, picked, now, columns 
         <Text color="blue">{fit(agentLabel(s), columns.agent, true)}</Text>{' '}
         <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>{' '}
         <Text>{since.padStart(TIME)}</Text>
-        {rest > 4 && s.previewLine ? <Text dimColor>{'  ' + cut(s.previewLine.trim(), rest)}</Text> : null}
+        {wt ? <Text color="magenta">{wt}</Text> : null}
+        {restAfter > 4 && s.previewLine ? <Text dimColor>{'  ' + cut(s.previewLine.trim(), restAfter)}</Text> : null}
       </Text>
     </Box>
   );
