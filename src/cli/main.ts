@@ -24,6 +24,7 @@ const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
   { names: ['pr'], load: async () => (await import('./commands/pr.js')).registerPr },
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
   { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
+  { names: ['diff'], load: async () => (await import('./commands/diff.js')).registerDiff },
   { names: ['send'], load: async () => (await import('./commands/send.js')).registerSend },
   { names: ['chat'], load: async () => (await import('./commands/chat.js')).registerChat },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcp },

@@ -44,6 +44,7 @@ export function keyModeOf(state: BoardState): KeyMode {
     case 'prompt': return state.overlay.results.length > 0 ? 'results' : 'prompt';
     case 'explain': return 'explain';
     case 'typing': return 'type';
+    case 'diff': return state.overlay.draft ? 'diff-comment' : 'diff';
     default: return 'form';
   }
 }

@@ -5,6 +5,7 @@
  * is the reducer's own (it moves the selection). Used by boardReducer.
  */
 import { NEW_FIELDS, type BoardState } from './board-state.js';
+import { editDraft } from './diff-board.js';
 
 export function editOverlayField(state: BoardState, edit: (value: string) => string): BoardState {
   const o = state.overlay;
@@ -20,6 +21,8 @@ export function editOverlayField(state: BoardState, edit: (value: string) => str
       return o.pending ? state : { ...state, overlay: { ...o, input: edit(o.input) } };
     case 'prompt':
       return o.results.length > 0 ? state : { ...state, overlay: { ...o, input: edit(o.input) } };
+    case 'diff':
+      return editDraft(state, o, edit);
     default:
       return state;
   }

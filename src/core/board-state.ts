@@ -12,6 +12,7 @@ import { chatOutcome, chatPage, chatViewport, scrollChat } from './board-chat.js
 import { keepMarks, promptStep, type PromptAction, type PromptOverlay } from './board-prompt.js';
 import { sessionViewStep, type ExplainOverlay, type SessionViewAction, type TypingOverlay } from './board-session-views.js';
 import { DEFAULT_ROOM } from './chat.js';
+import { diffStep, isDiffAction, type DiffAction, type DiffOverlay } from './diff-board.js';
 import type { HostRecord } from './protocol.js';
 import { selectedIndex, selectedSession, visibleSessions } from './board-derived.js';
 import { dropLast, editOverlayField } from './board-fields.js';
@@ -40,7 +41,8 @@ export type Overlay =
   | ChatOverlay
   | PromptOverlay
   | ExplainOverlay
-  | TypingOverlay;
+  | TypingOverlay
+  | DiffOverlay;
 
 /** The chat pane of a room: its input line and how far back its history is scrolled. */
 export interface ChatOverlay {
@@ -110,7 +112,8 @@ export type BoardAction =
   | { type: 'chat-posted'; message?: string }
   | { type: 'chat-failed'; message: string }
   | PromptAction
-  | SessionViewAction;
+  | SessionViewAction
+  | DiffAction;
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
   return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], ...init };
@@ -186,6 +189,7 @@ function editField(state: BoardState, edit: (value: string) => string): BoardSta
 // ---- the reducer -----------------------------------------------------------
 
 export function boardReducer(state: BoardState, action: BoardAction): BoardState {
+  if (isDiffAction(action)) return diffStep(state, action);
   switch (action.type) {
     case 'sessions': {
       // A mark goes with its session.

@@ -40,13 +40,23 @@ export enum Command {
   Mark = 'mark',
   /** Why the selected session shows its state. */
   Explain = 'explain',
+  /** Review the selected session's diff against its base (a worktree session). */
+  Diff = 'diff',
+  NextHunk = 'next-hunk',
+  PrevHunk = 'prev-hunk',
+  NextFile = 'next-file',
+  PrevFile = 'prev-file',
+  /** A comment on the diff's cursor line. */
+  Comment = 'comment',
+  /** Every unsent comment to the session, as one prompt. */
+  SendComments = 'send-comments',
 }
 
 /**
  * What the keyboard is talking to. `type` has no bindings: every key goes to
  * the session as typed, but the detach key (src/ui/hooks/useTypeThrough.ts).
  */
-export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'type';
+export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'diff' | 'diff-comment' | 'type';
 
 /** What must hold for a hint to be in the footer: the selected session waits for an answer, or rows are marked. */
 export type HintWhen = 'waiting' | 'marked';
@@ -117,6 +127,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Mark, keys: [ch(' ')], label: 'Space', help: 'mark / unmark (*)' },
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
+    { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its diff, comment (? keys)' },
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
     { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
     { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },
@@ -157,6 +168,28 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
   ],
   explain: [
     { command: Command.Cancel, keys: [k('escape'), ch('e'), ch('q'), k('return'), ch('c', true)], label: 'Esc e q', help: 'close', hint: 'Esc close' },
+  ],
+  // A session's diff (src/core/diff-board.ts): a cursor line, hunks and files, comments.
+  diff: [
+    { command: Command.Up, keys: [k('upArrow'), ch('k')], label: '↑ k', help: 'line up' },
+    { command: Command.Down, keys: [k('downArrow'), ch('j')], label: '↓ j', help: 'line down', hint: '↑↓ move' },
+    { command: Command.PageUp, keys: [k('pageUp'), ch('b')], label: 'PgUp b', help: 'a page up' },
+    { command: Command.PageDown, keys: [k('pageDown'), ch(' ')], label: 'PgDn Space', help: 'a page down' },
+    { command: Command.First, keys: [k('home'), ch('g')], label: 'Home g', help: 'the start' },
+    { command: Command.Last, keys: [k('end'), ch('G')], label: 'End G', help: 'the end' },
+    { command: Command.NextHunk, keys: [ch(']')], label: ']', help: 'next hunk', hint: '[] hunk' },
+    { command: Command.PrevHunk, keys: [ch('[')], label: '[', help: 'previous hunk' },
+    { command: Command.NextFile, keys: [ch('}'), ch('n')], label: '} n', help: 'next file', hint: '{} file' },
+    { command: Command.PrevFile, keys: [ch('{'), ch('N')], label: '{ N', help: 'previous file' },
+    { command: Command.Comment, keys: [ch('c')], label: 'c', help: 'comment on the line', hint: 'c comment' },
+    { command: Command.SendComments, keys: [ch('S')], label: 'S', help: 'send the comments as one prompt', hint: 'S send' },
+    { command: Command.Help, keys: [ch('?')], label: '?', help: 'these keys', hint: '? keys' },
+    { command: Command.Cancel, keys: [k('escape'), ch('q')], label: 'Esc q', help: 'back to the board', hint: 'Esc back' },
+  ],
+  'diff-comment': [
+    { command: Command.Submit, keys: [k('return')], label: 'Enter', help: 'add the comment', hint: 'Enter add' },
+    { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'drop it', hint: 'Esc cancel' },
+    ...LINE_EDITS,
   ],
   type: [],
 };
@@ -202,7 +235,7 @@ export function splitKeys(input: string): [string, KeyPress][] {
 }
 
 /** Modes where unbound printable keys are typed into a field. */
-export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form', 'chat', 'prompt']);
+export const TEXT_MODES: ReadonlySet<KeyMode> = new Set(['filter', 'form', 'chat', 'prompt', 'diff-comment']);
 
 /** The printable text a key (or a paste) carries, or '' for none. */
 export function textOf(input: string, key: KeyPress): string {
