@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { WorktreeInfo } from '../core/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { gitComplaint, gitSync, repoRoot, type GitResult } from '../state/git.js';
+import { git, gitComplaint, repoRoot, type GitResult } from '../state/git.js';
 
 /**
  * Bringing a worktree session's work home (docs/worktrees.md): every check
@@ -26,14 +26,13 @@ export interface MergeResult {
   message: string;
 }
 
-// Synchronous: git() of src/state/git.ts can die of an EPIPE on its stdin when git exits at once.
-const run = async (args: string[], cwd: string): Promise<GitResult> => gitSync(args, { cwd });
+const run = (args: string[], cwd: string): Promise<GitResult> => git(args, { cwd });
 const out = async (args: string[], cwd: string): Promise<string> => (await run(args, cwd)).stdout.trim();
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** Paths `git status --porcelain` lists (untracked files included unless `tracked`). */
 export async function uncommittedPaths(dir: string, tracked = false): Promise<string[]> {
-  const r = await run(['status', '--porcelain', ...(tracked ? ['--untracked-files=no'] : [])], dir);
+  const r = await run(['--no-optional-locks', 'status', '--porcelain', ...(tracked ? ['--untracked-files=no'] : [])], dir);
   if (r.code !== 0) throw new UserError(`cannot read the status of ${dir}: ${gitComplaint(r)}`, EXIT.failure);
   return r.stdout.split('\n').filter((l) => l.trim() !== '');
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorktreeInfo } from '../core/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { gitComplaint, gitSync } from '../state/git.js';
+import { git, gitComplaint } from '../state/git.js';
 import { uncommittedPaths } from './worktree-merge.js';
 
 /**
@@ -54,9 +54,9 @@ function runGh(gh: string, args: string[], cwd: string): Promise<{ code: number;
 
 /** The remote the base branch tracks, else `origin`, else the only remote. */
 async function pushRemote(w: WorktreeInfo): Promise<string> {
-  const tracked = gitSync(['config', '--get', `branch.${w.base}.remote`], { cwd: w.repo });
+  const tracked = await git(['config', '--get', `branch.${w.base}.remote`], { cwd: w.repo });
   if (tracked.code === 0 && tracked.stdout.trim()) return tracked.stdout.trim();
-  const remotes = (gitSync(['remote'], { cwd: w.repo })).stdout.split('\n').filter(Boolean);
+  const remotes = (await git(['remote'], { cwd: w.repo })).stdout.split('\n').filter(Boolean);
   if (remotes.includes('origin')) return 'origin';
   if (remotes.length === 1) return remotes[0]!;
   throw new UserError(
@@ -82,10 +82,10 @@ export async function openPullRequest(w: WorktreeInfo, req: PrRequest): Promise<
     }
   }
   const remote = await pushRemote(w);
-  const push = gitSync(['push', '--set-upstream', remote, `${w.branch}:${w.branch}`], { cwd: w.repo });
+  const push = await git(['push', '--set-upstream', remote, `${w.branch}:${w.branch}`], { cwd: w.repo });
   if (push.code !== 0) throw new UserError(`could not push ${w.branch} to ${remote}: ${gitComplaint(push)}`, EXIT.failure);
   const base = w.base.startsWith(`${remote}/`) ? w.base.slice(remote.length + 1) : w.base;
-  const log = gitSync(['log', '--format=- %s', `${w.base}..${w.branch}`], { cwd: w.repo });
+  const log = await git(['log', '--format=- %s', `${w.base}..${w.branch}`], { cwd: w.repo });
   const body = `${log.stdout.trim()}\n\nMade in agent-board session ${req.from}.`.trim();
   const r = await runGh(gh, ['pr', 'create', '--title', req.title, '--body', body, '--head', w.branch, '--base', base], w.repo);
   if (r.code !== 0) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { WorktreeInfo } from '../core/worktree.js';
-import { GitMissingError, gitComplaint, gitSync, type GitResult } from '../state/git.js';
+import { GitMissingError, git, gitComplaint, type GitResult } from '../state/git.js';
 
 /**
  * What becomes of a worktree session's folder and branch when the session is
@@ -25,8 +25,7 @@ export interface WorktreeWork {
   merged: boolean;
 }
 
-// Synchronous: git() of src/state/git.ts can die of an EPIPE on its stdin when git exits at once.
-const run = async (args: string[], cwd: string): Promise<GitResult> => gitSync(args, { cwd });
+const run = (args: string[], cwd: string): Promise<GitResult> => git(args, { cwd });
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** Whether merging `branch` into `base` would change nothing: it is an ancestor, or its changes are in (squashed). */
@@ -44,7 +43,7 @@ export async function assessWorktree(w: WorktreeInfo): Promise<WorktreeWork> {
   const branchExists = (await run(['rev-parse', '--verify', '--quiet', `refs/heads/${w.branch}`], w.repo)).code === 0;
   let uncommitted = 0;
   if (!none.missing) {
-    const st = await run(['status', '--porcelain'], w.path);
+    const st = await run(['--no-optional-locks', 'status', '--porcelain'], w.path);
     // A folder git cannot read the status of counts as work at risk: it is kept.
     uncommitted = st.code === 0 ? st.stdout.split('\n').filter((l) => l.trim() !== '').length : 1;
   }

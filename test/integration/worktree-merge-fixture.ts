@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../src/core/worktree.js';
-import { cli, newSession, waitFor } from '../helpers/home.js';
+import { newSession, waitFor } from '../helpers/home.js';
 
 /**
  * Real repositories in temp folders for the merge, pr and rm tests: a main
- * checkout on `main` with one commit, and worktree sessions made the way
- * `new --worktree` makes them (git worktree add -b, then the session in it,
- * with `worktree` in its host.json).
+ * checkout on `main` with one commit, and worktree sessions made by
+ * `new --worktree` (beside it, in repo.worktrees/).
  */
 
 /** A fixed identity, and no user or system config, so commits and merges behave the same anywhere (CI runs as root). */
@@ -23,10 +22,14 @@ const GIT_ENV = {
 };
 Object.assign(process.env, GIT_ENV);
 
+/** git in `dir`; a moment's index.lock (a runner counting the worktree's changes) is waited out, as a user would retry. */
 export function gitIn(dir: string, ...args: string[]): string {
-  const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${dir}: ${r.stderr}`);
-  return r.stdout.trim();
+  for (let attempt = 0; ; attempt++) {
+    const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
+    if (r.status === 0) return r.stdout.trim();
+    if (!r.stderr.includes('index.lock') || attempt >= 20) throw new Error(`git ${args.join(' ')} failed in ${dir}: ${r.stderr}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  }
 }
 
 /** Whether git succeeds (a ref exists, an ancestor test holds). */
@@ -58,28 +61,20 @@ export function makeSandbox(home: string): Sandbox {
 }
 
 const hostPath = (home: string, id: string) => path.join(home, 'sessions', id, 'host.json');
-export const readHost = (home: string, id: string) => JSON.parse(fs.readFileSync(hostPath(home, id), 'utf8')) as { status: string; cwd: string; worktree?: WorktreeInfo };
+export const readHost = (home: string, id: string) => JSON.parse(fs.readFileSync(hostPath(home, id), 'utf8')) as { status: string; cwd: string; runnerPid: number; worktree?: WorktreeInfo };
 
 /**
- * A worktree session named `name` on branch agent/<name>, exited (its runner
- * gone, so host.json is ours to patch). With `running`, it is restarted so a
- * runner serves it with the worktree in its record (the program exits on its
- * first run only, then sleeps).
+ * A worktree session named `name`, made by `new --worktree --base main` (on
+ * branch agent/<name>; with `reuse`, a branch made beforehand, reused), its
+ * program exited unless `running`.
  */
-export async function worktreeSession(sb: Sandbox, name: string, o: { running?: boolean; createdBranch?: boolean } = {}): Promise<{ id: string; w: WorktreeInfo }> {
-  const wtPath = path.join(sb.root, `wt-${name}`);
-  const branch = `agent/${name}`;
-  gitIn(sb.repo, 'worktree', 'add', '-q', '-b', branch, wtPath, 'main');
-  const marker = path.join(sb.root, `ran-${name}`);
-  const id = newSession(sb.home, ['--name', name, '--cwd', wtPath, '--', 'sh', '-c', `test -f ${marker} || { touch ${marker}; exit 0; }; exec sleep 60`]);
-  await waitFor('the first run to exit', () => readHost(sb.home, id).status === 'exited');
-  const w: WorktreeInfo = { repo: sb.repo, path: wtPath, branch, base: 'main', baseCommit: gitIn(sb.repo, 'rev-parse', 'main'), createdBranch: o.createdBranch ?? true };
-  fs.writeFileSync(hostPath(sb.home, id), JSON.stringify({ ...readHost(sb.home, id), worktree: w }, null, 2));
-  if (o.running) {
-    const r = cli(sb.home, ['restart', name]);
-    if (r.code !== 0) throw new Error(`restart failed: ${r.stderr}`);
-    await waitFor('running', () => readHost(sb.home, id).status === 'running');
-  }
+export async function worktreeSession(sb: Sandbox, name: string, o: { running?: boolean; reuse?: boolean } = {}): Promise<{ id: string; w: WorktreeInfo }> {
+  if (o.reuse) gitIn(sb.repo, 'branch', `agent/${name}`, 'main');
+  const program = o.running ? 'exec sleep 60' : 'exit 0';
+  const id = newSession(sb.home, ['--name', name, '--cwd', sb.repo, '--worktree', '--base', 'main', ...(o.reuse ? ['--reuse-branch'] : []), '--', 'sh', '-c', program]);
+  await waitFor(o.running ? 'running' : 'the program to exit', () => readHost(sb.home, id).status === (o.running ? 'running' : 'exited'));
+  const w = readHost(sb.home, id).worktree;
+  if (!w) throw new Error(`new --worktree wrote no worktree in ${name}'s host.json`);
   return { id, w };
 }
 
