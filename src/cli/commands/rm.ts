@@ -12,10 +12,10 @@ function ask(question: string): Promise<boolean> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   return new Promise((resolve) => {
     rl.question(question, (answer) => {
+      resolve(/^y(es)?$/i.test(answer.trim())); // before close(), whose 'close' event would answer no
       rl.close();
-      resolve(/^y(es)?$/i.test(answer.trim()));
     });
-    rl.on('close', () => resolve(false));
+    rl.on('close', () => resolve(false)); // Ctrl-D or Ctrl-C: no
   });
 }
 
