@@ -77,14 +77,13 @@ function statusOf(p: PatchLike): DiffFileStatus {
   return 'modified';
 }
 
-const hunkHeader = (h: PatchLike['hunks'][number]) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
+/** git's header: a side with no lines is numbered by the line before it (jsdiff gives the one after). */
+const side = (start: number, lines: number) => `${lines === 0 ? start - 1 : start},${lines}`;
+const hunkHeader = (h: PatchLike['hunks'][number]) => `@@ -${side(h.oldStart, h.oldLines)} +${side(h.newStart, h.newLines)} @@`;
 
 function hunkOf(h: PatchLike['hunks'][number]): DiffHunk {
   let oldNo = h.oldStart;
   let newNo = h.newStart;
-  // A hunk that adds to an empty side starts at 0; its first line is line 1.
-  if (h.oldLines === 0) oldNo++;
-  if (h.newLines === 0) newNo++;
   const lines = h.lines.map((raw): DiffLine => {
     const text = raw.slice(1);
     switch (raw[0]) {

@@ -5,6 +5,7 @@ import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
 import { BoardBody } from './components/BoardBody.js';
 import { DetailPane } from './components/DetailPane.js';
+import { DiffView } from './components/DiffView.js';
 import { EmptyBoard } from './components/EmptyBoard.js';
 import { FilterBar } from './components/FilterBar.js';
 import { Footer } from './components/Footer.js';
@@ -57,7 +58,8 @@ export function App() {
     );
   }
   const body =
-    kind === 'help' ? <HelpOverlay detachLabel={detachLabel} rows={layout.bodyRows} width={layout.width} />
+    state.overlay.kind === 'diff' ? <DiffView diff={state.overlay} rows={layout.bodyRows} width={layout.width} />
+    : kind === 'help' ? <HelpOverlay detachLabel={detachLabel} rows={layout.bodyRows} width={layout.width} />
     : state.sessions.length > 0 ? <BoardBody state={state} sessions={sessions} preview={preview} layout={layout} />
     : kind === 'new' || kind === 'chat' ? <DetailPane state={state} selected={null} preview={null} rows={layout.bodyRows - 1} width={kind === 'new' ? Math.min(layout.width, 80) : layout.width} />
     : <EmptyBoard rows={layout.bodyRows} width={layout.width} />;

@@ -1,6 +1,7 @@
 import type { SendOutcome } from '../client/durable-send.js';
 import type { KillOutcome } from '../client/session-actions.js';
 import type { ChatEvent, ChatRecord } from '../core/chat.js';
+import type { DiffModel } from '../core/diff-model.js';
 import type { HostRecord } from '../core/protocol.js';
 import type { StatusExplanation } from '../core/status-explain.js';
 import type { SessionView } from '../state/host-store.js';
@@ -104,6 +105,8 @@ export interface BoardActions {
   sendPrompt(s: SessionView, text: string): Promise<SendOutcome>;
   /** Asks the session's runner why it has its state (the `explain` message). */
   explain(s: SessionView): Promise<StatusExplanation>;
+  /** Everything a worktree session changed against its base (src/client/worktree-diff.ts). */
+  diff(s: SessionView): Promise<DiffModel>;
   create(input: NewSessionInput): Promise<HostRecord>;
   kill(s: SessionView): Promise<KillOutcome>;
   remove(s: SessionView): Promise<void>;

@@ -1,11 +1,13 @@
 import { Command } from '../core/keybindings.js';
 import { sendChat } from './chat-commands.js';
+import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
 import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
 
 /** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */
 export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
   const { dispatch } = c;
+  if (c.state.overlay.kind === 'diff') return diffCommand(cmd, c);
   switch (cmd) {
     case Command.Up: return dispatch({ type: 'move', by: -1 });
     case Command.Down: return dispatch({ type: 'move', by: 1 });
@@ -38,5 +40,6 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Prompt: return dispatch({ type: 'open-prompt' });
     case Command.Mark: return dispatch({ type: 'toggle-mark' });
     case Command.Explain: return explainSelected(c);
+    case Command.Diff: return openDiff(c);
   }
 }

@@ -2,6 +2,7 @@ import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
 import { killSession, removeSession, renameSession } from '../client/session-actions.js';
 import { recognizeKind } from '../client/recognize-kind.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
+import { worktreeDiff } from '../client/worktree-diff.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../core/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
 import type { BoardActions, ChatPosted } from './board-api.js';
@@ -74,6 +75,11 @@ export function createBoardActions(home: string, env: NodeJS.ProcessEnv = proces
         }),
       ),
     kill: (s) => oneLine(() => killSession(home, s)),
+    diff: (s) =>
+      oneLine(async () => {
+        if (!s.worktree) throw new UserError(`${s.name} has no worktree: D reviews sessions started with new --worktree`, EXIT.notARepo);
+        return (await worktreeDiff(s.worktree)).model;
+      }),
     // Like `agent-board rm` without --force: a running session must be killed first.
     remove: (s) => oneLine(() => removeSession(home, s)),
     rename: (s, name) => oneLine(() => renameSession(home, s, name)),

@@ -5,6 +5,7 @@ import type { StatusExplanation } from '../../src/core/status-explain.js';
 import { sessionIo } from '../../src/ui/session-io.js';
 import { FakeRunner } from './fake-runner.js';
 import type { ChatRecord } from '../../src/core/chat.js';
+import type { DiffModel } from '../../src/core/diff-model.js';
 import type { HostRecord } from '../../src/core/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/ui/board-api.js';
@@ -80,7 +81,7 @@ export class FakeFeed implements BoardFeed {
 
 type Call =
   | { op: 'create'; input: NewSessionInput }
-  | { op: 'kill' | 'remove'; id: string }
+  | { op: 'kill' | 'remove' | 'diff'; id: string }
   | { op: 'rename'; id: string; name: string }
   | { op: 'chat'; room: string; text: string };
 
@@ -106,7 +107,12 @@ export class FakeActions implements BoardActions {
   removeResult: () => Promise<void> = async () => undefined;
   renameResult: () => Promise<void> = async () => undefined;
   chatResult: (room: string, text: string) => Promise<ChatPosted> = async () => ({ id: 1, event: null, paused: false });
+  diffResult: (s: SessionView) => Promise<DiffModel> = async () => ({ files: [], added: 0, removed: 0 });
 
+  diff(s: SessionView): Promise<DiffModel> {
+    this.calls.push({ op: 'diff', id: s.id });
+    return this.diffResult(s);
+  }
   create(input: NewSessionInput): Promise<HostRecord> {
     this.calls.push({ op: 'create', input });
     return this.createResult(input);
