@@ -109,7 +109,8 @@ export interface BoardActions {
   diff(s: SessionView): Promise<DiffModel>;
   create(input: NewSessionInput): Promise<HostRecord>;
   kill(s: SessionView): Promise<KillOutcome>;
-  remove(s: SessionView): Promise<void>;
+  /** Resolves with what became of a worktree session's worktree (one line; null without one). Never discards work. */
+  remove(s: SessionView): Promise<string | null>;
   rename(s: SessionView, name: string): Promise<void>;
   /** Posts `text` to the room's chat as the human at the board (/continue resumes a paused room). */
   postChat(room: string, text: string): Promise<ChatPosted>;

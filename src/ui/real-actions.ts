@@ -1,5 +1,5 @@
 import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
-import { killSession, removeSession, renameSession } from '../client/session-actions.js';
+import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
 import { recognizeKind } from '../client/recognize-kind.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { worktreeDiff } from '../client/worktree-diff.js';
@@ -81,7 +81,7 @@ export function createBoardActions(home: string, env: NodeJS.ProcessEnv = proces
         return (await worktreeDiff(s.worktree)).model;
       }),
     // Like `agent-board rm` without --force: a running session must be killed first.
-    remove: (s) => oneLine(() => removeSession(home, s)),
+    remove: (s) => oneLine(() => removeSessionReporting(home, s)),
     rename: (s, name) => oneLine(() => renameSession(home, s, name)),
     postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
     // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).

@@ -49,7 +49,7 @@ export function removeSelected(c: CommandContext): void {
     return;
   }
   c.control.actions.remove(s).then(
-    () => c.dispatch({ type: 'message', text: `removed ${s.name}` }),
+    (note) => c.dispatch({ type: 'message', text: note ? `removed ${s.name}; ${note}` : `removed ${s.name}` }),
     (err) => c.dispatch({ type: 'message', text: errorText(err), error: true }),
   );
 }

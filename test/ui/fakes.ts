@@ -104,7 +104,7 @@ export class FakeActions implements BoardActions {
   calls: Call[] = [];
   createResult: (input: NewSessionInput) => Promise<HostRecord> = async (input) => session({ name: input.name ?? 'new-1', command: input.command });
   killResult: () => Promise<KillOutcome> = async () => ({ kind: 'exit', code: null, signal: 'SIGTERM' });
-  removeResult: () => Promise<void> = async () => undefined;
+  removeResult: () => Promise<string | null> = async () => null;
   renameResult: () => Promise<void> = async () => undefined;
   chatResult: (room: string, text: string) => Promise<ChatPosted> = async () => ({ id: 1, event: null, paused: false });
   diffResult: (s: SessionView) => Promise<DiffModel> = async () => ({ files: [], added: 0, removed: 0 });
@@ -121,7 +121,7 @@ export class FakeActions implements BoardActions {
     this.calls.push({ op: 'kill', id: s.id });
     return this.killResult();
   }
-  remove(s: SessionView): Promise<void> {
+  remove(s: SessionView): Promise<string | null> {
     this.calls.push({ op: 'remove', id: s.id });
     return this.removeResult();
   }

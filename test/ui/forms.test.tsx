@@ -105,6 +105,16 @@ describe('kill, remove, rename', () => {
     expect(actions.calls).toEqual([{ op: 'remove', id: b.id }]);
   });
 
+  it("d on a worktree session says what became of its worktree (kept with its work, never discarded from the board)", async () => {
+    const b = session({ name: 'beta', status: 'exited', exitCode: 0 });
+    const actions = new FakeActions();
+    actions.removeResult = async () => 'kept agent/beta: 2 uncommitted';
+    m = mountBoard(new FakeFeed([b]), { actions });
+    await waitFor(() => expect(screenText()).toContain('beta'));
+    m.stdin.press('d');
+    await waitFor(() => expect(screenText()).toContain('removed beta; kept agent/beta: 2 uncommitted'));
+  });
+
   it('r renames; the error of a taken name shows in the form', async () => {
     const a = session({ name: 'alpha' });
     const actions = new FakeActions();
