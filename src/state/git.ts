@@ -19,9 +19,14 @@ export interface GitOptions {
   input?: string;
 }
 
-/** Git's own prompts (credentials, editors) never wait on a terminal we do not have. */
+/**
+ * Git's own prompts (credentials, editors) never wait on a terminal we do not
+ * have, and our reads take no optional locks: a `git status` that refreshes
+ * the index takes index.lock, and the runner counting a worktree's changes
+ * would then make the user's own `git add` there fail now and then.
+ */
 function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no', LC_ALL: 'C', ...extra };
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', ...extra };
 }
 
 export class GitMissingError extends UserError {
