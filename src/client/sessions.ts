@@ -172,6 +172,10 @@ export function writeWiringFiles(dir: string, files: Record<string, string>): vo
 
 /** Writes host.json as given and starts the session's runner, detached; resolves once it serves. */
 export async function startRunner(home: string, record: HostRecord): Promise<HostRecord> {
+  // The folder the session runs in may be gone (a worktree deleted by hand): say so, not a spawn ENOENT.
+  if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
+    throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
+  }
   writeHostFile(hostFile(home, record.id), record);
   const child = spawn(process.execPath, [RUNNER_ENTRY, record.id], {
     detached: true, // setsid: no controlling terminal, own process group
