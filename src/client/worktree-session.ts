@@ -4,7 +4,6 @@ import type { HostRecord } from '../core/protocol.js';
 import { branchForSession } from '../core/worktree.js';
 import { listSessions } from '../state/host-store.js';
 import { kindNamed } from '../state/kind-files.js';
-import type { WithSetup } from '../state/worktree-setup.js';
 import { createSession, type NewSessionOptions } from './sessions.js';
 import { makeWorktree, type MadeWorktree } from './worktree-create.js';
 
@@ -35,7 +34,7 @@ export async function createWorktreeSession(home: string, opts: NewSessionOption
   const name = opts.name ?? defaultName(home, opts);
   const made = await makeWorktree({ cwd: opts.cwd, branch: w.branch ?? branchForSession(name), base: w.base, reuse: w.reuse, setup: w.setup });
   for (const line of made.include.skipped) w.onSkipped?.(line);
-  const extra: Partial<WithSetup> = { worktree: made.info, ...(made.setup ? { worktreeSetup: { command: made.setup } } : {}) };
+  const extra: Partial<HostRecord> = { worktree: made.info, ...(made.setup ? { worktreeSetup: { command: made.setup } } : {}) };
   try {
     const record = await createSession(home, { ...opts, name, cwd: sameFolderIn(made, opts.cwd), extra });
     return { record, made };

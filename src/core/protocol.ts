@@ -58,6 +58,8 @@ export interface HostRecord {
   /** The session's own git worktree (`new --worktree`), and what its work amounts to (docs/worktrees.md). */
   worktree?: WorktreeInfo;
   worktreeStats?: WorktreeStats;
+  /** A worktree's setup command (`--setup`), run in the PTY before the program on the first start only; `startedAt` once it ran. */
+  worktreeSetup?: { command: string; startedAt?: string };
   /** Set when the kind's hooks could not be wired where it runs (one line: why, and what happens instead). */
   hooksNote?: string;
   /** In a shell session: the known agent that is the PTY's foreground program now (its status rules apply). */

@@ -18,7 +18,7 @@ import { Redraw } from './redraw.js';
 import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
 import { sendSnapshot } from './snapshots.js';
 import { TerminalModel } from './terminal-model.js';
-import { launchWithSetup, type WithSetup } from '../state/worktree-setup.js';
+import { launchWithSetup } from '../state/worktree-setup.js';
 
 export interface SessionDeps {
   host: HostWriter;
@@ -71,7 +71,7 @@ export class Session {
     const launch = launchWithSetup(rec);
     this.pty = new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
     if (launch.setup !== null) {
-      const patch: Partial<WithSetup> = { worktreeSetup: { command: launch.setup, startedAt: new Date().toISOString() } };
+      const patch: Partial<HostRecord> = { worktreeSetup: { command: launch.setup, startedAt: new Date().toISOString() } };
       deps.host.update(patch, true);
     }
     this.pty.onData((data) => this.onOutput(data));

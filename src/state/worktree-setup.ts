@@ -7,14 +7,8 @@ import type { HostRecord } from '../core/protocol.js';
  * program's own command and args (restart, the kind and the wiring go by
  * them) and says here whether the setup ran.
  */
-export interface WorktreeSetup {
-  command: string;
-  /** When the runner started it (ISO); absent: not yet run. */
-  startedAt?: string;
-}
+export type WorktreeSetup = NonNullable<HostRecord['worktreeSetup']>;
 
-/** host.json with the setup (a field only `new --worktree` and the runner use). */
-export type WithSetup = HostRecord & { worktreeSetup?: WorktreeSetup };
 
 /** The $0 of the wrapper shell: what `ps` shows while the setup runs. */
 export const SETUP_ARGV0 = 'agent-board-setup';
@@ -34,7 +28,7 @@ const WRAPPER = [
 ].join('\n');
 
 /** What the PTY starts: the program itself, or the wrapper around it when a setup has not run yet. */
-export function launchWithSetup(rec: WithSetup): { command: string; args: string[]; setup: string | null } {
+export function launchWithSetup(rec: HostRecord): { command: string; args: string[]; setup: string | null } {
   const s = rec.worktreeSetup;
   if (!s || s.startedAt) return { command: rec.command, args: rec.args, setup: null };
   return { command: '/bin/sh', args: ['-c', WRAPPER, SETUP_ARGV0, s.command, rec.command, ...rec.args], setup: s.command };
