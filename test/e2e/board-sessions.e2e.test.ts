@@ -167,6 +167,8 @@ describe.skipIf(!tmuxAvailable())('the board reaching into sessions (tmux)', () 
     expect(footer(s)).toBe('keys go to sh as typed; Ctrl-\\ back to the board');
     t.type('echo hi-$((6*7))');
     t.keys(['Enter']);
+    // The next line only once the shell is back at its prompt: typed ahead, the terminal would echo it raw.
+    await t.waitForScreen('the first answer and the prompt again', (x) => x.lines.includes('hi-42') && x.lines.filter((l) => l.startsWith(INNER)).length >= 2);
     // Escape sequences go as they are: two Left arrows put the X inside the word (readline in the session).
     t.type('echo abc');
     t.keys(['Left', 'Left']);
