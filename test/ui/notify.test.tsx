@@ -229,7 +229,8 @@ describe('--notify-cmd', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-notify-'));
     scratch.push(dir);
     const feed = new FakeFeed([session({ name: 'alpha' }), working('beta'), working('gamma')]);
-    const cmd = 'sleep 0.3; printf "%s|%s|%s|%s\\n" "$AGENT_BOARD_SESSION" "$AGENT_BOARD_SESSION_NAME" "$AGENT_BOARD_STATE" "$AGENT_BOARD_PREVIOUS_STATE" > "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" && mv "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME"';
+    // The commands sleep long enough that a board answering at once beats them even on a loaded machine.
+    const cmd = 'sleep 2; printf "%s|%s|%s|%s\\n" "$AGENT_BOARD_SESSION" "$AGENT_BOARD_SESSION_NAME" "$AGENT_BOARD_STATE" "$AGENT_BOARD_PREVIOUS_STATE" > "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" && mv "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME"';
     const { out, stdin } = start(feed, { env: { ...process.env, ...ITERM, NOTIFY_OUT: dir }, notifyCmd: cmd });
     await eventually(out, () => expect(rowOf(out, 'gamma')).toMatch(/◐ gamma/));
     const [beta, gamma] = [feed.sessions[1]!, feed.sessions[2]!];
@@ -238,10 +239,10 @@ describe('--notify-cmd', () => {
     setActivity(feed, 'gamma', 'idle');
     // The board answers at once, the commands still sleeping.
     stdin.press('j');
-    await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/^› ◆ beta/), 250);
+    await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/^› ◆ beta/), 1500);
     expect(fs.existsSync(path.join(dir, 'beta'))).toBe(false);
 
-    await eventually(out, () => expect(fs.readdirSync(dir).sort()).toEqual(['beta', 'gamma']), 5000);
+    await eventually(out, () => expect(fs.readdirSync(dir).sort()).toEqual(['beta', 'gamma']), 8000);
     expect(fs.readFileSync(path.join(dir, 'beta'), 'utf8')).toBe(`${beta.id}|beta|waiting|busy\n`);
     expect(fs.readFileSync(path.join(dir, 'gamma'), 'utf8')).toBe(`${gamma.id}|gamma|idle|busy\n`);
     // Its output went nowhere near the board.
