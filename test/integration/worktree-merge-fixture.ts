@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../src/core/worktree.js';
-import { newSession, waitFor } from '../helpers/home.js';
+import { afterEach, beforeEach } from 'vitest';
+import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 
 /**
  * Real repositories in temp folders for the merge, pr and rm tests: a main
@@ -84,3 +85,14 @@ export function removeSandbox(sb: Sandbox | undefined): void {
 
 /** stderr as lines, for the one-line checks. */
 export const lines = (text: string) => text.trim().split('\n').filter(Boolean);
+
+/** One sandbox per test, made before each and removed after it: the object's fields are the running test's. */
+export function useSandbox(): Sandbox {
+  const sb = {} as Sandbox;
+  beforeEach(() => void Object.assign(sb, makeSandbox(makeHome())));
+  afterEach(() => {
+    destroyHome(sb.home);
+    removeSandbox(sb);
+  });
+  return sb;
+}

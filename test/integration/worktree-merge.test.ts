@@ -1,19 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, destroyHome, makeHome, newSession } from '../helpers/home.js';
-import { commitFile, gitIn, gitOk, lines, makeSandbox, removeSandbox, worktreeSession, type Sandbox } from './worktree-merge-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { cli, newSession } from '../helpers/home.js';
+import { commitFile, gitIn, gitOk, lines, worktreeSession, useSandbox } from './worktree-merge-fixture.js';
 
 /** `agent-board merge` on real repositories: each way of bringing the work home, and every refusal changing nothing. */
 
-let sb: Sandbox;
-beforeEach(() => {
-  sb = makeSandbox(makeHome());
-});
-afterEach(() => {
-  destroyHome(sb.home);
-  removeSandbox(sb);
-});
+const sb = useSandbox();
 
 const merge = (...args: string[]) => cli(sb.home, ['merge', ...args]);
 const head = (ref = 'main') => gitIn(sb.repo, 'rev-parse', ref);

@@ -1,20 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, destroyHome, makeHome } from '../helpers/home.js';
-import { commitFile, gitOk, makeSandbox, removeSandbox, worktreeSession, type Sandbox } from './worktree-merge-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, cliEnv } from '../helpers/home.js';
+import { commitFile, gitOk, worktreeSession, useSandbox } from './worktree-merge-fixture.js';
 
 /** rm --discard on a terminal (script(1) gives it one): the question counts what would be lost; only y deletes. */
 
-let sb: Sandbox;
-beforeEach(() => {
-  sb = makeSandbox(makeHome());
-});
-afterEach(() => {
-  destroyHome(sb.home);
-  removeSandbox(sb);
-});
+const sb = useSandbox();
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

@@ -1,21 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { removeSession } from '../../src/client/session-actions.js';
 import { isPidAlive, listSessions } from '../../src/state/host-store.js';
-import { cli, destroyHome, makeHome } from '../helpers/home.js';
-import { commitFile, gitIn, gitOk, lines, makeSandbox, readHost, removeSandbox, worktreeSession, type Sandbox } from './worktree-merge-fixture.js';
+import { cli } from '../helpers/home.js';
+import { commitFile, gitIn, gitOk, lines, makeSandbox, readHost, removeSandbox, worktreeSession, useSandbox } from './worktree-merge-fixture.js';
 
 /** rm of a worktree session on real repositories: nothing is lost unless --discard says so; kill and restart never touch it. */
 
-let sb: Sandbox;
-beforeEach(() => {
-  sb = makeSandbox(makeHome());
-});
-afterEach(() => {
-  destroyHome(sb.home);
-  removeSandbox(sb);
-});
+const sb = useSandbox();
 
 const rm = (...args: string[]) => cli(sb.home, ['rm', ...args]);
 const hasBranch = (b: string) => gitOk(sb.repo, 'rev-parse', '--verify', '--quiet', `refs/heads/${b}`);
