@@ -1,40 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { JiggleChain, type Scheduler } from '../../src/client/jiggle-chain.js';
+import { JiggleChain } from '../../src/client/jiggle-chain.js';
 import { BACKOFF_MS } from '../../src/core/jiggle-retry.js';
-
-/** A clock the test moves by hand. */
-class ManualScheduler implements Scheduler {
-  now = 0;
-  private timers = new Map<number, { at: number; fn: () => void }>();
-  private next = 1;
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.next++;
-    this.timers.set(id, { at: this.now + ms, fn });
-    return id;
-  }
-  clearTimeout(h: unknown): void {
-    this.timers.delete(h as number);
-  }
-  get pending(): number {
-    return this.timers.size;
-  }
-  advance(ms: number): void {
-    const until = this.now + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.now = due[1].at;
-      due[1].fn();
-    }
-    this.now = until;
-  }
-}
+import { FakeTime } from '../helpers/fake-time.js';
 
 function setup() {
-  const clock = new ManualScheduler();
+  const clock = new FakeTime(0);
   const jiggles: number[] = [];
-  const chain = new JiggleChain(['\x1b[2J'], () => jiggles.push(clock.now), clock);
+  const chain = new JiggleChain(['\x1b[2J'], () => jiggles.push(clock.now()), clock);
   return { clock, jiggles, chain };
 }
 
