@@ -12,6 +12,7 @@ import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
 import { realClock, realScheduler } from './real-time.js';
 import { keepWorktreeStatsFresh } from './worktree-live.js';
+import { sessionEnv } from '../core/session-env.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -41,15 +42,7 @@ export async function runRunner(id: string): Promise<void> {
   const host = new HostWriter(hostFile(home, id), { ...rec, runnerPid: process.pid, generation, foregroundAgent: undefined }, (err) =>
     log(`could not write host.json: ${err.message}`),
   );
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AGENT_BOARD_RUNNER_') && !k.startsWith('AGENT_BOARD_TEST_')) env[k] = v;
-  Object.assign(env, {
-    TERM: 'xterm-256color',
-    AGENT_BOARD_SESSION: rec.id,
-    AGENT_BOARD_NAME: rec.name,
-    AGENT_BOARD_SOCKET: sock,
-  });
-  Object.assign(env, rec.env ?? {}); // the agent kind's own (its wiring: Gemini's settings layer)
+  const env = sessionEnv(process.env, { id: rec.id, name: rec.name, socket: sock }, rec.env);
   // Agents answer wakes with `agent-board chat ...`: make sure they can find it (after anything of the user's).
   const binDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin');
   if (!(env.PATH ?? '').split(':').includes(binDir)) env.PATH = env.PATH ? `${env.PATH}:${binDir}` : binDir;
