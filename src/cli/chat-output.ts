@@ -1,5 +1,5 @@
 import { chatIdentity, formatRecord, roomFor } from '../client/chat.js';
-import { DEFAULT_ROOM, type ChatRecord } from '../core/chat.js';
+import { DEFAULT_ROOM, type ChatRecord } from '../core/chat/chat.js';
 
 /** Shared by the chat commands: which room to read, and how records are printed. */
 

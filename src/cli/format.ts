@@ -1,4 +1,4 @@
-import { ago as agoAt } from '../core/ago.js';
+import { ago as agoAt } from '../core/board/ago.js';
 
 /** Small human formats for the CLI's tables. */
 

@@ -1,6 +1,6 @@
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
-import type { HostRecord } from '../core/protocol.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
 import type { RunnerConnection } from './connection.js';
 import { connectRemote, listRemote, RemoteError } from './remote.js';
 import { connectSession } from './sessions.js';

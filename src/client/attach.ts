@@ -1,8 +1,8 @@
-import { findDetachKey, type DetachKey } from '../core/detach-key.js';
+import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { kindNamed } from '../state/kind-files.js';
-import type { RunnerMessage } from '../core/protocol.js';
+import type { RunnerMessage } from '../core/protocol/protocol.js';
 import { JiggleChain, type Scheduler } from './jiggle-chain.js';
-import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal-restore.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
 

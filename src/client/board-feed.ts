@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/host-status.js';
-import type { HostRecord } from '../core/protocol.js';
+import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
 import { ensurePrivateDir } from '../state/home.js';
 import type { SessionView } from '../state/host-store.js';
 import { sessionsDir } from '../state/paths.js';

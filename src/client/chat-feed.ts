@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { checkRoomName, loopGuard, type ChatRecord } from '../core/chat.js';
+import { checkRoomName, loopGuard, type ChatRecord } from '../core/chat/chat.js';
 import { ChatCursor, chatFile } from '../state/chat-store.js';
 import { ensureRoomDir, roomMaxHops } from '../state/rooms.js';
 import type { ChatFeed, RoomChat } from '../ui/board-api.js';

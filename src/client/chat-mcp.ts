@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { CONTINUE_COMMAND, DEFAULT_ROOM, MAX_CHAT_TEXT, type ChatRecord } from '../core/chat.js';
+import { CONTINUE_COMMAND, DEFAULT_ROOM, MAX_CHAT_TEXT, type ChatRecord } from '../core/chat/chat.js';
 import { UserError } from '../state/errors.js';
 import { chatIdentity, formatRecord, postChat, readerName, readRoom, roomFor } from './chat.js';
 

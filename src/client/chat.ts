@@ -1,6 +1,6 @@
 import {
   checkRoomName, checkSenderName, DEFAULT_ROOM, MAX_CHAT_TEXT, mentionsReader, parseMentions, type ChatRecord,
-} from '../core/chat.js';
+} from '../core/chat/chat.js';
 import { appendChat, readChat, type PostResult } from '../state/chat-store.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { listSessions } from '../state/host-store.js';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createFrameDecoder, encodeFrame } from '../core/frame-decoder.js';
-import { PROTOCOL_VERSION, type ClientMessage, type RunnerHello, type RunnerMessage } from '../core/protocol.js';
+import { createFrameDecoder, encodeFrame } from '../core/protocol/frame-decoder.js';
+import { PROTOCOL_VERSION, type ClientMessage, type RunnerHello, type RunnerMessage } from '../core/protocol/protocol.js';
 
 /** How long a runner may take to answer hello before we call it unreachable. */
 export const HELLO_TIMEOUT_MS = 3000;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { withEnvelope, type AckStage, type CmdAck, type ControlType, type ReconcileResult } from '../core/control-protocol.js';
-import type { ClientMessage, RunnerMessage } from '../core/protocol.js';
+import { withEnvelope, type AckStage, type CmdAck, type ControlType, type ReconcileResult } from '../core/protocol/control-protocol.js';
+import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
 import type { RunnerConnection } from './connection.js';
 
 /** One id per client process: the runner's logs and journal name who sent what. */

@@ -1,5 +1,5 @@
-import { retryAction } from '../core/control-retry.js';
-import type { InputMsg } from '../core/protocol.js';
+import { retryAction } from '../core/protocol/control-retry.js';
+import type { InputMsg } from '../core/protocol/protocol.js';
 import { UserError, EXIT } from '../state/errors.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel, newCommandId } from './control-channel.js';

@@ -1,4 +1,4 @@
-import type { StatusExplanation } from '../core/status-explain.js';
+import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { RunnerConnection } from './connection.js';
 
 /** How long a runner may take to explain itself. */

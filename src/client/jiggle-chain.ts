@@ -5,7 +5,7 @@ import {
   nextRetryDelay,
   stopRetry,
   type JiggleRetryState,
-} from '../core/jiggle-retry.js';
+} from '../core/terminal/jiggle-retry.js';
 
 /** Timers, injectable so tests run the chain on fake time. */
 export interface Scheduler {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { RunnerMessage } from '../core/protocol.js';
+import type { RunnerMessage } from '../core/protocol/protocol.js';
 import { Terminal } from '../runner/xterm.js';
 import { finalScreenFile, socketPath } from '../state/paths.js';
 import type { PreviewScreen } from '../ui/board-api.js';

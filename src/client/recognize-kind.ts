@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import type { KindRegistry } from '../core/kind-rules.js';
-import { kindOfCommand } from '../core/program-kind.js';
+import type { KindRegistry } from '../core/agents/kind-rules.js';
+import { kindOfCommand } from '../core/agents/program-kind.js';
 import { kindRegistry } from '../state/kind-files.js';
 import { findExecutable } from './sessions.js';
 
 /**
  * The agent kind a command line starts, for `new -- <program>` and the
  * board's new-session form: by the program's name, its real path through
- * symlinks, or what a wrapper such as npx runs (src/core/program-kind.ts).
+ * symlinks, or what a wrapper such as npx runs (src/core/agents/program-kind.ts).
  * Null for anything else, which runs as a plain shell kind.
  */
 export function recognizeKind(argv: readonly string[], cwd: string, registry: KindRegistry = kindRegistry()): string | null {

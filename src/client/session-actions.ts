@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
+import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { kindNamed } from '../state/kind-files.js';
-import { launchFor } from '../core/agent-wiring.js';
-import type { HostRecord } from '../core/protocol.js';
+import { launchFor } from '../core/agents/agent-wiring.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
 import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import type { RunnerConnection } from './connection.js';

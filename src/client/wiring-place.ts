@@ -12,8 +12,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentKind } from '../core/agent-kinds.js';
-import type { GeminiSystemLayer, WiringPlace } from '../core/agent-wiring.js';
+import type { AgentKind } from '../core/agents/agent-kinds.js';
+import type { GeminiSystemLayer, WiringPlace } from '../core/agents/agent-wiring.js';
 
 /** Why Gemini would refuse a file root writes in `dir` (made 0700 if missing), or null when it would read it. */
 export function geminiRefusal(dir: string): string | null {

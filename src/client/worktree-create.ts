@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorktreeInfo } from '../core/worktree.js';
+import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { git, gitComplaint, gitSync, repoRoot } from '../state/git.js';
 import { readRepoConfig, worktreePath } from '../state/worktree-config.js';

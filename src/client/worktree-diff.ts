@@ -2,8 +2,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePatch } from 'diff';
-import { diffModel, type DiffModel } from '../core/diff-model.js';
-import type { WorktreeInfo } from '../core/worktree.js';
+import { diffModel, type DiffModel } from '../core/worktree/diff-model.js';
+import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { git, gitComplaint, type GitResult } from '../state/git.js';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { WorktreeInfo } from '../core/worktree.js';
+import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { git, gitComplaint, repoRoot, type GitResult } from '../state/git.js';
 

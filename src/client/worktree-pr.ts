@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorktreeInfo } from '../core/worktree.js';
+import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { git, gitComplaint } from '../state/git.js';
 import { uncommittedPaths } from './worktree-merge.js';

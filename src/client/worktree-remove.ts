@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { WorktreeInfo } from '../core/worktree.js';
+import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { GitMissingError, git, gitComplaint, type GitResult } from '../state/git.js';
 
 /**

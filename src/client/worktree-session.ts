@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { HostRecord } from '../core/protocol.js';
-import { branchForSession } from '../core/worktree.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
+import { branchForSession } from '../core/worktree/worktree.js';
 import { listSessions } from '../state/host-store.js';
 import { kindNamed } from '../state/kind-files.js';
 import { createSession, type NewSessionOptions } from './sessions.js';

@@ -2,9 +2,9 @@
  * The one word a user sees for a session, from its status (is there a
  * program at all) and its activity (what the program is doing, layered by
  * the runner from the agent's hooks, title, screen or bytes; see
- * src/core/activity.ts). The board, `ls` and the notifications all use it.
+ * src/core/agents/activity.ts). The board, `ls` and the notifications all use it.
  */
-import type { HostRecord } from './protocol.js';
+import type { HostRecord } from './protocol/protocol.js';
 
 export type SessionState = 'starting' | 'busy' | 'idle' | 'waiting' | 'exited' | 'lost';
 

@@ -1,7 +1,7 @@
-import type { ActivitySource } from '../core/activity.js';
-import { LAYER_RULES, type Decision } from '../core/activity-layers.js';
-import type { ResolvedKind } from '../core/kind-rules.js';
-import type { HookExplanation, LayerExplanation, StatusExplanation } from '../core/status-explain.js';
+import type { ActivitySource } from '../core/agents/activity.js';
+import { LAYER_RULES, type Decision } from '../core/agents/activity-layers.js';
+import type { ResolvedKind } from '../core/agents/kind-rules.js';
+import type { HookExplanation, LayerExplanation, StatusExplanation } from '../core/agents/status-explain.js';
 import type { TrackedReading } from './activity-tracker.js';
 import type { ForegroundProgram } from './foreground.js';
 

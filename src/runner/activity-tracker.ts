@@ -1,10 +1,10 @@
-import type { Activity, ActivityReading, ActivitySource } from '../core/activity.js';
-import { decideActivity, OVERRULE_AFTER_MS, type Decision } from '../core/activity-layers.js';
+import type { Activity, ActivityReading, ActivitySource } from '../core/agents/activity.js';
+import { decideActivity, OVERRULE_AFTER_MS, type Decision } from '../core/agents/activity-layers.js';
 import type { Clock, Disposable, Scheduler } from '../core/clock.js';
-import type { KindRegistry, ResolvedKind } from '../core/kind-rules.js';
-import { kindOfCommand } from '../core/program-kind.js';
-import { matchScreen, matchTitle } from '../core/status-detectors.js';
-import type { StatusExplanation } from '../core/status-explain.js';
+import type { KindRegistry, ResolvedKind } from '../core/agents/kind-rules.js';
+import { kindOfCommand } from '../core/agents/program-kind.js';
+import { matchScreen, matchTitle } from '../core/agents/status-detectors.js';
+import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { ForegroundProgram } from './foreground.js';
 import { explainTracker } from './activity-explain.js';
 
@@ -46,7 +46,7 @@ export interface TrackerDeps {
 
 /**
  * One session's activity: readings from each layer its kind has, decided by
- * the one rule (src/core/activity-layers.ts) at every change. Readings of one
+ * the one rule (src/core/agents/activity-layers.ts) at every change. Readings of one
  * check share one time stamp. In a shell session the kind whose rules apply
  * follows the PTY's foreground program: `claude` typed at the prompt turns
  * the session's rules into Claude's until it exits.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { asChatRecord, type ChatRecord } from '../core/chat.js';
+import { asChatRecord, type ChatRecord } from '../core/chat/chat.js';
 
 /**
  * Follows a room's chat.jsonl from a byte offset: whole lines only (a line

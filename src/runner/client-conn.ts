@@ -1,7 +1,7 @@
 import type net from 'node:net';
-import { createFrameDecoder, encodeFrame, type FrameDecoder } from '../core/frame-decoder.js';
-import type { RunnerMessage } from '../core/protocol.js';
-import type { TermSize } from '../core/size.js';
+import { createFrameDecoder, encodeFrame, type FrameDecoder } from '../core/protocol/frame-decoder.js';
+import type { RunnerMessage } from '../core/protocol/protocol.js';
+import type { TermSize } from '../core/protocol/size.js';
 
 /**
  * A client's output backlog beyond this (bytes queued in our socket) means it

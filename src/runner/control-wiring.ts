@@ -1,4 +1,4 @@
-import { clampSize } from '../core/size.js';
+import { clampSize } from '../core/protocol/size.js';
 import { Control } from './control.js';
 import { DurableInputs } from './durable-inputs.js';
 import { CommandJournal } from './journal.js';

@@ -1,4 +1,4 @@
-import { CommandLedger } from '../core/command-ledger.js';
+import { CommandLedger } from '../core/protocol/command-ledger.js';
 import {
   classifyCommand,
   SeqGate,
@@ -7,9 +7,9 @@ import {
   type ControlType,
   type Envelope,
   type RejectCode,
-} from '../core/control-protocol.js';
-import type { ClientMessage, InputMsg, ResizeMsg } from '../core/protocol.js';
-import { ResizeTracker } from '../core/resize-tracker.js';
+} from '../core/protocol/control-protocol.js';
+import type { ClientMessage, InputMsg, ResizeMsg } from '../core/protocol/protocol.js';
+import { ResizeTracker } from '../core/terminal/resize-tracker.js';
 import type { ClientConn } from './client-conn.js';
 import type { DurableInputs } from './durable-inputs.js';
 import type { Logger } from './log.js';

@@ -3,11 +3,11 @@ import {
   foldJournal,
   isUnresolved,
   type CommandState,
-} from '../core/command-journal.js';
-import type { CmdAck, CommandStatus } from '../core/control-protocol.js';
-import type { InputMsg } from '../core/protocol.js';
-import { ENTER_ECHO_WAIT_MS } from '../core/agent-kinds.js';
-import { ENTER, promptBytes } from '../core/prompt-text.js';
+} from '../core/protocol/command-journal.js';
+import type { CmdAck, CommandStatus } from '../core/protocol/control-protocol.js';
+import type { InputMsg } from '../core/protocol/protocol.js';
+import { ENTER_ECHO_WAIT_MS } from '../core/agents/agent-kinds.js';
+import { ENTER, promptBytes } from '../core/terminal/prompt-text.js';
 import type { CommandJournal } from './journal.js';
 import type { Logger } from './log.js';
 

@@ -1,5 +1,5 @@
-import { HEARTBEAT_INTERVAL_MS } from '../core/host-status.js';
-import type { HostRecord } from '../core/protocol.js';
+import { HEARTBEAT_INTERVAL_MS } from '../core/protocol/host-status.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
 import { writeHostFile } from '../state/host-store.js';
 
 /** Resizes and output come in bursts; host.json is rewritten at most this often for them. */

@@ -4,7 +4,7 @@ import {
   needsCompaction,
   parseJournalLine,
   type JournalRecord,
-} from '../core/command-journal.js';
+} from '../core/protocol/command-journal.js';
 
 /**
  * The session's `control-journal.jsonl` (0600): durable commands are appended

@@ -12,7 +12,7 @@ import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
 import { realClock, realScheduler } from './real-time.js';
 import { keepWorktreeStatsFresh } from './worktree-live.js';
-import { sessionEnv } from '../core/session-env.js';
+import { sessionEnv } from '../core/agents/session-env.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import * as pty from 'node-pty';
-import { TERMINATE_GRACE_MS } from '../core/lifecycle.js';
+import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 
 /** How a child ended, as data. */
 export interface ChildExit {

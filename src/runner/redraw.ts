@@ -1,5 +1,5 @@
 import { kindNamed } from '../state/kind-files.js';
-import { MIN_COLS } from '../core/protocol.js';
+import { MIN_COLS } from '../core/protocol/protocol.js';
 import type { PtyHost } from './pty-host.js';
 
 /**

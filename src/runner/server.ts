@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { validateClientMessage } from '../core/validate.js';
+import { validateClientMessage } from '../core/protocol/validate.js';
 import { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
 import type { Session } from './session.js';

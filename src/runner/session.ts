@@ -1,9 +1,9 @@
-import { OutputRing } from '../core/output-ring.js';
-import type { ControlType, Envelope } from '../core/control-protocol.js';
-import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol.js';
-import { encodeFrame } from '../core/frame-decoder.js';
+import { OutputRing } from '../core/terminal/output-ring.js';
+import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';
+import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol/protocol.js';
+import { encodeFrame } from '../core/protocol/frame-decoder.js';
 import { checkSessionName } from '../core/session-ref.js';
-import { clampSize } from '../core/size.js';
+import { clampSize } from '../core/protocol/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
 import { ActivityTracker } from './activity-tracker.js';
 import { foregroundProgram } from './foreground.js';

@@ -4,7 +4,7 @@
  * terminal of the same size ends up in the model's state
  * (test/integration/snapshot-property.test.ts).
  */
-import { kittyFlagsSequence, scrollRegionSequence, trackedModesSequence, type TrackedModes } from '../core/terminal-modes.js';
+import { kittyFlagsSequence, scrollRegionSequence, trackedModesSequence, type TrackedModes } from '../core/terminal/terminal-modes.js';
 import { BG_HAS_EXTENDED, DEFAULT_ATTR, G_INTERMEDIATE, G_SHIFT, attrOf, designatorOf, eraseAttrOf, isEraseAttr, sameAttr } from './term-attrs.js';
 import { Painter, readLine } from './frame-painter.js';
 import { core, type BufferInternals, type Terminal } from './xterm.js';

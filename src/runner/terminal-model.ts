@@ -7,7 +7,7 @@ import {
   onReset,
   onTitle,
   type TrackedModes,
-} from '../core/terminal-modes.js';
+} from '../core/terminal/terminal-modes.js';
 import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
 import { parserInGroundState, patchXtermBugs, Terminal } from './xterm.js';
 
@@ -40,7 +40,7 @@ type Op = { kind: 'data'; data: string; nextSeq: number } | { kind: 'resize'; co
 
 /**
  * The runner's mirror of the session's screen: @xterm/headless fed with every
- * output chunk, plus the modes xterm does not keep (src/core/terminal-modes.ts).
+ * output chunk, plus the modes xterm does not keep (src/core/terminal/terminal-modes.ts).
  *
  * A gate in front of xterm keeps at most one batch inside xterm's own write
  * queue. So at every write callback the model is exactly at a chunk boundary

@@ -1,6 +1,6 @@
-import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat.js';
-import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type Disposable, type WakeTimings } from '../core/wake-dispatcher.js';
-import { wakeText } from '../core/wake-text.js';
+import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat/chat.js';
+import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type Disposable, type WakeTimings } from '../core/chat/wake-dispatcher.js';
+import { wakeText } from '../core/chat/wake-text.js';
 import { chatFile } from '../state/paths.js';
 import { ensureRoomDir, roomMaxHops, roomOf } from '../state/rooms.js';
 import { ChatWatch } from './chat-watch.js';

@@ -1,5 +1,5 @@
 import type { Clock, Disposable, Scheduler } from '../core/clock.js';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree.js';
+import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
 import { git } from '../state/git.js';
 import { worktreeStats } from '../state/worktree-stats.js';
 import { WorktreeRefresher } from './worktree-refresh.js';

@@ -1,5 +1,5 @@
 import type { Clock, Scheduler } from '../core/clock.js';
-import type { WorktreeStats } from '../core/worktree.js';
+import type { WorktreeStats } from '../core/worktree/worktree.js';
 
 /** A burst of file changes is counted this long after its first change. */
 export const WORKTREE_DEBOUNCE_MS = 2000;

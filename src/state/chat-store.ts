@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import {
   asChatRecord, guardNote, LOOP_START, stepLoopGuard, SYSTEM_SENDER,
   type ChatRecord, type LoopState,
-} from '../core/chat.js';
+} from '../core/chat/chat.js';
 import { withFileLock } from './file-lock.js';
 import { ensureRoomDir, readRoomConfig } from './rooms.js';
 import { chatFile, chatLockFile, guardCacheFile } from './paths.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { effectiveStatus } from '../core/host-status.js';
-import type { HostRecord, SessionStatus } from '../core/protocol.js';
+import { effectiveStatus } from '../core/protocol/host-status.js';
+import type { HostRecord, SessionStatus } from '../core/protocol/protocol.js';
 import { hostFile, sessionsDir } from './paths.js';
 
 /**

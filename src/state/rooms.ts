@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { checkMaxHops, checkRoomName, DEFAULT_MAX_HOPS, DEFAULT_ROOM, MAX_MAX_HOPS, MIN_MAX_HOPS } from '../core/chat.js';
+import { checkMaxHops, checkRoomName, DEFAULT_MAX_HOPS, DEFAULT_ROOM, MAX_MAX_HOPS, MIN_MAX_HOPS } from '../core/chat/chat.js';
 import { EXIT, UserError } from './errors.js';
 import { ensurePrivateDir } from './home.js';
 import { listSessions } from './host-store.js';

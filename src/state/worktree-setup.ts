@@ -1,4 +1,4 @@
-import type { HostRecord } from '../core/protocol.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
 
 /**
  * A worktree's setup command (`--setup`, or `.agent-board.json`'s

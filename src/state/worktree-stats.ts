@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree.js';
+import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
 import { git, gitComplaint, type GitResult } from './git.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { keyModeOf, selectedIndex, selectedSession, visibleSessions, type BoardState } from '../core/board-state.js';
-import type { HintWhen } from '../core/keybindings.js';
+import { keyModeOf, selectedIndex, selectedSession, visibleSessions, type BoardState } from '../core/board/board-state.js';
+import type { HintWhen } from '../core/board/keybindings.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
 import { BoardBody } from './components/BoardBody.js';

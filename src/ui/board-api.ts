@@ -1,9 +1,9 @@
 import type { SendOutcome } from '../client/durable-send.js';
 import type { KillOutcome } from '../client/session-actions.js';
-import type { ChatEvent, ChatRecord } from '../core/chat.js';
-import type { DiffModel } from '../core/diff-model.js';
-import type { HostRecord } from '../core/protocol.js';
-import type { StatusExplanation } from '../core/status-explain.js';
+import type { ChatEvent, ChatRecord } from '../core/chat/chat.js';
+import type { DiffModel } from '../core/worktree/diff-model.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
+import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { SessionView } from '../state/host-store.js';
 
 /**

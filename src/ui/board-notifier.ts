@@ -1,5 +1,5 @@
 import { runNotifyCommand } from '../client/notify-command.js';
-import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/notify.js';
+import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed, BoardNotices, Notice } from './board-api.js';
@@ -19,7 +19,7 @@ export interface BoardNotifierOptions {
 /**
  * Follows the sessions' states for as long as the board runs, attaches
  * included (it listens to the feed, not to the board), and when one turns
- * to waiting or from busy to idle (the rule and its exceptions: src/core/notify.ts):
+ * to waiting or from busy to idle (the rule and its exceptions: src/core/board/notify.ts):
  * rings the terminal, runs the notify command, and has the board mark the
  * row. No timer: it looks when the feed says something changed.
  */

@@ -1,4 +1,4 @@
-import { CONTINUE_COMMAND } from '../core/chat.js';
+import { CONTINUE_COMMAND } from '../core/chat/chat.js';
 import type { ChatPosted } from './board-api.js';
 import type { CommandContext } from './session-commands.js';
 

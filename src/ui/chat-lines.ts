@@ -4,7 +4,7 @@
  * lines indented, each line a run of styled segments: the id and time dim,
  * the sender by kind, mentions highlighted, system records apart.
  */
-import { blankCode, type ChatRecord } from '../core/chat.js';
+import { blankCode, type ChatRecord } from '../core/chat/chat.js';
 import { cellWidth } from './text-width.js';
 
 export type ChatStyle = 'meta' | 'human' | 'agent' | 'system' | 'text' | 'mention';

@@ -1,4 +1,4 @@
-import { Command } from '../core/keybindings.js';
+import { Command } from '../core/board/keybindings.js';
 import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';

@@ -1,8 +1,8 @@
 import type { SendOutcome } from '../client/durable-send.js';
-import { selectedSession } from '../core/board-state.js';
-import { unsentComments, type DiffAction } from '../core/diff-board.js';
-import { commentPrompt } from '../core/diff-view.js';
-import { Command } from '../core/keybindings.js';
+import { selectedSession } from '../core/board/board-state.js';
+import { unsentComments, type DiffAction } from '../core/board/diff-board.js';
+import { commentPrompt } from '../core/board/diff-view.js';
+import { Command } from '../core/board/keybindings.js';
 import type { CommandContext } from './session-commands.js';
 
 /**

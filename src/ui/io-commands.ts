@@ -1,6 +1,6 @@
 import type { SendOutcome } from '../client/durable-send.js';
-import { promptSummary, type PromptResult } from '../core/board-prompt.js';
-import { selectedSession } from '../core/board-state.js';
+import { promptSummary, type PromptResult } from '../core/board/board-prompt.js';
+import { selectedSession } from '../core/board/board-state.js';
 import { sessionState } from '../core/session-state.js';
 import type { CommandContext } from './session-commands.js';
 

@@ -3,7 +3,7 @@ import { killSession, removeSessionReporting, renameSession } from '../client/se
 import { recognizeKind } from '../client/recognize-kind.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { worktreeDiff } from '../client/worktree-diff.js';
-import { checkSenderName, CONTINUE_COMMAND } from '../core/chat.js';
+import { checkSenderName, CONTINUE_COMMAND } from '../core/chat/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
 import type { BoardActions, ChatPosted } from './board-api.js';
 import { sessionIo } from './session-io.js';

@@ -1,12 +1,12 @@
 import type { AttachOutput } from '../client/attach.js';
-import { scanEscapes, type ScanState } from '../core/escape-scan.js';
+import { scanEscapes, type ScanState } from '../core/terminal/escape-scan.js';
 
 /**
  * The board's rings (BEL, OSC notifications) go to the terminal as writes of
  * their own. While the board draws, between Ink's frames, which are whole.
  * While an attach has the terminal, only between the session's escape
  * sequences: the attach writes through `output`, which follows where the
- * terminal's parser is (src/core/escape-scan.ts), and a ring that comes in
+ * terminal's parser is (src/core/terminal/escape-scan.ts), and a ring that comes in
  * the middle of a sequence waits for the write that ends it.
  */
 export class RingGate {

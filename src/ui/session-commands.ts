@@ -1,8 +1,8 @@
 import type { Dispatch } from 'react';
-import type { BoardAction, BoardState } from '../core/board-state.js';
-import { selectedSession } from '../core/board-state.js';
+import type { BoardAction, BoardState } from '../core/board/board-state.js';
+import { selectedSession } from '../core/board/board-state.js';
 import type { KillOutcome } from '../client/session-actions.js';
-import type { HostRecord } from '../core/protocol.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed } from './board-api.js';
 import type { BoardControl } from './contexts/ActionsContext.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ActivitySource } from '../../src/core/activity.js';
+import type { ActivitySource } from '../../src/core/agents/activity.js';
 
 export type Vendor = 'anthropic' | 'openai' | 'gemini';
 export type LaneKind = 'claude' | 'codex' | 'gemini' | 'pi';

@@ -1,6 +1,6 @@
 /**
  * Where Gemini's settings layer goes (src/client/wiring-place.ts) and what it
- * holds (src/core/agent-wiring.ts), without the CLI: Gemini CLI reads a layer
+ * holds (src/core/agents/agent-wiring.ts), without the CLI: Gemini CLI reads a layer
  * given by path only from a root-owned file in root-owned folders no one else
  * can write to (the check is read off its bundle; the lane in gemini.test.ts
  * runs the real CLI). When there is no such place, no layer, and a hooksNote.
@@ -12,8 +12,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSession } from '../../src/client/sessions.js';
 import { geminiRefusal, wiringPlace } from '../../src/client/wiring-place.js';
-import { AGENT_KINDS } from '../../src/core/agent-kinds.js';
-import { GEMINI_SETTINGS_FILE, wiringFor } from '../../src/core/agent-wiring.js';
+import { AGENT_KINDS } from '../../src/core/agents/agent-kinds.js';
+import { GEMINI_SETTINGS_FILE, wiringFor } from '../../src/core/agents/agent-wiring.js';
 import { destroyHome, makeHome } from '../helpers/home.js';
 
 const gemini = AGENT_KINDS.gemini!;

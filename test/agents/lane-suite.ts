@@ -9,8 +9,8 @@
  * NOT RUN loudly, once, instead of failing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivitySource } from '../../src/core/activity.js';
-import { OVERRULE_AFTER_MS } from '../../src/core/activity-layers.js';
+import type { ActivitySource } from '../../src/core/agents/activity.js';
+import { OVERRULE_AFTER_MS } from '../../src/core/agents/activity-layers.js';
 import { SETUPS, type LaneKind } from './agent-homes.js';
 import { findCli, Lane, until, type MockEntry, type Reading } from './lane.js';
 
@@ -72,7 +72,7 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     async function turn(readings: Reading[], act: () => Promise<void>, marker: string, name = 'x'): Promise<Turn> {
       // A turn that starts within OVERRULE_AFTER_MS of a hook's idle is not seen at all when the kind
       // has no hook for busy (Codex: notify only at a turn's end): its title's busy cannot overrule the
-      // hook yet (src/core/activity-layers.ts). Real prompts rarely come that fast; the lane waits it out.
+      // hook yet (src/core/agents/activity-layers.ts). Real prompts rarely come that fast; the lane waits it out.
       const last = readings.at(-1);
       if (last) await new Promise((r) => setTimeout(r, Math.max(0, last.since + OVERRULE_AFTER_MS + 200 - Date.now())));
       const from = readings.length;

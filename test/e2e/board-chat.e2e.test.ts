@@ -15,7 +15,7 @@
  *   33 | Enter send  Esc close  PgUp PgDn scroll
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkSenderName, type ChatRecord } from '../../src/core/chat.js';
+import { checkSenderName, type ChatRecord } from '../../src/core/chat/chat.js';
 import { readChat } from '../../src/state/chat-store.js';
 import { cli, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { killAllTmux, OUTER_PS1, outerShellCommand, showScreen, tmuxAvailable, TmuxServer, type Screen } from '../helpers/tmux.js';

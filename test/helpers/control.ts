@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CmdAck, Envelope, ReconcileResult } from '../../src/core/control-protocol.js';
-import type { HostRecord, RunnerHello, RunnerMessage } from '../../src/core/protocol.js';
+import type { CmdAck, Envelope, ReconcileResult } from '../../src/core/protocol/control-protocol.js';
+import type { HostRecord, RunnerHello, RunnerMessage } from '../../src/core/protocol/protocol.js';
 import { controlJournalFile, hostFile } from '../../src/state/paths.js';
 import { afterEach, beforeEach } from 'vitest';
 import { destroyHome, makeHome, ROOT, waitFor } from './home.js';

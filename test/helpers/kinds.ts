@@ -1,5 +1,5 @@
-import { kindOf, type KindRegistry } from '../../src/core/kind-rules.js';
-import type { KindDetectors } from '../../src/core/status-detectors.js';
+import { kindOf, type KindRegistry } from '../../src/core/agents/kind-rules.js';
+import type { KindDetectors } from '../../src/core/agents/status-detectors.js';
 import { loadKindRegistry } from '../../src/state/kind-files.js';
 
 /** The shipped kinds alone: no user file (the config home points nowhere). */

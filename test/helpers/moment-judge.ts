@@ -11,7 +11,7 @@
  * state at some instant up to ALLOW_MS after that transition; any other
  * moment is right only if the runner shows it at the moment itself.
  */
-import type { Activity } from '../../src/core/activity.js';
+import type { Activity } from '../../src/core/agents/activity.js';
 import type { Moment } from './moments.js';
 import { wallOf, type Playback } from './playback.js';
 import type { RecEvent } from './recordings.js';

@@ -6,7 +6,7 @@
  * test (test/integration/recordings-runner.test.ts), which plays each
  * recording through a real session and judges the runner's status.
  */
-import type { Activity } from '../../src/core/activity.js';
+import type { Activity } from '../../src/core/agents/activity.js';
 
 // ---------------------------------------------------------------------------
 // The labelled moments. `title` is absent for kinds whose title carries no

@@ -5,9 +5,9 @@
  * started saying what it says (nextReading), and the layered reading of the
  * two. The reference the detector test and the runner playback test judge by.
  */
-import { layer, nextReading } from '../../src/core/activity.js';
-import type { ActivityReading } from '../../src/core/activity.js';
-import { activityFromScreen, activityFromTitle, screenPatternMatches } from '../../src/core/status-detectors.js';
+import { layer, nextReading } from '../../src/core/agents/activity.js';
+import type { ActivityReading } from '../../src/core/agents/activity.js';
+import { activityFromScreen, activityFromTitle, screenPatternMatches } from '../../src/core/agents/status-detectors.js';
 import { DETECTORS } from './kinds.js';
 import { Terminal } from '../../src/runner/xterm.js';
 import { readRecording } from './recordings.js';

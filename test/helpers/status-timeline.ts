@@ -5,8 +5,8 @@
  * nothing), and of the kind the session says runs in it. The same connection
  * types and resizes, as an operator's client would.
  */
-import type { Activity, ActivitySource } from '../../src/core/activity.js';
-import type { HostRecord, StatusMsg } from '../../src/core/protocol.js';
+import type { Activity, ActivitySource } from '../../src/core/agents/activity.js';
+import type { HostRecord, StatusMsg } from '../../src/core/protocol/protocol.js';
 import { RawClient } from './raw-client.js';
 
 export interface StatusChange {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
-import { parseDetachKey } from '../../src/core/detach-key.js';
+import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { socketPath } from '../../src/state/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';

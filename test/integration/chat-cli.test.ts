@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatRecord } from '../../src/core/chat.js';
+import type { ChatRecord } from '../../src/core/chat/chat.js';
 import { chatFile } from '../../src/state/paths.js';
 import { fakeSession } from '../helpers/chat.js';
 import { BIN, cli, cliEnv, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatRecord } from '../../src/core/chat.js';
+import type { ChatRecord } from '../../src/core/chat/chat.js';
 import { appendChat, ChatCursor, readChat } from '../../src/state/chat-store.js';
 import { withFileLock } from '../../src/state/file-lock.js';
 import { chatFile, chatLockFile, guardCacheFile, roomDir } from '../../src/state/paths.js';

@@ -7,8 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
-import { parseDetachKey } from '../../src/core/detach-key.js';
-import type { ClientMessage, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol.js';
+import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
+import type { ClientMessage, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol/protocol.js';
 import { isPidAlive } from '../../src/state/host-store.js';
 import { socketPath } from '../../src/state/paths.js';
 import { readHost, received, receivedByChild, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';

@@ -5,8 +5,8 @@
  * generation that fences old envelopes.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReconcileResult } from '../../src/core/control-protocol.js';
-import type { OutputMsg, ReplayBegin, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol.js';
+import type { ReconcileResult } from '../../src/core/protocol/control-protocol.js';
+import type { OutputMsg, ReplayBegin, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol/protocol.js';
 import { count, EnvClient, readHost, reads, received, receivedByChild, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
 import { cliAsync, newSession, waitFor } from '../helpers/home.js';
 

@@ -13,7 +13,7 @@
  * two around a change, or in the ways the table of known disagreements lists.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { activityFromScreen, activityFromTitle } from '../../src/core/status-detectors.js';
+import { activityFromScreen, activityFromTitle } from '../../src/core/agents/status-detectors.js';
 import { DETECTORS as STATUS_DETECTORS, detectorsOf } from '../helpers/kinds.js';
 import { MOMENTS } from '../helpers/moments.js';
 import { recordingFiles } from '../helpers/recordings.js';

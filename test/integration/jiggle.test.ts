@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAttach, type AttachInput, type AttachOutput } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
-import { BACKOFF_MS } from '../../src/core/jiggle-retry.js';
-import { parseDetachKey } from '../../src/core/detach-key.js';
+import { BACKOFF_MS } from '../../src/core/terminal/jiggle-retry.js';
+import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { socketPath } from '../../src/state/paths.js';
 import { cli, destroyHome, makeHome, ROOT, waitFor } from '../helpers/home.js';
 

@@ -140,7 +140,7 @@ describe('the kind follows the program', () => {
     await waitFor('idle', () => rec('cc').activity === 'idle', 10_000);
     const out = cli(home, ['explain', 'cc'], { env }).stdout;
     expect(out).toMatch(/^cc: idle\nstate {4}idle from (hook|title), since \d\d:\d\d:\d\d \(\d+s ago\)\n/);
-    expect(out).toMatch(/\ntitle {4}idle {2}\d\d:\d\d:\d\d \(\d+s ago\) {2}rule claude\.title\.ready \(.*src\/core\/rules\/claude\.json\)\n {11}read: "✳ Claude Code"\n/);
+    expect(out).toMatch(/\ntitle {4}idle {2}\d\d:\d\d:\d\d \(\d+s ago\) {2}rule claude\.title\.ready \(.*src\/core\/agents\/rules\/claude\.json\)\n {11}read: "✳ Claude Code"\n/);
     expect(out).toMatch(/\nhooks {4}wired; last (SessionStart|Stop) at /);
   });
 });

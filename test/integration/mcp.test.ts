@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatRecord } from '../../src/core/chat.js';
+import type { ChatRecord } from '../../src/core/chat/chat.js';
 import { readChat } from '../../src/state/chat-store.js';
 import { makeHome, ROOT } from '../helpers/home.js';
 import { fakeSession } from '../helpers/chat.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostRecord, OutputMsg, RunnerHello, SnapshotBegin } from '../../src/core/protocol.js';
+import type { HostRecord, OutputMsg, RunnerHello, SnapshotBegin } from '../../src/core/protocol/protocol.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 

@@ -26,7 +26,7 @@
  * under the alternate one (readState).
  */
 import { describe, expect, it } from 'vitest';
-import type { TrackedModes } from '../../src/core/terminal-modes.js';
+import type { TrackedModes } from '../../src/core/terminal/terminal-modes.js';
 import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/terminal-model.js';
 import { cursorHiddenOf, scrollRegionOf, Terminal } from '../../src/runner/xterm.js';
 import type { BufferInternals } from '../../src/runner/xterm.js';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { worktreeDiff } from '../../src/client/worktree-diff.js';
-import type { WorktreeInfo } from '../../src/core/worktree.js';
+import type { WorktreeInfo } from '../../src/core/worktree/worktree.js';
 import { writeHostFile, readHostFile } from '../../src/state/host-store.js';
 import { hostFile } from '../../src/state/paths.js';
 import { fakeSession } from '../helpers/chat.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { WorktreeInfo } from '../../src/core/worktree.js';
+import type { WorktreeInfo } from '../../src/core/worktree/worktree.js';
 import { afterEach, beforeEach } from 'vitest';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 

@@ -12,7 +12,7 @@ import './no-ci.js'; // before anything loads Ink
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
-import { diffModel } from '../../src/core/diff-model.js';
+import { diffModel } from '../../src/core/worktree/diff-model.js';
 import { PATCH } from '../unit/diff-patch.js';
 import { FakeFeed, session } from './fakes.js';
 import { colorOf, eventually, KEY } from './harness.js';

@@ -4,8 +4,8 @@
  * `explain` with `explanation` (null: silent, as a runner from before explain).
  */
 import type { RunnerConnection } from '../../src/client/connection.js';
-import type { ClientMessage, RunnerMessage } from '../../src/core/protocol.js';
-import type { StatusExplanation } from '../../src/core/status-explain.js';
+import type { ClientMessage, RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 
 /** What a Claude session under its API-key dialog would say, asked at `now`: waiting for 5 s, idle title for 9 s. */
 export const explanationAt = (now: number): StatusExplanation => ({
@@ -17,12 +17,12 @@ export const explanationAt = (now: number): StatusExplanation => ({
   decidedBy: 'a dialog on screen beats an idle title',
   layers: [
     { source: 'hook', used: true, activity: null, at: null },
-    { source: 'title', used: true, activity: 'idle', at: now - 9000, rule: { name: 'claude.title.ready', file: 'src/core/status-detectors.ts' }, evidence: '✳ Claude Code' },
-    { source: 'screen', used: true, activity: 'waiting', at: now - 5000, rule: { name: 'claude.screen.apiKeyDialog', file: 'src/core/status-detectors.ts' }, evidence: 'Do you want to use this API key?' },
+    { source: 'title', used: true, activity: 'idle', at: now - 9000, rule: { name: 'claude.title.ready', file: 'src/core/agents/status-detectors.ts' }, evidence: '✳ Claude Code' },
+    { source: 'screen', used: true, activity: 'waiting', at: now - 5000, rule: { name: 'claude.screen.apiKeyDialog', file: 'src/core/agents/status-detectors.ts' }, evidence: 'Do you want to use this API key?' },
     { source: 'bytes', used: false, activity: null, at: null },
   ],
   hooks: { wired: true, note: 'hooks come through --settings', lastEvent: 'SessionStart', lastAt: now - 10_000, silent: false },
-  ruleFiles: ['src/core/status-detectors.ts', '/home/me/.config/agent-board/rules.json'],
+  ruleFiles: ['src/core/agents/status-detectors.ts', '/home/me/.config/agent-board/rules.json'],
   ruleErrors: ['rules.json: claude.screen.mine: the pattern does not compile'],
 });
 

@@ -1,12 +1,12 @@
 /** A BoardFeed, ChatFeed and BoardActions the tests drive by hand. */
 import type { SendOutcome } from '../../src/client/durable-send.js';
 import type { KillOutcome } from '../../src/client/session-actions.js';
-import type { StatusExplanation } from '../../src/core/status-explain.js';
+import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 import { sessionIo } from '../../src/ui/session-io.js';
 import { FakeRunner } from './fake-runner.js';
-import type { ChatRecord } from '../../src/core/chat.js';
-import type { DiffModel } from '../../src/core/diff-model.js';
-import type { HostRecord } from '../../src/core/protocol.js';
+import type { ChatRecord } from '../../src/core/chat/chat.js';
+import type { DiffModel } from '../../src/core/worktree/diff-model.js';
+import type { HostRecord } from '../../src/core/protocol/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/ui/board-api.js';
 

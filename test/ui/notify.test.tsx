@@ -16,8 +16,8 @@ vi.hoisted(() => {
 });
 
 import type { RunnerConnection } from '../../src/client/connection.js';
-import type { Activity } from '../../src/core/activity.js';
-import { parseDetachKey, type DetachKey } from '../../src/core/detach-key.js';
+import type { Activity } from '../../src/core/agents/activity.js';
+import { parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { runBoard } from '../../src/ui/run-board.js';
 import { FakeActions, FakeFeed, session } from './fakes.js';

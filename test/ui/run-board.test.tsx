@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
-import { parseDetachKey, type DetachKey } from '../../src/core/detach-key.js';
+import { parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 import { UserError } from '../../src/state/errors.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { runBoard } from '../../src/ui/run-board.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityReading } from '../../src/core/activity.js';
-import { decideActivity, OVERRULE_AFTER_MS } from '../../src/core/activity-layers.js';
+import type { ActivityReading } from '../../src/core/agents/activity.js';
+import { decideActivity, OVERRULE_AFTER_MS } from '../../src/core/agents/activity-layers.js';
 
 const r = (source: ActivityReading['source'], activity: ActivityReading['activity'], at: number): ActivityReading => ({ source, activity, at });
 const pick = (...rs: ActivityReading[]) => {

@@ -5,9 +5,9 @@
  * decided activity and its source (host.json), and `explain`.
  */
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/core/activity-layers.js';
-import { OVERRULE_AFTER_MS } from '../../src/core/activity-layers.js';
-import { kindOf } from '../../src/core/kind-rules.js';
+import type { Decision } from '../../src/core/agents/activity-layers.js';
+import { OVERRULE_AFTER_MS } from '../../src/core/agents/activity-layers.js';
+import { kindOf } from '../../src/core/agents/kind-rules.js';
 import { ActivityTracker, BYTES_IDLE_MS, SCREEN_CHECK_MS, STARTUP_QUIET_MS } from '../../src/runner/activity-tracker.js';
 import type { ForegroundProgram } from '../../src/runner/foreground.js';
 import { FakeTime } from '../helpers/fake-time.js';
@@ -81,7 +81,7 @@ describe('ActivityTracker', () => {
     expect(x.decidedBy).toMatch(/^dialog-wins/);
     expect(x.layers.find((l) => l.source === 'screen')).toMatchObject({ activity: 'waiting', rule: { name: 'gemini.screen.trustDialog' } });
     expect(x.layers.find((l) => l.source === 'title')).toMatchObject({ activity: 'idle', evidence: '◇  Ready (app)' });
-    expect(x.layers.find((l) => l.source === 'title')!.rule!.file).toMatch(/src\/core\/rules\/gemini\.json$/);
+    expect(x.layers.find((l) => l.source === 'title')!.rule!.file).toMatch(/src\/core\/agents\/rules\/gemini\.json$/);
     // Answered: the prompt comes back under the same title.
     r.screen('>   Type your message or @path/to/file');
     r.print();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { markedSessions, promptSummary, type PromptResult } from '../../src/core/board-prompt.js';
-import { boardReducer, initialBoardState, keyModeOf, type BoardAction, type BoardSession, type BoardState } from '../../src/core/board-state.js';
-import type { StatusExplanation } from '../../src/core/status-explain.js';
+import { markedSessions, promptSummary, type PromptResult } from '../../src/core/board/board-prompt.js';
+import { boardReducer, initialBoardState, keyModeOf, type BoardAction, type BoardSession, type BoardState } from '../../src/core/board/board-state.js';
+import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   id: `id-${name}`, name, agent: 'shell', command: 'bash', args: [], status: 'running', exitCode: null, exitSignal: null, ...over,

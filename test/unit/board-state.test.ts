@@ -10,7 +10,7 @@ import {
   type BoardAction,
   type BoardSession,
   type BoardState,
-} from '../../src/core/board-state.js';
+} from '../../src/core/board/board-state.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   id: `id-${name}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRecord } from '../../src/core/chat.js';
+import type { ChatRecord } from '../../src/core/chat/chat.js';
 import { chatLines, chatTime, mentionSpans, recordLines, type ChatLine } from '../../src/ui/chat-lines.js';
 import { textWidth } from '../../src/ui/text-width.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   asChatRecord, blankCode, checkMaxHops, checkRoomName, checkSenderName, guardNote, LOOP_START, loopGuard,
   mentionsReader, parseMentions, pauseText, stepLoopGuard, type ChatKind, type ChatRecord,
-} from '../../src/core/chat.js';
+} from '../../src/core/chat/chat.js';
 
 const members = ['alice', 'Bob', 'alice2', 'carol.dev', 'dan-x'];
 

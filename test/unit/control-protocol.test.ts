@@ -21,10 +21,10 @@ import {
   isFinalStage,
   readEnvelope,
   withEnvelope,
-} from '../../src/core/control-protocol.js';
-import { type RetryAction, type RetryEvent, retryAction } from '../../src/core/control-retry.js';
-import { CommandLedger, LEDGER_CAPACITY } from '../../src/core/command-ledger.js';
-import { ResizeTracker } from '../../src/core/resize-tracker.js';
+} from '../../src/core/protocol/control-protocol.js';
+import { type RetryAction, type RetryEvent, retryAction } from '../../src/core/protocol/control-retry.js';
+import { CommandLedger, LEDGER_CAPACITY } from '../../src/core/protocol/command-ledger.js';
+import { ResizeTracker } from '../../src/core/terminal/resize-tracker.js';
 import {
   type CommandState,
   type JournalRecord,
@@ -37,8 +37,8 @@ import {
   isUnresolved,
   needsCompaction,
   parseJournalLine,
-} from '../../src/core/command-journal.js';
-import { MAX_QUIET_MS, MIN_QUIET_MS, validateClientMessage } from '../../src/core/validate.js';
+} from '../../src/core/protocol/command-journal.js';
+import { MAX_QUIET_MS, MIN_QUIET_MS, validateClientMessage } from '../../src/core/protocol/validate.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 const ENV: Envelope = { commandId: 'cmd-1', clientId: 'client.a', seq: 1, viewId: 'sess_01', instanceId: 'gen:1234' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wakeText } from '../../src/core/wake-text.js';
+import { wakeText } from '../../src/core/chat/wake-text.js';
 import { echoText, fit, oneLine, parseRecords, parseWake, quoted, replyTarget, replyText, wrap } from '../../src/demo/demo-replies.js';
 
 const msg = (id: number, from: string, kind: string, text = 'hi') => ({ id, from, kind, text });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DETACH_KEY, findDetachKey, parseDetachKey, type DetachKey } from '../../src/core/detach-key.js';
+import { DEFAULT_DETACH_KEY, findDetachKey, parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 
 function key(spec: string): DetachKey {
   const r = parseDetachKey(spec);

@@ -4,7 +4,7 @@
  * dialog, No selected"), and what dialogText reads off the rows must be that.
  */
 import { describe, expect, it } from 'vitest';
-import { dialogText } from '../../src/core/dialog-text.js';
+import { dialogText } from '../../src/core/agents/dialog-text.js';
 import { Terminal } from '../../src/runner/xterm.js';
 import { readRecording } from '../helpers/recordings.js';
 

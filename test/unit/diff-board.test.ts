@@ -1,9 +1,9 @@
 import { parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { boardReducer, initialBoardState, keyModeOf, type BoardAction, type BoardState } from '../../src/core/board-state.js';
-import type { DiffOverlay } from '../../src/core/diff-board.js';
-import { diffModel } from '../../src/core/diff-model.js';
-import { BINDINGS, Command, matchKey } from '../../src/core/keybindings.js';
+import { boardReducer, initialBoardState, keyModeOf, type BoardAction, type BoardState } from '../../src/core/board/board-state.js';
+import type { DiffOverlay } from '../../src/core/board/diff-board.js';
+import { diffModel } from '../../src/core/worktree/diff-model.js';
+import { BINDINGS, Command, matchKey } from '../../src/core/board/keybindings.js';
 import { PATCH } from './diff-patch.js';
 
 const run = (s: BoardState, ...actions: BoardAction[]) => actions.reduce(boardReducer, s);

@@ -1,9 +1,9 @@
 import { parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { diffModel, fileCounts, fileLabel } from '../../src/core/diff-model.js';
-import { colorPatch, diffJson, statText } from '../../src/core/diff-text.js';
+import { diffModel, fileCounts, fileLabel } from '../../src/core/worktree/diff-model.js';
+import { colorPatch, diffJson, statText } from '../../src/core/worktree/diff-text.js';
 import { PATCH } from './diff-patch.js';
-import { commentPrompt, commentTarget, diffRows, jumpStart, moveCursor, windowTop } from '../../src/core/diff-view.js';
+import { commentPrompt, commentTarget, diffRows, jumpStart, moveCursor, windowTop } from '../../src/core/board/diff-view.js';
 
 
 const model = () => diffModel(parsePatch(PATCH));

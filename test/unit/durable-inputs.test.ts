@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CmdAck } from '../../src/core/control-protocol.js';
-import { ENTER_ECHO_WAIT_MS } from '../../src/core/agent-kinds.js';
-import { PASTE_END, PASTE_START } from '../../src/core/prompt-text.js';
+import type { CmdAck } from '../../src/core/protocol/control-protocol.js';
+import { ENTER_ECHO_WAIT_MS } from '../../src/core/agents/agent-kinds.js';
+import { PASTE_END, PASTE_START } from '../../src/core/terminal/prompt-text.js';
 import { DEFAULT_QUIET_MS, DurableInputs, type PromptTarget } from '../../src/runner/durable-inputs.js';
 import { CommandJournal } from '../../src/runner/journal.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanEscapes, type ScanState } from '../../src/core/escape-scan.js';
+import { scanEscapes, type ScanState } from '../../src/core/terminal/escape-scan.js';
 
 const after = (...chunks: string[]): ScanState => chunks.reduce<ScanState>((st, c) => scanEscapes(st, c), 'ground');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFrameDecoder, encodeFrame, utf8Length, type DecodedFrame } from '../../src/core/frame-decoder.js';
-import { MAX_FRAME_BYTES } from '../../src/core/protocol.js';
+import { createFrameDecoder, encodeFrame, utf8Length, type DecodedFrame } from '../../src/core/protocol/frame-decoder.js';
+import { MAX_FRAME_BYTES } from '../../src/core/protocol/protocol.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JiggleChain } from '../../src/client/jiggle-chain.js';
-import { BACKOFF_MS } from '../../src/core/jiggle-retry.js';
+import { BACKOFF_MS } from '../../src/core/terminal/jiggle-retry.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 function setup() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_KINDS, agentKind } from '../../src/core/agent-kinds.js';
+import { AGENT_KINDS, agentKind } from '../../src/core/agents/agent-kinds.js';
 import { readRecording } from '../helpers/recordings.js';
 import {
   advanceRetry,
@@ -10,7 +10,7 @@ import {
   MAX_RETRIES,
   nextRetryDelay,
   stopRetry,
-} from '../../src/core/jiggle-retry.js';
+} from '../../src/core/terminal/jiggle-retry.js';
 
 describe('the seed 000 cases', () => {
   // hasFullClearSequence

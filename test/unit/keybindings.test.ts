@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BINDINGS, Command, matchKey, textOf, TEXT_MODES, type KeyMode, type KeyPress } from '../../src/core/keybindings.js';
+import { BINDINGS, Command, matchKey, textOf, TEXT_MODES, type KeyMode, type KeyPress } from '../../src/core/board/keybindings.js';
 
 const none: KeyPress = {};
 const ctrl: KeyPress = { ctrl: true };
@@ -129,7 +129,7 @@ describe('textOf', () => {
 
 describe('splitKeys', () => {
   it('makes one key of each character of a run, control characters as the keys they are', async () => {
-    const { splitKeys } = await import('../../src/core/keybindings.js');
+    const { splitKeys } = await import('../../src/core/board/keybindings.js');
     expect(splitKeys('jG\r\t\x7f\x15')).toEqual([
       ['j', {}],
       ['G', { shift: true }],

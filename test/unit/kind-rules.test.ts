@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildKindRegistry, kindOf } from '../../src/core/kind-rules.js';
-import { activityFromScreen, activityFromTitle } from '../../src/core/status-detectors.js';
+import { buildKindRegistry, kindOf } from '../../src/core/agents/kind-rules.js';
+import { activityFromScreen, activityFromTitle } from '../../src/core/agents/status-detectors.js';
 import { SHIPPED } from '../helpers/kinds.js';
 
 const shippedSources = () => [...SHIPPED.kinds.values()].flatMap((k) => k.ruleFiles).filter((f, i, a) => a.indexOf(f) === i);
@@ -22,7 +22,7 @@ describe('the shipped rules', () => {
     expect(SHIPPED.errors).toEqual([]);
     expect([...SHIPPED.kinds.keys()].sort()).toEqual(['claude', 'codex', 'demo', 'gemini', 'pi', 'shell']);
     for (const k of SHIPPED.kinds.values()) {
-      for (const p of [...k.detectors.title, ...k.detectors.screen]) expect(p.file, p.name).toMatch(new RegExp(`src/core/rules/${k.name}\\.json$`));
+      for (const p of [...k.detectors.title, ...k.detectors.screen]) expect(p.file, p.name).toMatch(new RegExp(`src/core/agents/rules/${k.name}\\.json$`));
     }
     expect(kindOf(SHIPPED, 'claude')).toMatchObject({ programs: ['claude'], packages: ['@anthropic-ai/claude-code'], wiring: 'claude', enterDelayMs: 400 });
     expect(kindOf(SHIPPED, 'shell').detectors).toEqual({ title: [], screen: [] });

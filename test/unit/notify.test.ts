@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, ringsFor, type SeenSession } from '../../src/core/notify.js';
+import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, ringsFor, type SeenSession } from '../../src/core/board/notify.js';
 import { SESSION_STATES, type SessionState } from '../../src/core/session-state.js';
-import type { ActivitySource } from '../../src/core/activity.js';
+import type { ActivitySource } from '../../src/core/agents/activity.js';
 
 describe('ringsFor: the transition rule', () => {
   it('busy -> waiting and busy -> idle ring; so does waiting after starting or idle (a dialog before the first turn)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RING_BYTES, DEFAULT_RING_CHUNKS, OutputRing, type RingChunk } from '../../src/core/output-ring.js';
+import { DEFAULT_RING_BYTES, DEFAULT_RING_CHUNKS, OutputRing, type RingChunk } from '../../src/core/terminal/output-ring.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindOfCommand } from '../../src/core/program-kind.js';
+import { kindOfCommand } from '../../src/core/agents/program-kind.js';
 import { SHIPPED } from '../helpers/kinds.js';
 
 const kinds = () => SHIPPED.kinds.values();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeCi, sessionEnv } from '../../src/core/session-env.js';
+import { looksLikeCi, sessionEnv } from '../../src/core/agents/session-env.js';
 
 const who = { id: 's1', name: 'api', socket: '/run/s1.sock' };
 

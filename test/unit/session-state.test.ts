@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Activity } from '../../src/core/activity.js';
-import type { SessionStatus } from '../../src/core/protocol.js';
+import type { Activity } from '../../src/core/agents/activity.js';
+import type { SessionStatus } from '../../src/core/protocol/protocol.js';
 import { sessionState, stateLabel } from '../../src/core/session-state.js';
 
 const rec = (status: SessionStatus, activity?: Activity, exitCode: number | null = null, exitSignal: string | null = null) => ({ status, activity, exitCode, exitSignal });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../../src/core/protocol.js';
-import { clampSize, DEFAULT_COLS, DEFAULT_ROWS } from '../../src/core/size.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../../src/core/protocol/protocol.js';
+import { clampSize, DEFAULT_COLS, DEFAULT_ROWS } from '../../src/core/protocol/size.js';
 
 describe('clampSize', () => {
   it('passes a size inside the limits through', () => {

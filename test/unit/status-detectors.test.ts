@@ -2,21 +2,21 @@
  * The status detectors on synthetic screens: for every pattern in the tables
  * a screen it must read and one it must not, the priority between patterns
  * (a dialog beats a busy footer beats an idle hint), where each pattern looks,
- * and the layering rule in src/core/activity.ts. The real screens are in
+ * and the layering rule in src/core/agents/activity.ts. The real screens are in
  * test/integration/detectors-recordings.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { layer, nextReading } from '../../src/core/activity.js';
-import type { Activity, ActivityReading, ActivitySource } from '../../src/core/activity.js';
+import { layer, nextReading } from '../../src/core/agents/activity.js';
+import type { Activity, ActivityReading, ActivitySource } from '../../src/core/agents/activity.js';
 import {
   activityFromScreen,
   activityFromTitle,
   ACTIVITY_PRIORITY,
   screenPatternMatches,
   screenRegion,
-} from '../../src/core/status-detectors.js';
+} from '../../src/core/agents/status-detectors.js';
 import { DETECTORS as STATUS_DETECTORS, detectorsOf } from '../helpers/kinds.js';
-import type { ScreenPattern } from '../../src/core/status-detectors.js';
+import type { ScreenPattern } from '../../src/core/agents/status-detectors.js';
 
 const ROWS = 24;
 const RULE = '─'.repeat(80);

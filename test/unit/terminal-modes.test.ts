@@ -13,7 +13,7 @@ import {
   scrollRegionSequence,
   trackedModesSequence,
   type TrackedModes,
-} from '../../src/core/terminal-modes.js';
+} from '../../src/core/terminal/terminal-modes.js';
 
 const modes = (over: Partial<TrackedModes> = {}): TrackedModes => ({ ...INITIAL_MODES, ...over });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AltScreenTracker, terminalRestoreSequence } from '../../src/core/terminal-restore.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../../src/core/terminal/terminal-restore.js';
 
 describe('terminalRestoreSequence', () => {
   const RESETS: [string, string][] = [

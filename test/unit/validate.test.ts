@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateClientMessage } from '../../src/core/validate.js';
+import { validateClientMessage } from '../../src/core/protocol/validate.js';
 
 const invalid = (v: unknown) => {
   const r = validateClientMessage(v);

@@ -4,7 +4,7 @@
  * starvation shipped green), fake timers at millisecond scale.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type WakeEvent, type WakeTimings } from '../../src/core/wake-dispatcher.js';
+import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type WakeEvent, type WakeTimings } from '../../src/core/chat/wake-dispatcher.js';
 
 const T = DEFAULT_WAKE_TIMINGS;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorktreeStats } from '../../src/core/worktree.js';
+import type { WorktreeStats } from '../../src/core/worktree/worktree.js';
 import { WorktreeRefresher } from '../../src/runner/worktree-refresh.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/detach-key.js';
-import { terminalRestoreSequence } from '../../core/terminal-restore.js';
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/terminal/detach-key.js';
+import { terminalRestoreSequence } from '../../core/terminal/terminal-restore.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 

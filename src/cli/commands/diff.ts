@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findSession } from '../../client/sessions.js';
 import { worktreeDiff } from '../../client/worktree-diff.js';
-import { colorPatch, diffJson, statText } from '../../core/diff-text.js';
+import { colorPatch, diffJson, statText } from '../../core/worktree/diff-text.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 

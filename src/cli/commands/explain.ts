@@ -3,7 +3,7 @@ import { requestExplanation } from '../../client/explain.js';
 import type { RunnerConnection } from '../../client/connection.js';
 import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
-import { explanationText } from '../../core/explain-text.js';
+import { explanationText } from '../../core/agents/explain-text.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 

@@ -6,7 +6,7 @@ export const HOOK_BUDGET_MS = 1500;
 
 /**
  * `agent-board hook <kind> <event> [payload]`: run by an agent's own
- * lifecycle hooks (wired per session, src/core/agent-wiring.ts). It tells the
+ * lifecycle hooks (wired per session, src/core/agents/agent-wiring.ts). It tells the
  * session's runner (AGENT_BOARD_SOCKET, inherited from the session) what
  * happened, with the agent's session id when the event carries one. It always
  * exits 0 and prints nothing, or `{}` with --json (Gemini reads a hook's

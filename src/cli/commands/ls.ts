@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
-import { agentLabel } from '../../core/agent-kinds.js';
+import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
-import { worktreeSummary } from '../../core/worktree.js';
+import { worktreeSummary } from '../../core/worktree/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../state/rooms.js';
 import { getHome } from '../context.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findSession } from '../../client/sessions.js';
 import { mergeWorktree, type MergeMode } from '../../client/worktree-merge.js';
-import type { WorktreeInfo } from '../../core/worktree.js';
+import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import type { SessionView } from '../../state/host-store.js';
 import { getHome } from '../context.js';

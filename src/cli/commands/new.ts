@@ -65,7 +65,7 @@ export function registerNew(program: Command): void {
         const { DEMO_AGENT } = await import('./demo.js');
         cmd = [process.execPath, DEMO_AGENT, '--room', o.room];
       }
-      // Agents with a program of their own take the words as extra arguments (src/core/agent-wiring.ts).
+      // Agents with a program of their own take the words as extra arguments (src/core/agents/agent-wiring.ts).
       const ownProgram = registry.kinds.get(o.agent)!.command !== null;
       const [command, ...args] = ownProgram ? [o.command ?? '', ...cmd] : cmd.length ? cmd : [o.command ?? process.env.SHELL ?? '/bin/sh'];
       const opts: NewSessionOptions = {

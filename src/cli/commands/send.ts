@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
 import { connectSession, findSession } from '../../client/sessions.js';
-import { isCommandId } from '../../core/control-protocol.js';
+import { isCommandId } from '../../core/protocol/control-protocol.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { textArgument } from '../text-arg.js';

@@ -1,6 +1,6 @@
 import { Box, Text, type TextProps } from 'ink';
 import { useMemo } from 'react';
-import type { ChatRecord } from '../../core/chat.js';
+import type { ChatRecord } from '../../core/chat/chat.js';
 import { chatLines, type ChatLine, type ChatStyle } from '../chat-lines.js';
 import { useChatViewport } from '../hooks/useChatViewport.js';
 

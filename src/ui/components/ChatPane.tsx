@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { sessionRoom, type ChatOverlay } from '../../core/board-state.js';
+import { sessionRoom, type ChatOverlay } from '../../core/board/board-state.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useChatFeed } from '../hooks/useChatFeed.js';
 import { ChatInput } from './ChatInput.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { DialogText } from '../../core/dialog-text.js';
+import type { DialogText } from '../../core/agents/dialog-text.js';
 import { cut } from '../text-width.js';
 
 export interface DialogCardProps {

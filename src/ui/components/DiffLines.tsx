@@ -1,6 +1,6 @@
 import { Text } from 'ink';
-import { fileCounts, fileLabel, type DiffModel } from '../../core/diff-model.js';
-import type { DiffRow } from '../../core/diff-view.js';
+import { fileCounts, fileLabel, type DiffModel } from '../../core/worktree/diff-model.js';
+import type { DiffRow } from '../../core/board/diff-view.js';
 import { cut, fit } from '../text-width.js';
 
 export interface DiffLinesProps {

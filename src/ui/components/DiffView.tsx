@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo } from 'react';
-import { unsentComments, type DiffComment, type DiffOverlay } from '../../core/diff-board.js';
-import { fileCounts, fileLabel } from '../../core/diff-model.js';
-import { commentPlace, fileAt } from '../../core/diff-view.js';
-import { BINDINGS } from '../../core/keybindings.js';
+import { unsentComments, type DiffComment, type DiffOverlay } from '../../core/board/diff-board.js';
+import { fileCounts, fileLabel } from '../../core/worktree/diff-model.js';
+import { commentPlace, fileAt } from '../../core/board/diff-view.js';
+import { BINDINGS } from '../../core/board/keybindings.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { cut, fit } from '../text-width.js';
 import { DiffLines } from './DiffLines.js';

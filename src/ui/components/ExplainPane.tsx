@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { ExplainOverlay } from '../../core/board-session-views.js';
-import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/explain-text.js';
+import type { ExplainOverlay } from '../../core/board/board-session-views.js';
+import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';
 
@@ -11,7 +11,7 @@ export interface ExplainPaneProps {
   width: number;
 }
 
-/** Why the session has its state: its runner's explanation (src/core/status-explain.ts), in place of the preview. */
+/** Why the session has its state: its runner's explanation (src/core/agents/status-explain.ts), in place of the preview. */
 export function ExplainPane({ explain: o, rows, width }: ExplainPaneProps) {
   const now = useNow(1000);
   const body = o.error ? null : o.explanation ? explainLines(o.explanation, now) : null;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import type { Message } from '../../core/board-state.js';
-import { BINDINGS, type HintWhen, type KeyMode } from '../../core/keybindings.js';
+import type { Message } from '../../core/board/board-state.js';
+import { BINDINGS, type HintWhen, type KeyMode } from '../../core/board/keybindings.js';
 import { textWidth } from '../text-width.js';
 
 export interface FooterProps {

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { BINDINGS, Command, type Binding } from '../../core/keybindings.js';
+import { BINDINGS, Command, type Binding } from '../../core/board/keybindings.js';
 import { ATTENTION_COLOR, ATTENTION_MARK } from '../status-style.js';
 
 export interface HelpOverlayProps {

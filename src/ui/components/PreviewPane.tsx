@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
-import { agentLabel } from '../../core/agent-kinds.js';
-import { statusText } from '../../core/board-state.js';
-import { dialogText } from '../../core/dialog-text.js';
+import { agentLabel } from '../../core/agents/agent-kinds.js';
+import { statusText } from '../../core/board/board-state.js';
+import { dialogText } from '../../core/agents/dialog-text.js';
 import { sessionState } from '../../core/session-state.js';
-import { worktreeSummary } from '../../core/worktree.js';
+import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { cropPreview, cropTop } from '../preview-crop.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { visibleSessions, type BoardState } from '../../core/board-state.js';
+import { visibleSessions, type BoardState } from '../../core/board/board-state.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
 import { rowColumns, SessionRow } from './SessionRow.js';

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { BoardActions } from '../board-api.js';
-import type { NewFields } from '../../core/board-state.js';
-import type { DetachKey } from '../../core/detach-key.js';
+import type { NewFields } from '../../core/board/board-state.js';
+import type { DetachKey } from '../../core/terminal/detach-key.js';
 import type { SessionKeys } from '../session-keys.js';
 
 /** Why the board hands the terminal back to run-board: to attach to a session, or to quit. */

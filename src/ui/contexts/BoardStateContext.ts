@@ -1,7 +1,7 @@
 import { createContext, useContext, type Dispatch } from 'react';
-import type { BoardAction, BoardState } from '../../core/board-state.js';
+import type { BoardAction, BoardState } from '../../core/board/board-state.js';
 
-/** The board's state (src/core/board-state.ts) and its dispatch, apart from what acts on it. */
+/** The board's state (src/core/board/board-state.ts) and its dispatch, apart from what acts on it. */
 export interface BoardStore {
   /** The state this render shows. */
   state: BoardState;

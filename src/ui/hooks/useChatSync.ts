@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { sessionRoom } from '../../core/board-state.js';
+import { sessionRoom } from '../../core/board/board-state.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useChatFeedSource } from '../contexts/ChatFeedContext.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type MutableRefObject } from 'react';
-import { findDetachKey } from '../../core/detach-key.js';
+import { findDetachKey } from '../../core/terminal/detach-key.js';
 import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useFeedSource } from '../contexts/FeedContext.js';

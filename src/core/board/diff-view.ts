@@ -4,8 +4,8 @@
  * cursor's moves and the window that keeps it on screen, what a comment is
  * on, and the one prompt the comments make. Pure, computed once per diff.
  */
-import type { DiffLine, DiffModel } from './diff-model.js';
-import { fileCounts } from './diff-model.js';
+import type { DiffLine, DiffModel } from '../worktree/diff-model.js';
+import { fileCounts } from '../worktree/diff-model.js';
 
 export type DiffRow =
   | { kind: 'file'; file: number }

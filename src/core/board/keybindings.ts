@@ -169,7 +169,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
   explain: [
     { command: Command.Cancel, keys: [k('escape'), ch('e'), ch('q'), k('return'), ch('c', true)], label: 'Esc e q', help: 'close', hint: 'Esc close' },
   ],
-  // A session's diff (src/core/diff-board.ts): a cursor line, hunks and files, comments.
+  // A session's diff (src/core/board/diff-board.ts): a cursor line, hunks and files, comments.
   diff: [
     { command: Command.Up, keys: [k('upArrow'), ch('k')], label: '↑ k', help: 'line up' },
     { command: Command.Down, keys: [k('downArrow'), ch('j')], label: '↓ j', help: 'line down', hint: '↑↓ move' },

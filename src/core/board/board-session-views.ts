@@ -1,13 +1,13 @@
 /**
  * Two views of the selected session that open over the board, as reducer
- * steps: the explain overlay (why it has its state, src/core/status-explain.ts)
+ * steps: the explain overlay (why it has its state, src/core/agents/status-explain.ts)
  * and type-through, where every key goes to the session as typed until the
  * detach key. Both need the session running: its runner answers. Used by
  * boardReducer.
  */
 import type { BoardSession, BoardState } from './board-state.js';
 import { selectedSession } from './board-derived.js';
-import type { StatusExplanation } from './status-explain.js';
+import type { StatusExplanation } from '../agents/status-explain.js';
 
 export interface ExplainOverlay {
   kind: 'explain';

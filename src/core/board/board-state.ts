@@ -11,9 +11,9 @@
 import { chatOutcome, chatPage, chatViewport, scrollChat } from './board-chat.js';
 import { keepMarks, promptStep, type PromptAction, type PromptOverlay } from './board-prompt.js';
 import { sessionViewStep, type ExplainOverlay, type SessionViewAction, type TypingOverlay } from './board-session-views.js';
-import { DEFAULT_ROOM } from './chat.js';
+import { DEFAULT_ROOM } from '../chat/chat.js';
 import { diffStep, isDiffAction, type DiffAction, type DiffOverlay } from './diff-board.js';
-import type { HostRecord } from './protocol.js';
+import type { HostRecord } from '../protocol/protocol.js';
 import { selectedIndex, selectedSession, visibleSessions } from './board-derived.js';
 import { dropLast, editOverlayField } from './board-fields.js';
 
@@ -75,7 +75,7 @@ export interface BoardState {
   listRows: number;
   overlay: Overlay;
   message: Message | null;
-  /** Sessions whose row is marked (it rang: src/core/notify.ts) until the user looks, in the order they rang. */
+  /** Sessions whose row is marked (it rang: src/core/board/notify.ts) until the user looks, in the order they rang. */
   attention: readonly string[];
   /** Sessions the user marked (Space) for the prompt line, in the order marked. */
   marks: readonly string[];

@@ -3,7 +3,7 @@
  * runner applies only the newest from each client (once per turn of its event
  * loop) and tells the older ones they were superseded, naming the newer one.
  */
-import type { TermSize } from './size.js';
+import type { TermSize } from '../protocol/size.js';
 
 export interface PendingResize {
   commandId: string;

@@ -1,11 +1,11 @@
 /**
  * What the board's state says without changing it: a row's state word, the
  * filter, the rows it lets through, the selection, and what the keyboard
- * talks to. Pure, like the reducer (src/core/board-state.ts) it belongs to.
+ * talks to. Pure, like the reducer (src/core/board/board-state.ts) it belongs to.
  */
 import type { BoardSession, BoardState } from './board-state.js';
 import type { KeyMode } from './keybindings.js';
-import { sessionState } from './session-state.js';
+import { sessionState } from '../session-state.js';
 
 /** The state word a row shows (src/core/session-state.ts); an exited session says how it ended. */
 export function statusText(s: BoardSession): string {

@@ -7,7 +7,7 @@
  * boardReducer.
  */
 import type { BoardState } from './board-state.js';
-import type { DiffModel } from './diff-model.js';
+import type { DiffModel } from '../worktree/diff-model.js';
 import { commentTarget, diffRows, jumpStart, moveCursor, windowTop, type CommentTarget, type DiffRows } from './diff-view.js';
 
 /** new: not sent yet; sending: on its way; sent: typed; unconfirmed: may have been typed (never sent again blind). */

@@ -15,7 +15,7 @@ export interface AgentKind {
   args: readonly string[];
   /** Extra environment for it. */
   env: Readonly<Record<string, string>>;
-  /** Where its status comes from, best first (src/core/activity.ts). */
+  /** Where its status comes from, best first (src/core/agents/activity.ts). */
   statusSources: readonly ActivitySource[];
   /** What each of its lifecycle hooks means (`agent-board hook <event>`). */
   hookEvents: Readonly<Record<string, Activity | 'session'>>;
@@ -37,7 +37,7 @@ export interface AgentKind {
   /**
    * Its idle screen repaints without end (Claude Code's spinner and status
    * line), so a quiet gap never comes: a pending wake gets the hard cap
-   * (src/core/wake-dispatcher.ts). Off for everything that does go quiet.
+   * (src/core/chat/wake-dispatcher.ts). Off for everything that does go quiet.
    */
   repaintStarved: boolean;
   /**

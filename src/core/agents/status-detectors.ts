@@ -1,8 +1,8 @@
 /**
  * Per-kind status detectors: what an agent's window title and its screen say
  * about what it is doing (the title and screen layers of the layered status,
- * see src/core/activity.ts). The patterns are data: one rule file per kind in
- * src/core/rules/ (compiled by src/core/kind-rules.ts, with the user's own
+ * see src/core/agents/activity.ts). The patterns are data: one rule file per kind in
+ * src/core/agents/rules/ (compiled by src/core/agents/kind-rules.ts, with the user's own
  * file on top), each read off the real recordings in test/fixtures/recordings
  * (its "why" names the recording) and checked against them at labelled
  * moments by test/integration/detectors-recordings.test.ts.

@@ -15,8 +15,8 @@
  *   prompt). An agent that said itself it was working (hook, title, screen)
  *   still rings when its first turn ends.
  */
-import type { ActivitySource } from './activity.js';
-import type { SessionState } from './session-state.js';
+import type { ActivitySource } from '../agents/activity.js';
+import type { SessionState } from '../session-state.js';
 
 export interface SeenSession {
   id: string;

@@ -1,6 +1,6 @@
-import type { Activity, ActivitySource } from './activity.js';
-import type { StatusExplanation } from './status-explain.js';
-import type { WorktreeInfo, WorktreeStats } from './worktree.js';
+import type { Activity, ActivitySource } from '../agents/activity.js';
+import type { StatusExplanation } from '../agents/status-explain.js';
+import type { WorktreeInfo, WorktreeStats } from '../worktree/worktree.js';
 import type { CmdAck, ReconcileMsg, ReconcileResult } from './control-protocol.js';
 
 /**
@@ -50,7 +50,7 @@ export interface HostRecord {
   /** Increases with every change the runner makes to this record (reconcile's hostRevision). */
   revision?: number;
   status: SessionStatus;
-  /** What the program is doing (src/core/activity.ts), layered from its best source; absent before it says. */
+  /** What the program is doing (src/core/agents/activity.ts), layered from its best source; absent before it says. */
   activity?: Activity;
   activitySource?: ActivitySource;
   /** When the activity last changed (ISO). */

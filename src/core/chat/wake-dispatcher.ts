@@ -37,7 +37,7 @@ export interface WakeTimings {
   submitMinDelayMs: number;
 }
 
-import type { Clock, Disposable, Scheduler } from './clock.js';
+import type { Clock, Disposable, Scheduler } from '../clock.js';
 export type { Clock, Disposable, Scheduler };
 
 export const DEFAULT_WAKE_TIMINGS: Readonly<WakeTimings> = Object.freeze({

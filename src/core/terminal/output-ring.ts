@@ -4,7 +4,7 @@
  * without a full snapshot, as long as the chunks it missed are still held.
  */
 
-import { utf8Length } from './frame-decoder.js';
+import { utf8Length } from '../protocol/frame-decoder.js';
 
 /**
  * Defaults follow the runner of the seeds: 2048 chunks or 4 MiB, whichever

@@ -5,7 +5,7 @@ import { decideActivity } from './activity-layers.js';
  * for the wake dispatcher. Layered: the best source that has spoken recently
  * wins (the agent's own hooks, then its window title, then its screen, then
  * raw byte activity). Pure types and the layering rule; the detectors are in
- * src/core/status-detectors.ts, the runner keeps the current value.
+ * src/core/agents/status-detectors.ts, the runner keeps the current value.
  */
 
 export type Activity =

@@ -1,5 +1,5 @@
 /**
- * Agent kinds as data: the shipped rule files (src/core/rules/<kind>.json,
+ * Agent kinds as data: the shipped rule files (src/core/agents/rules/<kind>.json,
  * one kind each) and the user's own file (docs/agents.md: "Rules you can
  * fix") compiled into one registry. A rule file names the programs a kind is
  * recognised by and its title and screen patterns; the user's file may also
