@@ -1,7 +1,9 @@
 import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { kindNamed } from '../state/kind-files.js';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
-import { JiggleChain, type Scheduler } from './jiggle-chain.js';
+import { JiggleChain } from './jiggle-chain.js';
+import type { Scheduler } from '../core/clock.js';
+import { realScheduler } from '../state/real-time.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
@@ -143,7 +145,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     const kind = kindNamed(conn.hello.host.foregroundAgent ?? conn.hello.host.agent);
     jiggle?.stop();
     const ch = channel;
-    jiggle = new JiggleChain(kind.settleMarkers, () => ch?.send({ type: 'redraw' }), opts.scheduler);
+    jiggle = new JiggleChain(kind.settleMarkers, () => ch?.send({ type: 'redraw' }), opts.scheduler ?? realScheduler({ unref: true }));
     jiggle.start();
   };
 

@@ -6,38 +6,25 @@ import {
   stopRetry,
   type JiggleRetryState,
 } from '../core/terminal/jiggle-retry.js';
-
-/** Timers, injectable so tests run the chain on fake time. */
-export interface Scheduler {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realScheduler: Scheduler = {
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
+import type { Scheduler } from '../core/clock.js';
+import { MutableDisposable } from '../core/lifetime.js';
 
 /**
  * The attach side of the jiggle chain: one jiggle when the stream goes live,
  * then again after each backoff step until the program's output shows its
  * settle marker, the steps run out, or the attach ends. It outlives the attach
- * settling on purpose (seed 000): a program that swallowed the first jiggles
+ * settling on purpose: a program that swallowed the first jiggles
  * while starting up still gets asked later.
  */
 export class JiggleChain {
   private state: JiggleRetryState;
   private carry = '';
-  private timer: unknown = null;
+  private readonly timer = new MutableDisposable();
 
   constructor(
     private readonly markers: readonly string[],
     private readonly jiggle: () => void,
-    private readonly scheduler: Scheduler = realScheduler,
+    private readonly scheduler: Scheduler,
   ) {
     this.state = stopRetry(createJiggleRetryState(markers));
   }
@@ -60,9 +47,14 @@ export class JiggleChain {
     if (r.clearFound) this.cancelTimer();
   }
 
+  /** No more jiggles until the next `start()`. */
   stop(): void {
     this.cancelTimer();
     this.state = stopRetry(this.state);
+  }
+
+  dispose(): void {
+    this.stop();
   }
 
   get settled(): boolean {
@@ -74,14 +66,14 @@ export class JiggleChain {
   }
 
   get running(): boolean {
-    return this.timer !== null;
+    return this.timer.value !== undefined;
   }
 
   private schedule(): void {
     const delay = nextRetryDelay(this.state);
     if (delay === null) return;
-    this.timer = this.scheduler.setTimeout(() => {
-      this.timer = null;
+    this.timer.value = this.scheduler.setTimeout(() => {
+      this.timer.clear();
       if (nextRetryDelay(this.state) === null) return;
       this.jiggle();
       this.state = advanceRetry(this.state);
@@ -90,7 +82,6 @@ export class JiggleChain {
   }
 
   private cancelTimer(): void {
-    if (this.timer !== null) this.scheduler.clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.clear();
   }
 }

@@ -1,6 +1,7 @@
 import type { Activity, ActivityReading, ActivitySource } from '../core/agents/activity.js';
 import { decideActivity, OVERRULE_AFTER_MS, type Decision } from '../core/agents/activity-layers.js';
-import type { Clock, Disposable, Scheduler } from '../core/clock.js';
+import type { Clock, Scheduler } from '../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, type Event } from '../core/lifetime.js';
 import type { KindRegistry, ResolvedKind } from '../core/agents/kind-rules.js';
 import { kindOfCommand } from '../core/agents/program-kind.js';
 import { matchScreen, matchTitle } from '../core/agents/status-detectors.js';
@@ -55,8 +56,9 @@ export class ActivityTracker {
   private readonly readings = new Map<ActivitySource, TrackedReading>();
   private current: Decision | null = null;
   private currentSince: number | null = null;
-  private checkTimer: unknown = null;
-  private bytesTimer: unknown = null;
+  private readonly store = new DisposableStore();
+  private readonly checkTimer = this.store.add(new MutableDisposable());
+  private readonly bytesTimer = this.store.add(new MutableDisposable());
   private lastByteAt = 0;
   private stopped = false;
   private recheck = false;
@@ -67,23 +69,16 @@ export class ActivityTracker {
   private betterSpoke = false;
   /** When a layer other than the hook last turned busy: a turn the hooks should have told of. */
   private busyWithoutHookAt: number | null = null;
-  private readonly changeListeners = new Set<(d: Decision) => void>();
-  private readonly kindListeners = new Set<(k: ResolvedKind, fg: ForegroundProgram | null) => void>();
+  private readonly changed = this.store.add(new Emitter<Decision>());
+  private readonly kindChanged = this.store.add(new Emitter<{ kind: ResolvedKind; foreground: ForegroundProgram | null }>());
+
+  /** Every change of the decided activity. */
+  readonly onChange: Event<Decision> = this.changed.event;
+  /** The kind whose rules apply changed (a shell session's foreground agent came or went). */
+  readonly onKindChange = this.kindChanged.event;
 
   constructor(private readonly d: TrackerDeps) {
     this.effective = d.kind;
-  }
-
-  /** Every change of the decided activity. */
-  onChange(fn: (d: Decision) => void): Disposable {
-    this.changeListeners.add(fn);
-    return { dispose: () => void this.changeListeners.delete(fn) };
-  }
-
-  /** The kind whose rules apply changed (a shell session's foreground agent came or went). */
-  onKindChange(fn: (k: ResolvedKind, fg: ForegroundProgram | null) => void): Disposable {
-    this.kindListeners.add(fn);
-    return { dispose: () => void this.kindListeners.delete(fn) };
   }
 
   /** A program that prints nothing at all is idle by its bytes after a while, not "starting" forever. */
@@ -121,26 +116,19 @@ export class ActivityTracker {
     this.lastByteAt = this.d.clock.now();
     if (this.has('bytes')) {
       this.set('bytes', 'busy', this.lastByteAt);
-      if (this.bytesTimer === null) this.armBytesIdle(BYTES_IDLE_MS);
+      if (!this.bytesTimer.value) this.armBytesIdle(BYTES_IDLE_MS);
     }
-    if (this.checkTimer !== null) {
+    if (this.checkTimer.value) {
       this.recheck = true; // output after the check was scheduled: look once more after it
       return;
     }
     this.scheduleCheck();
   }
 
-  stop(): void {
-    this.stopped = true;
-    if (this.checkTimer !== null) this.d.scheduler.clearTimeout(this.checkTimer);
-    if (this.bytesTimer !== null) this.d.scheduler.clearTimeout(this.bytesTimer);
-    this.checkTimer = this.bytesTimer = null;
-    this.changeListeners.clear();
-    this.kindListeners.clear();
-  }
-
+  /** The session ended: no more timers, no more events. */
   dispose(): void {
-    this.stop();
+    this.stopped = true;
+    this.store.dispose();
   }
 
   /** Why the session shows what it shows (`agent-board explain`). */
@@ -169,8 +157,8 @@ export class ActivityTracker {
   }
 
   private scheduleCheck(): void {
-    this.checkTimer = this.d.scheduler.setTimeout(() => {
-      this.checkTimer = null;
+    this.checkTimer.value = this.d.scheduler.setTimeout(() => {
+      this.checkTimer.clear();
       this.check();
       if (this.recheck && !this.stopped) {
         this.recheck = false;
@@ -180,8 +168,8 @@ export class ActivityTracker {
   }
 
   private armBytesIdle(ms: number): void {
-    this.bytesTimer = this.d.scheduler.setTimeout(() => {
-      this.bytesTimer = null;
+    this.bytesTimer.value = this.d.scheduler.setTimeout(() => {
+      this.bytesTimer.clear();
       const quiet = this.d.clock.now() - this.lastByteAt;
       const need = this.quietNeeded();
       if (quiet >= need) this.set('bytes', 'idle', this.d.clock.now());
@@ -229,9 +217,9 @@ export class ActivityTracker {
       // Bytes speak from the last output on: busy while it is recent, idle after the quiet.
       const left = this.quietNeeded() - (now - this.lastByteAt);
       this.put('bytes', left <= 0 ? 'idle' : 'busy', now);
-      if (left > 0 && this.bytesTimer === null) this.armBytesIdle(left);
+      if (left > 0 && !this.bytesTimer.value) this.armBytesIdle(left);
     }
-    for (const fn of this.kindListeners) fn(next, this.fg);
+    this.kindChanged.fire({ kind: next, foreground: this.fg });
     return true;
   }
 
@@ -277,7 +265,7 @@ export class ActivityTracker {
     this.current = next;
     if (next.reading.activity !== was?.reading.activity || next.reading.source !== was?.reading.source) {
       if (next.reading.activity !== was?.reading.activity) this.currentSince = now;
-      for (const fn of this.changeListeners) fn(next);
+      this.changed.fire(next);
     }
   }
 }

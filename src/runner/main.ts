@@ -10,7 +10,7 @@ import { fileLogger } from './log.js';
 import { listen } from './server.js';
 import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
-import { realClock, realScheduler } from './real-time.js';
+import { realClock, realScheduler } from '../state/real-time.js';
 import { keepWorktreeStatsFresh } from './worktree-live.js';
 import { sessionEnv } from '../core/agents/session-env.js';
 
@@ -107,7 +107,7 @@ export async function runRunner(id: string): Promise<void> {
       write: (stats) => host.update({ worktreeStats: stats }),
       log,
       clock: realClock,
-      scheduler: realScheduler,
+      scheduler: realScheduler(),
     });
   }
   host.startHeartbeat();

@@ -7,7 +7,7 @@ import { clampSize } from '../core/protocol/size.js';
 import { ClientConn, clientBacklogLimit } from './client-conn.js';
 import { ActivityTracker } from './activity-tracker.js';
 import { foregroundProgram } from './foreground.js';
-import { realClock, realScheduler } from './real-time.js';
+import { realClock, realScheduler } from '../state/real-time.js';
 import { kindNamed, kindRegistry } from '../state/kind-files.js';
 import type { Control } from './control.js';
 import { wireControl } from './control-wiring.js';
@@ -85,7 +85,7 @@ export class Session {
       kinds: kindRegistry(),
       view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
       clock: realClock,
-      scheduler: realScheduler,
+      scheduler: realScheduler(),
       hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
       foreground: () => foregroundProgram(this.pty.pid, this.pty.foregroundGroup()),
     });
@@ -97,7 +97,7 @@ export class Session {
       deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true, false);
       this.onActivity?.();
     });
-    this.activity.onKindChange((k, fg) => {
+    this.activity.onKindChange(({ kind: k, foreground: fg }) => {
       deps.log(fg ? `foreground: ${fg.argv.join(' ').slice(0, 120)} (pid ${fg.pid}) runs as kind ${k.name}` : `foreground: back to the session's own program (kind ${k.name})`);
       deps.host.update({ foregroundAgent: k.name === rec.agent ? undefined : k.name }, true, false);
     });
@@ -314,7 +314,7 @@ export class Session {
     this.exit = e;
     this.deps.log(`child exited: code ${e.code} signal ${e.signal}`);
     this.control.sessionEnded(e);
-    this.activity.stop();
+    this.activity.dispose();
     // Let the model take in the last output, keep the final screen, then say goodbye.
     this.model.whenSettled(() => {
       const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);

@@ -1,5 +1,7 @@
+import { realClock, realScheduler } from '../state/real-time.js';
 import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat/chat.js';
-import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type Disposable, type WakeTimings } from '../core/chat/wake-dispatcher.js';
+import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type WakeTimings } from '../core/chat/wake-dispatcher.js';
+import type { Disposable } from '../core/lifetime.js';
 import { wakeText } from '../core/chat/wake-text.js';
 import { chatFile } from '../state/paths.js';
 import { ensureRoomDir, roomMaxHops, roomOf } from '../state/rooms.js';
@@ -60,8 +62,8 @@ export class RunnerWakes {
   ) {
     const room = roomOf({ room: s.room });
     this.dispatcher = new WakeDispatcher({
-      clock: { now: () => Date.now() },
-      scheduler: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+      clock: realClock,
+      scheduler: realScheduler(),
       term: {
         isRunning: () => s.isRunning(),
         lastOutputAt: () => s.lastOutputAt(),
@@ -73,8 +75,8 @@ export class RunnerWakes {
       capEligible: () => s.repaintStarved(),
       isPaused: () => this.paused(),
       wakeText: (ids) => wakeText({ name: s.name(), room, mentionIds: ids, cli }),
-      onEvent: (e) => log(`wake: ${JSON.stringify(e)}`),
     });
+    this.dispatcher.onEvent((e) => log(`wake: ${JSON.stringify(e)}`));
     this.watch = new ChatWatch(chatFile(home, room), (rs) => this.onRecords(rs), (m) => log(`chat: ${m}`));
   }
 
@@ -90,7 +92,7 @@ export class RunnerWakes {
 
   stop(): void {
     this.watch.stop();
-    this.dispatcher.stop();
+    this.dispatcher.dispose();
   }
 
   private paused(): boolean {

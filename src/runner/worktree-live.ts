@@ -1,4 +1,5 @@
-import type { Clock, Disposable, Scheduler } from '../core/clock.js';
+import type { Clock, Scheduler } from '../core/clock.js';
+import type { Disposable } from '../core/lifetime.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
 import { git } from '../state/git.js';
 import { worktreeStats } from '../state/worktree-stats.js';

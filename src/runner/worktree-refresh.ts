@@ -1,4 +1,5 @@
 import type { Clock, Scheduler } from '../core/clock.js';
+import { MutableDisposable } from '../core/lifetime.js';
 import type { WorktreeStats } from '../core/worktree/worktree.js';
 
 /** A burst of file changes is counted this long after its first change. */
@@ -30,7 +31,7 @@ function sameCounts(a: WorktreeStats | null, b: WorktreeStats): boolean {
  * count makes one more after it). Time comes from the injected clock.
  */
 export class WorktreeRefresher {
-  private timer: unknown = null;
+  private readonly timer = new MutableDisposable();
   private dueAt = Number.POSITIVE_INFINITY;
   private running = false;
   private again = false;
@@ -59,8 +60,7 @@ export class WorktreeRefresher {
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer !== null) this.d.scheduler.clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.dispose();
   }
 
   private request(delayMs: number): void {
@@ -71,16 +71,13 @@ export class WorktreeRefresher {
     }
     const now = this.d.clock.now();
     const at = Math.max(now + delayMs, this.lastRunAt + (this.d.minIntervalMs ?? WORKTREE_MIN_INTERVAL_MS));
-    if (this.timer !== null) {
-      if (this.dueAt <= at) return; // already due as soon
-      this.d.scheduler.clearTimeout(this.timer);
-    }
+    if (this.timer.value && this.dueAt <= at) return; // already due as soon
     this.dueAt = at;
-    this.timer = this.d.scheduler.setTimeout(() => void this.run(), at - now);
+    this.timer.value = this.d.scheduler.setTimeout(() => void this.run(), at - now);
   }
 
   private async run(): Promise<void> {
-    this.timer = null;
+    this.timer.clear();
     this.dueAt = Number.POSITIVE_INFINITY;
     this.running = true;
     this.lastRunAt = this.d.clock.now();

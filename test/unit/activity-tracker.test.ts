@@ -215,7 +215,7 @@ describe('ActivityTracker', () => {
   it('a shell session follows its foreground agent and falls back when it exits', () => {
     const r = rig('shell');
     const kinds: string[] = [];
-    r.tracker.onKindChange((k) => kinds.push(k.name));
+    r.tracker.onKindChange(({ kind }) => kinds.push(kind.name));
     r.screen('$ ');
     r.print();
     r.time.advance(BYTES_IDLE_MS);

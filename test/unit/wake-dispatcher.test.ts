@@ -1,9 +1,10 @@
 /**
- * Seed 001's deterministic contract: a stub PTY whose onData callbacks the
+ * The wake policy's deterministic contract (docs/wakes.md): a stub PTY whose onData callbacks the
  * test drives (the original suite never called them, which is how repaint
  * starvation shipped green), fake timers at millisecond scale.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Scheduler } from '../../src/core/clock.js';
 import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type WakeEvent, type WakeTimings } from '../../src/core/chat/wake-dispatcher.js';
 
 const T = DEFAULT_WAKE_TIMINGS;
@@ -43,19 +44,31 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
+/** vitest's fake timers behind the Scheduler interface. */
+const viScheduler: Scheduler = {
+  setTimeout: (fn, ms) => {
+    const h = setTimeout(fn, ms);
+    return { dispose: () => clearTimeout(h) };
+  },
+  setInterval: (fn, ms) => {
+    const h = setInterval(fn, ms);
+    return { dispose: () => clearInterval(h) };
+  },
+};
+
 function setup(opts: { cap?: boolean; timings?: Partial<WakeTimings>; paused?: () => boolean } = {}) {
   const pty = new StubPty();
   const events: WakeEvent[] = [];
   const d = new WakeDispatcher({
     clock: { now: () => Date.now() },
-    scheduler: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
+    scheduler: viScheduler,
     term: pty.term,
     timings: { ...T, ...opts.timings },
     capEligible: opts.cap ?? false,
     isPaused: opts.paused ?? (() => false),
     wakeText: (ids) => `WAKE ${ids.join(',')}`,
-    onEvent: (e) => events.push(e),
   });
+  d.onEvent((e) => events.push(e));
   return { pty, d, events };
 }
 
@@ -154,7 +167,7 @@ describe('the ticket: repaint starvation and its safe cap', () => {
     // stop
     d.mention(5);
     vi.advanceTimersByTime(T.coalesceMs);
-    d.stop();
+    d.dispose();
     expect(d.state).toMatchObject({ ...idle(), submitTimer: false });
     expect(pty.listeners.size).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
@@ -199,13 +212,13 @@ describe('the review: G1-G5', () => {
     d.mention(1);
     repaint(pty, 200, 5000); // a cycle with its cap armed
     expect(d.state).toMatchObject({ capTimer: true, listener: true });
-    d.stop();
+    d.dispose();
     repaint(pty, 200, 60_000);
     expect(pty.writes).toEqual([]);
     const second = setup();
     second.d.mention(1);
     vi.advanceTimersByTime(T.coalesceMs); // typed; its Enter is due in 300 ms
-    second.d.stop();
+    second.d.dispose();
     vi.advanceTimersByTime(10_000);
     expect(second.pty.writes.map((w) => w.data)).toEqual(['WAKE 1']);
   });
@@ -267,7 +280,7 @@ describe('a trusted status (hooks, title, screen) beats the byte heuristics', ()
     const pty = new StubPty();
     const d = new WakeDispatcher({
       clock: { now: () => Date.now() },
-      scheduler: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
+      scheduler: viScheduler,
       term: { ...pty.term, trustedActivity: () => status.v },
       timings: T,
       capEligible: cap,

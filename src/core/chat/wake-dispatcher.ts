@@ -1,29 +1,28 @@
 /**
- * When to type a wake into a session (seed 001, with its review's G1-G5): a
- * mention in the chat wakes the agent by typing a short prompt into its PTY,
- * but only when that cannot barge into a turn, and never in a storm.
+ * When to type a wake into a session: a mention in the chat wakes the agent by typing a short
+ * prompt into its PTY, but only when that cannot barge into a turn, and never in a storm
+ * (docs/wakes.md has the whole policy and its guarantees).
  *
- * - Idle-gap delivery is the preferred path: the session printed nothing for
- *   idleThresholdMs.
- * - After we typed into the session (a wake or a prompt), for
- *   activeSuppressionMs only a genuine idle gap may deliver; nothing preempts
- *   that window (G1).
- * - Agent kinds whose idle screen repaints forever (Claude) would starve the
- *   idle gap, so they alone get a hard cap: a wake waits at most hardCapMs,
- *   re-armed for what remains of the suppression window and of the cooldown
- *   after the last cap delivery (G1, G3: defers, never drops).
- * - The idle timer, the cap timer and the output listener are one lifecycle
- *   per session: created together, cleared together on idle drain, cap drain,
- *   stop and exit; a timer of an old cycle never touches a new one (G2).
- * - The session is checked to be running with a live PTY right before
- *   anything is typed (G4); the delayed Enter has an owner and dies with stop.
+ * - Idle-gap delivery is the preferred path: the session printed nothing for idleThresholdMs.
+ * - After we typed into the session (a wake or a prompt), for activeSuppressionMs only a genuine
+ *   idle gap may deliver; nothing preempts that window.
+ * - Agent kinds whose idle screen repaints forever (Claude) would starve the idle gap, so they
+ *   alone get a hard cap: a wake waits at most hardCapMs, re-armed for what remains of the
+ *   suppression window and of the cooldown after the last cap delivery: deferred, never dropped.
+ * - The idle timer, the cap timer and the output listener are one lifetime per wait (a cycle's
+ *   DisposableStore): created together, released together on idle drain, cap drain, dispose and
+ *   exit; a timer of an old cycle never touches a new one.
+ * - The session is checked to be running with a live PTY right before anything is typed; the
+ *   delayed Enter has an owner and dies with dispose.
  *
- * Pure: time and timers come in through Clock and Scheduler (tests run at
- * millisecond scale on fake ones), the session through WakeTerm.
+ * Pure: time and timers come in through Clock and Scheduler (tests run at millisecond scale on
+ * fake ones), the session through WakeTerm.
  */
+import type { Clock, Scheduler } from '../clock.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifetime.js';
 
 export interface WakeTimings {
-  /** No output for this long means idle (the seed's system: 5 s). */
+  /** No output for this long means idle. */
   idleThresholdMs: number;
   /** Mentions arriving within this window become one wake. */
   coalesceMs: number;
@@ -36,9 +35,6 @@ export interface WakeTimings {
   /** Enter follows the wake text after max(this, text length) ms. */
   submitMinDelayMs: number;
 }
-
-import type { Clock, Disposable, Scheduler } from '../clock.js';
-export type { Clock, Disposable, Scheduler };
 
 export const DEFAULT_WAKE_TIMINGS: Readonly<WakeTimings> = Object.freeze({
   idleThresholdMs: 5000,
@@ -78,8 +74,6 @@ export interface WakeDeps {
   isPaused(): boolean;
   /** The one-line prompt for the mentions pending (their chat ids, oldest first). */
   wakeText(mentionIds: readonly number[]): string;
-  /** Every decision, for the runner log and tests. */
-  onEvent?(e: WakeEvent): void;
 }
 
 export type WakeEvent =
@@ -88,19 +82,24 @@ export type WakeEvent =
   | { type: 'held'; reason: 'paused' | 'not_running' | 'waiting_for_user' }
   | { type: 'rearmed'; reason: 'suppression' | 'cooldown'; inMs: number };
 
+/** One wait for a moment to type: its timers and its output listener live and die together. */
 interface Cycle {
   id: number;
-  idleTimer: unknown;
-  capTimer: unknown;
-  listener: Disposable;
+  idleTimer: MutableDisposable;
+  capTimer: MutableDisposable;
+  resources: DisposableStore;
 }
 
-export class WakeDispatcher {
+export class WakeDispatcher implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly events = this.store.add(new Emitter<WakeEvent>());
+  /** Every decision, for the runner log and tests. */
+  readonly onEvent: Event<WakeEvent> = this.events.event;
   private pending: number[] = [];
-  private coalesceTimer: unknown = null;
+  private readonly coalesceTimer = this.store.add(new MutableDisposable());
   private cycle: Cycle | null = null;
   private cycles = 0;
-  private submitTimer: unknown = null;
+  private readonly submitTimer = this.store.add(new MutableDisposable());
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private lastCapAt = Number.NEGATIVE_INFINITY;
   private stopped = false;
@@ -111,9 +110,9 @@ export class WakeDispatcher {
   mention(messageId: number): void {
     if (this.stopped) return;
     if (!this.pending.includes(messageId)) this.pending.push(messageId);
-    if (this.cycle || this.coalesceTimer !== null) return; // joins the wake already on its way
-    this.coalesceTimer = this.d.scheduler.setTimeout(() => {
-      this.coalesceTimer = null;
+    if (this.cycle || this.coalesceTimer.value) return; // joins the wake already on its way
+    this.coalesceTimer.value = this.d.scheduler.setTimeout(() => {
+      this.coalesceTimer.clear();
       this.dispatch();
     }, this.d.timings.coalesceMs);
   }
@@ -131,18 +130,16 @@ export class WakeDispatcher {
 
   /** The loop guard lifted: a wake held back goes on its way. */
   resume(): void {
-    if (this.stopped || this.pending.length === 0 || this.cycle || this.coalesceTimer !== null) return;
+    if (this.stopped || this.pending.length === 0 || this.cycle || this.coalesceTimer.value) return;
     this.dispatch();
   }
 
   /** The session ended or the runner stops: nothing of ours fires after this. */
-  stop(): void {
+  dispose(): void {
     this.stopped = true;
     this.pending = [];
     this.endCycle();
-    if (this.coalesceTimer !== null) this.d.scheduler.clearTimeout(this.coalesceTimer);
-    if (this.submitTimer !== null) this.d.scheduler.clearTimeout(this.submitTimer);
-    this.coalesceTimer = this.submitTimer = null;
+    this.store.dispose();
   }
 
   /** For tests and the log: what is alive right now. */
@@ -150,11 +147,11 @@ export class WakeDispatcher {
     return {
       pending: [...this.pending],
       cycle: this.cycle?.id ?? null,
-      idleTimer: this.cycle?.idleTimer != null,
-      capTimer: this.cycle?.capTimer != null,
+      idleTimer: this.cycle?.idleTimer.value !== undefined,
+      capTimer: this.cycle?.capTimer.value !== undefined,
       listener: this.cycle !== null,
-      coalesceTimer: this.coalesceTimer !== null,
-      submitTimer: this.submitTimer !== null,
+      coalesceTimer: this.coalesceTimer.value !== undefined,
+      submitTimer: this.submitTimer.value !== undefined,
     };
   }
 
@@ -173,12 +170,15 @@ export class WakeDispatcher {
 
   private startCycle(reason: 'busy' | 'recently_sent'): void {
     const id = ++this.cycles;
-    const cycle: Cycle = { id, idleTimer: null, capTimer: null, listener: { dispose: () => undefined } };
+    const resources = new DisposableStore();
+    const cycle: Cycle = { id, idleTimer: resources.add(new MutableDisposable()), capTimer: resources.add(new MutableDisposable()), resources };
     this.cycle = cycle;
     // Output pushes the idle gap out; only a timer of this cycle may act on it.
-    cycle.listener = this.d.term.onData(() => {
-      if (this.cycle === cycle) this.armIdle(cycle);
-    });
+    resources.add(
+      this.d.term.onData(() => {
+        if (this.cycle === cycle) this.armIdle(cycle);
+      }),
+    );
     this.armIdle(cycle);
     const cap = typeof this.d.capEligible === 'function' ? this.d.capEligible() : this.d.capEligible;
     if (cap) this.armCap(cycle, this.d.timings.hardCapMs);
@@ -186,12 +186,11 @@ export class WakeDispatcher {
   }
 
   private armIdle(cycle: Cycle, minWait = 0): void {
-    if (cycle.idleTimer !== null) this.d.scheduler.clearTimeout(cycle.idleTimer);
     const quiet = this.d.clock.now() - this.d.term.lastOutputAt();
     const wait = Math.max(minWait, this.d.timings.idleThresholdMs - quiet);
-    cycle.idleTimer = this.d.scheduler.setTimeout(() => {
+    cycle.idleTimer.value = this.d.scheduler.setTimeout(() => {
       if (this.cycle !== cycle) return; // a stale cycle's timer
-      cycle.idleTimer = null;
+      cycle.idleTimer.clear();
       // Quiet bytes do not overrule a trusted busy (thinking without output) or a dialog.
       const trusted = this.trusted();
       if (trusted === 'busy' || trusted === 'waiting') return this.armIdle(cycle, this.d.timings.idleThresholdMs);
@@ -200,12 +199,12 @@ export class WakeDispatcher {
   }
 
   private armCap(cycle: Cycle, ms: number): void {
-    cycle.capTimer = this.d.scheduler.setTimeout(() => {
+    cycle.capTimer.value = this.d.scheduler.setTimeout(() => {
       if (this.cycle !== cycle) return;
-      cycle.capTimer = null;
+      cycle.capTimer.clear();
       const now = this.d.clock.now();
       const t = this.d.timings;
-      // G1: never inside the suppression window; G3: never inside the cooldown. Re-arm for what remains.
+      // Never inside the suppression window, never inside the cooldown: re-arm for what remains.
       const suppressedFor = this.lastSentAt + t.activeSuppressionMs - now;
       if (suppressedFor > 0) {
         this.emit({ type: 'rearmed', reason: 'suppression', inMs: suppressedFor });
@@ -235,14 +234,11 @@ export class WakeDispatcher {
     const c = this.cycle;
     if (!c) return;
     this.cycle = null;
-    if (c.idleTimer !== null) this.d.scheduler.clearTimeout(c.idleTimer);
-    if (c.capTimer !== null) this.d.scheduler.clearTimeout(c.capTimer);
-    c.idleTimer = c.capTimer = null;
-    c.listener.dispose();
+    c.resources.dispose();
   }
 
   private deliver(via: 'direct' | 'idle' | 'cap'): void {
-    // G4: the session may have ended while we waited; then nothing is typed.
+    // The session may have ended while we waited; then nothing is typed.
     if (!this.d.term.isRunning()) {
       this.pending = [];
       return this.emit({ type: 'held', reason: 'not_running' });
@@ -255,9 +251,8 @@ export class WakeDispatcher {
     this.lastSentAt = now;
     if (via === 'cap') this.lastCapAt = now;
     this.emit({ type: 'delivered', via, mentionIds: ids });
-    if (this.submitTimer !== null) this.d.scheduler.clearTimeout(this.submitTimer);
-    this.submitTimer = this.d.scheduler.setTimeout(() => {
-      this.submitTimer = null;
+    this.submitTimer.value = this.d.scheduler.setTimeout(() => {
+      this.submitTimer.clear();
       if (!this.stopped && this.d.term.isRunning()) this.d.term.write('\r');
     }, Math.max(this.d.timings.submitMinDelayMs, text.length));
   }
@@ -267,6 +262,6 @@ export class WakeDispatcher {
   }
 
   private emit(e: WakeEvent): void {
-    this.d.onEvent?.(e);
+    this.events.fire(e);
   }
 }

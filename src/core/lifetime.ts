@@ -1,0 +1,139 @@
+/**
+ * The one lifetime convention (after xterm.js and node-pty): whatever holds a resource (a
+ * listener, a timer, a watcher, a child process, a socket) is a Disposable, registered with its
+ * owner's DisposableStore and released by the owner's one `dispose()`. Events are functions that
+ * take a listener and return the Disposable that removes it; nobody assigns a callback into
+ * someone else's field.
+ */
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** A Disposable that runs `fn` once, on the first `dispose()`. */
+export function toDisposable(fn: () => void): Disposable {
+  let done = false;
+  return {
+    dispose() {
+      if (done) return;
+      done = true;
+      fn();
+    },
+  };
+}
+
+/** Nothing to release: the value for "no resource" where a Disposable is expected. */
+export const NONE: Disposable = Object.freeze({ dispose() {} });
+
+/**
+ * What an owner holds. `dispose()` releases everything, last added first (a listener on a socket
+ * goes before the socket); anything added after that is released at once, so a late callback
+ * cannot leak a timer. One release that throws does not stop the others: the first error is
+ * thrown after all of them ran.
+ */
+export class DisposableStore implements Disposable {
+  private items = new Set<Disposable>();
+  private disposed = false;
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  add<T extends Disposable>(d: T): T {
+    if (this.disposed) d.dispose();
+    else this.items.add(d);
+    return d;
+  }
+
+  /** Releases one item now and forgets it. */
+  release(d: Disposable): void {
+    if (this.items.delete(d)) d.dispose();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const items = [...this.items].reverse();
+    this.items.clear();
+    runAll(items);
+  }
+}
+
+/** Holds at most one Disposable: setting a new one releases the old (a timer re-armed, a watcher replaced). */
+export class MutableDisposable<T extends Disposable = Disposable> implements Disposable {
+  private current: T | undefined;
+  private disposed = false;
+
+  get value(): T | undefined {
+    return this.current;
+  }
+
+  set value(d: T | undefined) {
+    if (d === this.current) return;
+    const old = this.current;
+    this.current = this.disposed ? undefined : d;
+    old?.dispose();
+    if (this.disposed) d?.dispose();
+  }
+
+  /** Releases the held one, if any, and holds nothing. */
+  clear(): void {
+    this.value = undefined;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.clear();
+  }
+}
+
+/** Subscribing to an event: the Disposable returned removes the listener. */
+export type Event<T> = (listener: (e: T) => void) => Disposable;
+
+/** An event that never fires. */
+export const NEVER: Event<never> = () => NONE;
+
+/**
+ * The source of one Event. `fire` calls every listener in the order they subscribed; a listener
+ * that throws does not stop the rest, and the first error is thrown from `fire` once all ran, so
+ * an error is never lost. After `dispose()` nothing more fires and new listeners are not kept.
+ */
+export class Emitter<T> implements Disposable {
+  private listeners: Array<(e: T) => void> = [];
+  private disposed = false;
+
+  readonly event: Event<T> = (listener) => {
+    if (this.disposed) return NONE;
+    this.listeners.push(listener);
+    return toDisposable(() => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    });
+  };
+
+  get hasListeners(): boolean {
+    return this.listeners.length > 0;
+  }
+
+  fire(e: T): void {
+    if (this.disposed) return;
+    runAll(this.listeners.slice().map((l) => ({ dispose: () => l(e) })));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.listeners = [];
+  }
+}
+
+function runAll(items: readonly Disposable[]): void {
+  let first: { error: unknown } | null = null;
+  for (const d of items) {
+    try {
+      d.dispose();
+    } catch (error) {
+      first ??= { error };
+    }
+  }
+  if (first) throw first.error;
+}
