@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
-import { Terminal } from '../runner/xterm.js';
+import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 import { finalScreenFile, socketPath } from '../state/paths.js';
 import type { PreviewScreen } from '../ui/board-api.js';
 import { RunnerConnection } from './connection.js';
@@ -182,7 +182,7 @@ export class PreviewMirror {
   /** A new blank terminal of this size replaces the old one. */
   private fresh(cols: number, rows: number): Terminal {
     const old = this.term;
-    this.term = new Terminal({ cols: Math.max(2, cols), rows: Math.max(1, rows), scrollback: 0, allowProposedApi: true });
+    this.term = newTerminal({ cols: Math.max(2, cols), rows: Math.max(1, rows), scrollback: 0, allowProposedApi: true });
     old?.dispose(); // its writes still queued finish harmlessly; their callbacks see it is not ours any more
     return this.term;
   }

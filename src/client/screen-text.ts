@@ -1,4 +1,4 @@
-import { Terminal } from '../runner/xterm.js';
+import { newTerminal } from '../state/headless-terminal.js';
 import { SerializeAddon } from './serialize-addon.js';
 
 export interface RenderedScreen {
@@ -16,7 +16,7 @@ export interface RenderedScreen {
  */
 export async function renderSnapshot(cols: number, rows: number, history: string, frame: string): Promise<RenderedScreen> {
   const historyLines = (history + frame).split('\n').length;
-  const term = new Terminal({ cols, rows, scrollback: historyLines + rows + 10, allowProposedApi: true });
+  const term = newTerminal({ cols, rows, scrollback: historyLines + rows + 10, allowProposedApi: true });
   const ser = new SerializeAddon();
   term.loadAddon(ser as never);
   await new Promise<void>((r) => term.write(history + frame, r));

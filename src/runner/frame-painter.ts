@@ -3,7 +3,7 @@
  * emulator in mind, for the snapshot frame (snapshot-frame.ts).
  */
 import { type Attr, BG_HAS_EXTENDED, BG_PROTECTED, DEFAULT_ATTR, attrOf, cleanColor, eraseAttrOf, isEraseAttr, sameAttr, sgrOf } from './term-attrs.js';
-import { type AttrInternals, type Terminal } from './xterm.js';
+import type { AttrInternals, Terminal } from '../core/terminal/xterm-internals.js';
 // ---------------------------------------------------------------------------
 // Painting
 

@@ -7,7 +7,7 @@
 import { kittyFlagsSequence, scrollRegionSequence, trackedModesSequence, type TrackedModes } from '../core/terminal/terminal-modes.js';
 import { BG_HAS_EXTENDED, DEFAULT_ATTR, G_INTERMEDIATE, G_SHIFT, attrOf, designatorOf, eraseAttrOf, isEraseAttr, sameAttr } from './term-attrs.js';
 import { Painter, readLine } from './frame-painter.js';
-import { core, type BufferInternals, type Terminal } from './xterm.js';
+import { core, type BufferInternals, type Terminal } from '../core/terminal/xterm-internals.js';
 function cup(row: number, col: number): string {
   return row === 0 && col === 0 ? '\x1b[H' : `\x1b[${row + 1};${col + 1}H`;
 }
@@ -16,7 +16,7 @@ function cup(row: number, col: number): string {
 function savedCursorSetup(term: Terminal, p: Painter, b: BufferInternals): { x: number; y: number } {
   const x = Math.min(b.savedX, term.cols - 1);
   const y = Math.min(Math.max(b.savedY - b.ybase, 0), term.rows - 1);
-  p.out += `\x1b(${designatorOf(b.savedCharset)}` + cup(y, x);
+  p.out += `\x1b(${designatorOf(term, b.savedCharset)}` + cup(y, x);
   p.at(x);
   // DECSC keeps the pen's two attribute words, not its extended part.
   p.setPen(attrOf(term, { fg: b.savedCurAttrData.fg, bg: b.savedCurAttrData.bg & ~BG_HAS_EXTENDED, extended: { _ext: 0, urlId: 0 } }, false));
@@ -177,7 +177,7 @@ export function screenFrameOf(term: Terminal, tracked: TrackedModes): string {
   const cs = c._charsetService;
   for (let g = 0; g < 4; g++) {
     const table = g === cs.glevel ? cs.charset : cs._charsets[g];
-    if (table !== undefined) p.out += `\x1b${G_INTERMEDIATE[g]}${designatorOf(table)}`;
+    if (table !== undefined) p.out += `\x1b${G_INTERMEDIATE[g]}${designatorOf(term, table)}`;
   }
   if (cs.glevel > 0 && cs.glevel < 4) p.out += G_SHIFT[cs.glevel];
   // The pen last, link included.

@@ -2,7 +2,7 @@
  * xterm's attribute words and character sets, read from its private fields
  * and turned back into SGR and designation sequences (for the snapshot frame).
  */
-import { core, Terminal, type AttrInternals, type Charset } from './xterm.js';
+import { core, type AttrInternals, type Charset, type Terminal } from '../core/terminal/xterm-internals.js';
 
 // ---------------------------------------------------------------------------
 // Attributes
@@ -143,10 +143,12 @@ let designatorCache: Map<Charset, string> | null = null;
  * Maps xterm's charset tables back to the final byte that designates them,
  * learnt once from a scratch terminal (the tables are shared module objects).
  */
-export function designatorOf(charset: Charset): string {
+export function designatorOf(term: Terminal, charset: Charset): string {
   if (!designatorCache) {
     designatorCache = new Map();
-    const scratch = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
+    // A scratch terminal of the same class as the one being painted (so no import of the package here).
+    const Scratch = term.constructor as new (o: { cols: number; rows: number; allowProposedApi: boolean }) => Terminal;
+    const scratch = new Scratch({ cols: 10, rows: 2, allowProposedApi: true });
     const c = core(scratch);
     for (const d of DESIGNATORS) {
       c._inputHandler.parse(`\x1b(${d}`);

@@ -9,7 +9,8 @@ import {
   type TrackedModes,
 } from '../core/terminal/terminal-modes.js';
 import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
-import { parserInGroundState, patchXtermBugs, Terminal } from './xterm.js';
+import { parserInGroundState } from '../core/terminal/xterm-internals.js';
+import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 
 /**
  * Flow control for the parser only (FIELD-NOTES: xterm's write() throws near
@@ -62,13 +63,12 @@ export class TerminalModel {
   private parsed: number;
 
   constructor(private readonly opts: ModelOptions & { firstSeq?: number }) {
-    this.term = new Terminal({
+    this.term = newTerminal({
       cols: opts.cols,
       rows: opts.rows,
       scrollback: opts.scrollback,
       allowProposedApi: true,
     });
-    patchXtermBugs(this.term);
     this.parsed = opts.firstSeq ?? 0;
     this.tracker = trackModes(this.term);
   }

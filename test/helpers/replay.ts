@@ -9,7 +9,7 @@ import { layer, nextReading } from '../../src/core/agents/activity.js';
 import type { ActivityReading } from '../../src/core/agents/activity.js';
 import { activityFromScreen, activityFromTitle, screenPatternMatches } from '../../src/core/agents/status-detectors.js';
 import { DETECTORS } from './kinds.js';
-import { Terminal } from '../../src/runner/xterm.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
 import { readRecording } from './recordings.js';
 
 /** What the sources say at one point of a replay. */

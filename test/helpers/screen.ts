@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AttachInput, AttachOutput } from '../../src/client/attach.js';
 import { SerializeAddon } from '../../src/client/serialize-addon.js';
-import { Terminal } from '../../src/runner/xterm.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
 
 /** A terminal for the attach client: keys typed in, everything it draws kept. */
 export class FakeTerminal {

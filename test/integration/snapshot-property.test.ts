@@ -15,7 +15,7 @@
  *
  * A few states xterm reaches only through its own quirks cannot be made by
  * any sequence in a terminal that starts blank (see screenFrameOf in
- * src/runner/xterm.ts). Each is left out of the comparison exactly where it
+ * src/core/terminal/xterm-internals.ts). Each is left out of the comparison exactly where it
  * is compared, with the reason: the first row's wrap flag (readRows), the
  * cell right of a wide character and lone right halves (readRows), a wide
  * character cut off in the last column (readRows), an underline flag with no
@@ -28,8 +28,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedModes } from '../../src/core/terminal/terminal-modes.js';
 import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/terminal-model.js';
-import { cursorHiddenOf, scrollRegionOf, Terminal } from '../../src/runner/xterm.js';
-import type { BufferInternals } from '../../src/runner/xterm.js';
+import { cursorHiddenOf, scrollRegionOf } from '../../src/core/terminal/xterm-internals.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
+import type { BufferInternals } from '../../src/core/terminal/xterm-internals.js';
 import { mulberry32 } from '../helpers/rng.js';
 import { readRecording, recordingFiles } from '../helpers/recordings.js';
 

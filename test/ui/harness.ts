@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { Terminal } from '../../src/runner/xterm.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
 
 export class FakeStdout extends EventEmitter {
   readonly isTTY = true;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dialogText } from '../../src/core/agents/dialog-text.js';
-import { Terminal } from '../../src/runner/xterm.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
 import { readRecording } from '../helpers/recordings.js';
 
 /** The screen rows once every event of the recording up to `t` ms has been played. */

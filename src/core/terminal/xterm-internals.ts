@@ -1,19 +1,15 @@
 /**
- * The headless terminal, loaded the one way that works from ESM for this
- * CommonJS package, plus readers for the state xterm keeps but does not
- * expose, and a workaround for an xterm bug that would wedge the model. (Its
- * serializer is for clients only: src/client/serialize-addon.ts.) The painter that turns that state back into bytes is in
- * snapshot-frame.ts (with frame-painter.ts and term-attrs.ts). All of it
- * uses private fields of @xterm/headless 6.0.0: the snapshot property test
- * (test/integration/snapshot-property.test.ts) fails if an upgrade moves them.
+ * The one place that knows @xterm/headless's private state (6.0.0, pinned exactly in
+ * package.json): the shapes of the fields we read, narrow readers for them, and a workaround for
+ * an xterm bug that would wedge a terminal. The runner's model and its snapshot painter
+ * (src/runner/snapshot-frame.ts, frame-painter.ts, term-attrs.ts) and the board's preview all go
+ * through here; the snapshot property test (test/integration/snapshot-property.test.ts) fails if
+ * an upgrade moves a field. Types only from the package: constructing a terminal is
+ * src/state/headless-terminal.ts's job, so this stays pure.
  */
-import headless from '@xterm/headless';
+import type { Terminal } from '@xterm/headless';
 
-export const Terminal = headless.Terminal;
-export type Terminal = InstanceType<typeof headless.Terminal>;
-
-// ---------------------------------------------------------------------------
-// xterm's private state (6.0.0)
+export type { Terminal };
 
 /** A charset table as xterm keeps it; undefined is plain ASCII. */
 export type Charset = object | undefined;
