@@ -1,3 +1,4 @@
+import { normalizeSignal } from '../core/protocol/signals.js';
 import fs from 'node:fs';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
@@ -19,7 +20,6 @@ import { removeWorktree } from './worktree-remove.js';
 /** After a signal that need not end the program, how long to wait to report whether it did. */
 const SIGNAL_SETTLE_MS = 500;
 
-export const normalizeSignal = (sig: string) => sig.toUpperCase().replace(/^(SIG)?/, 'SIG');
 
 export type KillOutcome =
   | { kind: 'exit'; code: number | null; signal: string | null }

@@ -10,6 +10,7 @@ import { fileLogger } from './log.js';
 import { listen } from './server.js';
 import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
+import { roomOf } from '../core/chat/chat.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { keepWorktreeStatsFresh } from './worktree-live.js';
 import { sessionEnv } from '../core/agents/session-env.js';
@@ -81,7 +82,7 @@ export async function runRunner(id: string): Promise<void> {
     home,
     {
       name: () => session.record.name,
-      room: session.record.room ?? 'default',
+      room: roomOf(session.record),
       agent: session.record.agent,
       repaintStarved: () => session.activity.effectiveKind.repaintStarved,
       isRunning: () => session.exited === null,

@@ -1,3 +1,4 @@
+import { normalizeSignal } from '../core/protocol/signals.js';
 import { OutputRing } from '../core/terminal/output-ring.js';
 import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';
 import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol/protocol.js';
@@ -286,7 +287,7 @@ export class Session {
         this.redraw.jiggle();
         return;
       case 'terminate': {
-        const sig = msg.signal?.toUpperCase().replace(/^(SIG)?/, 'SIG');
+        const sig = msg.signal === undefined ? undefined : normalizeSignal(msg.signal);
         if (!sig || sig === 'SIGTERM') {
           this.deps.log(`terminate requested by client ${c.id}`);
           this.pty.terminate();

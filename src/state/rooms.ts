@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { checkMaxHops, checkRoomName, DEFAULT_MAX_HOPS, DEFAULT_ROOM, MAX_MAX_HOPS, MIN_MAX_HOPS } from '../core/chat/chat.js';
+import { checkMaxHops, checkRoomName, DEFAULT_MAX_HOPS, DEFAULT_ROOM, MAX_MAX_HOPS, MIN_MAX_HOPS, roomOf } from '../core/chat/chat.js';
 import { EXIT, UserError } from './errors.js';
 import { ensurePrivateDir } from './home.js';
 import { listSessions } from './host-store.js';
@@ -10,8 +10,7 @@ export interface RoomConfig {
   maxHops: number;
 }
 
-/** The room a session belongs to: host records from before rooms have none, and are in `default`. */
-export const roomOf = (r: { room?: string }): string => r.room ?? DEFAULT_ROOM;
+export { roomOf };
 
 /** A room name given by a user, checked (exit 2), or the default. */
 export function checkedRoom(room: string | undefined): string {

@@ -11,7 +11,7 @@
 import { chatOutcome, chatPage, chatViewport, scrollChat } from './board-chat.js';
 import { keepMarks, promptStep, type PromptAction, type PromptOverlay } from './board-prompt.js';
 import { sessionViewStep, type ExplainOverlay, type SessionViewAction, type TypingOverlay } from './board-session-views.js';
-import { DEFAULT_ROOM } from '../chat/chat.js';
+import { roomOf } from '../chat/chat.js';
 import { diffStep, isDiffAction, type DiffAction, type DiffOverlay } from './diff-board.js';
 import type { HostRecord } from '../protocol/protocol.js';
 import { selectedIndex, selectedSession, visibleSessions } from './board-derived.js';
@@ -22,7 +22,6 @@ export { keyModeOf, matchesFilter, selectedIndex, selectedSession, statusText, v
 export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
 
 /** The chat room a session belongs to (records from before rooms have none: `default`). */
-export const sessionRoom = (s: Pick<BoardSession, 'room'>): string => s.room ?? DEFAULT_ROOM;
 
 export interface NewFields {
   name: string;
@@ -271,7 +270,7 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
     case 'open-chat': {
       // The selected session's room; with none selected (an empty board), the default room.
       const s = selectedSession(state);
-      const room = s ? sessionRoom(s) : DEFAULT_ROOM;
+      const room = roomOf(s ?? {});
       return { ...state, overlay: { kind: 'chat', room, input: '', pending: false, scroll: 0, rows: 0, lines: 0 }, message: null };
     }
     case 'chat-viewport':

@@ -24,6 +24,9 @@ export interface ChatRecord {
 }
 
 export const DEFAULT_ROOM = 'default';
+
+/** The room a session is in: records from before rooms have none, and are in the default room. The one spelling of that rule. */
+export const roomOf = (r: { room?: string }): string => r.room ?? DEFAULT_ROOM;
 /** Senders of system records; also refused as a human's display name. */
 export const SYSTEM_SENDER = 'system';
 export const DEFAULT_MAX_HOPS = 30;

@@ -1,5 +1,6 @@
 import { Box } from 'ink';
-import { sessionRoom, type ChatOverlay } from '../../core/board/board-state.js';
+import type { ChatOverlay } from '../../core/board/board-state.js';
+import { roomOf } from '../../core/chat/chat.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useChatFeed } from '../hooks/useChatFeed.js';
 import { ChatInput } from './ChatInput.js';
@@ -18,7 +19,7 @@ export function ChatPane({ chat: o, rows, width }: ChatPaneProps) {
   const { chat } = useChatFeed();
   const { state } = useBoardState();
   const room = chat?.room === o.room ? chat : null;
-  const members = state.sessions.filter((s) => sessionRoom(s) === o.room).map((s) => s.name);
+  const members = state.sessions.filter((s) => roomOf(s) === o.room).map((s) => s.name);
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       <ChatTitle room={o.room} members={members} paused={room?.paused ?? false} scrolled={o.scroll > 0} width={width} />

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { sessionRoom } from '../../core/board/board-state.js';
+import { roomOf } from '../../core/chat/chat.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useChatFeedSource } from '../contexts/ChatFeedContext.js';
 
@@ -11,7 +11,7 @@ export function useChatSync(): void {
   const chat = useChatFeedSource();
   const { state } = useBoardState();
   // A string, so the effect runs when the set of rooms changes, not on every new session list.
-  const rooms = [...new Set(state.sessions.map(sessionRoom))].sort().join('\n');
+  const rooms = [...new Set(state.sessions.map(roomOf))].sort().join('\n');
   useEffect(() => {
     chat.watchRooms(rooms ? rooms.split('\n') : []);
   }, [chat, rooms]);
