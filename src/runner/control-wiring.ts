@@ -1,55 +1,32 @@
-import { clampSize } from '../core/protocol/size.js';
-import { Control } from './control.js';
-import { DurableInputs } from './durable-inputs.js';
+/** The session's control layer (src/runner/control.ts) and its durable prompts, wired to each other. */
+import type { Clock, Scheduler } from '../core/clock.js';
+import { Control, type ControlSession } from './control.js';
+import { DurableInputs, type PromptTarget } from './durable-inputs.js';
 import { CommandJournal } from './journal.js';
-import type { Session, SessionDeps } from './session.js';
+import type { Logger } from './log.js';
 
-/** The session's control layer (src/runner/control.ts) and its durable prompts, wired to the session. */
-export function wireControl(session: Session, deps: SessionDeps): Control {
-  const prompts = new DurableInputs(
-    {
-      generation: deps.generation,
-      get exited() {
-        return session.exit !== null;
-      },
-      // Several lines go in as one paste when the kind submits them that way and the program asked for it.
-      bracketedPaste: () => session.activity.effectiveKind.multiline === 'bracketed-paste' && session.model.term.modes.bracketedPasteMode,
-      write: (data) => {
-        session.pty.write(data);
-        session.onPromptTyped?.();
-      },
-      enterDelayMs: () => session.activity.effectiveKind.enterDelayMs,
-      enterAfterEcho: () => session.activity.effectiveKind.enterAfterEcho,
-      quietFor: () => (session.lastOutputMs ? Date.now() - session.lastOutputMs : Number.POSITIVE_INFINITY),
-    },
-    new CommandJournal(deps.journalFile),
-    (ack) => control.sendAck(ack),
-    deps.log,
-    deps.applyDelayMs,
-  );
-  const control: Control = new Control(
-    {
-      id: session.record.id,
-      generation: deps.generation,
-      get exit() {
-        return session.exit;
-      },
-      get revision() {
-        return session.record.revision ?? 0;
-      },
-      get lastSeq() {
-        return session.ring.nextSeq - 1;
-      },
-      act: (c, msg) => session.act(c, msg),
-      resizeFor: (c, cols, rows) => {
-        c.lastActive = Date.now();
-        c.size = clampSize(cols, rows);
-        session.applySize(c.size.cols, c.size.rows);
-        return { cols: session.record.cols, rows: session.record.rows };
-      },
-    },
-    prompts,
-    deps.log,
-  );
-  return control;
+export interface ControlWiring {
+  session: ControlSession;
+  target: PromptTarget;
+  journalFile: string;
+  log: Logger;
+  clock: Clock;
+  scheduler: Scheduler;
+  /** Test-only: hold every prompt this long between accept and write. */
+  applyDelayMs?: number;
+}
+
+/** The prompts' acks go through the control layer, to every connection that sent the prompt. */
+export function wireControl(w: ControlWiring): { control: Control; prompts: DurableInputs } {
+  const prompts: DurableInputs = new DurableInputs({
+    target: w.target,
+    journal: new CommandJournal(w.journalFile),
+    ack: (ack) => control.sendAck(ack),
+    log: w.log,
+    clock: w.clock,
+    scheduler: w.scheduler,
+    ...(w.applyDelayMs ? { applyDelayMs: w.applyDelayMs } : {}),
+  });
+  const control: Control = new Control({ session: w.session, prompts, log: w.log, scheduler: w.scheduler });
+  return { control, prompts };
 }
