@@ -11,10 +11,6 @@ export class ClientSet implements Disposable, Iterable<ClientConn> {
     return this.conns[Symbol.iterator]();
   }
 
-  get size(): number {
-    return this.conns.size;
-  }
-
   add(c: ClientConn): void {
     this.conns.add(c);
   }

@@ -183,14 +183,14 @@ export class DurableInputs implements Disposable {
       p.timer.dispose();
       this.fail(p, 'the session exited before the prompt was typed');
     }
-    this.journal.close();
+    this.journal.dispose();
   }
 
   /** The runner is going away: no timer is left behind (nothing is journaled: a new runner reads the journal as it is). */
   dispose(): void {
     this.idleTimer.dispose();
     for (const p of [...this.inFlight.values(), ...this.queue]) p.timer.dispose();
-    this.journal.close();
+    this.journal.dispose();
   }
 
   private setState(commandId: string, status: CommandStatus): void {

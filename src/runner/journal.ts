@@ -78,7 +78,8 @@ export class CommandJournal {
     this.fd = null;
   }
 
-  close(): void {
+  /** Lets go of the file (it is opened again by the next append, if any). */
+  dispose(): void {
     this.closeFd();
   }
 }

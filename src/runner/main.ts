@@ -36,6 +36,7 @@ export async function runRunner(id: string): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // Process-wide handlers live as long as the process: they are the runner's last word, not a resource it lets go.
   process.on('SIGHUP', () => log('SIGHUP ignored: the session outlives its terminal'));
   process.on('SIGPIPE', () => undefined);
   process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? String(err)}`));

@@ -119,36 +119,21 @@ export class Session implements Disposable {
     this.onActivity = this.activity.onChange;
     const exited = () => this.exitState !== null;
     this.size = new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, exited });
-    const self = this; // the getters below read the session's state as it is when asked
     const { control, prompts } = wireControl({
-      session: {
+      source: {
         id: rec.id,
         generation: deps.generation,
-        get exit() {
-          return self.exitState;
-        },
-        get revision() {
-          return self.record.revision ?? 0;
-        },
-        get lastSeq() {
-          return self.ring.nextSeq - 1;
-        },
-        resizeFor: (c, cols, rows) => this.size.resizeFor(c, cols, rows),
-      },
-      target: {
-        generation: deps.generation,
-        get exited() {
-          return exited();
-        },
-        // Several lines go in as one paste when the kind submits them that way and the program asked for it.
-        bracketedPaste: () => this.activity.effectiveKind.multiline === 'bracketed-paste' && this.model.term.modes.bracketedPasteMode,
-        write: (data) => {
+        exit: () => this.exitState,
+        revision: () => this.record.revision ?? 0,
+        lastSeq: () => this.ring.nextSeq - 1,
+        kind: () => this.activity.effectiveKind,
+        bracketedPasteMode: () => this.model.term.modes.bracketedPasteMode,
+        type: (data) => {
           this.pty.write(data);
           this.typed.fire();
         },
-        enterDelayMs: () => this.activity.effectiveKind.enterDelayMs,
-        enterAfterEcho: () => this.activity.effectiveKind.enterAfterEcho,
-        quietFor: () => (this.lastOutputMs ? clock.now() - this.lastOutputMs : Number.POSITIVE_INFINITY),
+        lastOutputMs: () => this.lastOutputMs,
+        resizeFor: (c, cols, rows) => this.size.resizeFor(c, cols, rows),
       },
       journalFile: deps.journalFile,
       log,
@@ -233,11 +218,6 @@ export class Session implements Disposable {
   /** Everything the session holds, released (the child, if still running, is told to go). */
   dispose(): void {
     this.store.dispose();
-  }
-
-  /** Registers something that should live as long as the session. */
-  hold(d: Disposable): Disposable {
-    return this.store.add(d);
   }
 
   private onOutput(data: string): void {

@@ -63,7 +63,7 @@ function rig() {
     socket.sent.length = 0;
     return { c, socket, send };
   };
-  return { calls, client, exitNow: () => (exit = { code: 0, signal: null }) };
+  return { calls, client, time, exitNow: () => (exit = { code: 0, signal: null }) };
 }
 
 describe('the message table', () => {
@@ -150,5 +150,17 @@ describe('the message table', () => {
       { type: 'cmd_ack', commandId: id, stage: 'applied' },
       { type: 'bye', reason: 'detach' },
     ]);
+  });
+
+  it('enveloped resizes of one burst: the older is superseded at once, the newest applied on the next turn of the scheduler', () => {
+    const r = rig();
+    const { socket, send } = r.client({});
+    const first = send({ type: 'resize', cols: 100, rows: 30 }, true);
+    const second = send({ type: 'resize', cols: 120, rows: 40 }, true);
+    expect(socket.sent).toEqual([{ type: 'cmd_ack', commandId: first, stage: 'superseded', byCommandId: second }]);
+    expect(r.time.pending).toBe(1);
+    r.time.advance(0);
+    expect(socket.sent.at(-1)).toEqual({ type: 'cmd_ack', commandId: second, stage: 'applied', cols: 120, rows: 40 });
+    expect(r.time.pending).toBe(0);
   });
 });
