@@ -1,9 +1,15 @@
-import type { ActivitySource } from '../core/agents/activity.js';
+/** `explain` for one session: the activity tracker's state, told layer by layer. */
+import type { ActivityReading, ActivitySource } from '../core/agents/activity.js';
 import { LAYER_RULES, type Decision } from '../core/agents/activity-layers.js';
 import type { ResolvedKind } from '../core/agents/kind-rules.js';
 import type { HookExplanation, LayerExplanation, StatusExplanation } from '../core/agents/status-explain.js';
-import type { TrackedReading } from './activity-tracker.js';
 import type { ForegroundProgram } from './foreground.js';
+
+/** A layer's reading with what it matched, for `explain`. */
+export interface TrackedReading extends ActivityReading {
+  rule?: { name: string; file: string };
+  evidence?: string;
+}
 
 const ALL_SOURCES: readonly ActivitySource[] = ['hook', 'title', 'screen', 'bytes'];
 

@@ -7,7 +7,7 @@ import { kindOfCommand } from '../core/agents/program-kind.js';
 import { matchScreen, matchTitle } from '../core/agents/status-detectors.js';
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { ForegroundProgram } from './foreground.js';
-import { explainTracker } from './activity-explain.js';
+import { explainTracker, type TrackedReading } from './activity-explain.js';
 
 /** After output, the title and screen are read this much later (once per burst, not per chunk). */
 export const SCREEN_CHECK_MS = 250;
@@ -25,11 +25,6 @@ export interface ActivityView {
   screenLines(): string[];
 }
 
-/** A layer's reading with what it matched, for `explain`. */
-export interface TrackedReading extends ActivityReading {
-  rule?: { name: string; file: string };
-  evidence?: string;
-}
 
 export interface TrackerDeps {
   /** The session's own kind. */

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { asChatRecord, type ChatRecord } from '../core/chat/chat.js';
+import type { Scheduler } from '../core/clock.js';
+import { DisposableStore, toDisposable, type Disposable } from '../core/lifetime.js';
 
 /**
  * Follows a room's chat.jsonl from a byte offset: whole lines only (a line
@@ -11,45 +13,47 @@ import { asChatRecord, type ChatRecord } from '../core/chat/chat.js';
  */
 export const CHAT_POLL_MS = 1000;
 
-export class ChatWatch {
+export interface ChatWatchDeps {
+  file: string;
+  onRecords: (records: ChatRecord[]) => void;
+  onError: (message: string) => void;
+  scheduler: Scheduler;
+}
+
+export class ChatWatch implements Disposable {
   private offset = 0;
   private partial = '';
-  private watcher: fs.FSWatcher | null = null;
-  private poll: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly store = new DisposableStore();
 
-  constructor(
-    private readonly file: string,
-    private readonly onRecords: (records: ChatRecord[]) => void,
-    private readonly onError: (message: string) => void,
-  ) {}
+  constructor(private readonly d: ChatWatchDeps) {}
+
+  private get file(): string {
+    return this.d.file;
+  }
 
   /** Reads what is there now (returned, not reported) and follows from its end. */
   start(): ChatRecord[] {
     const existing = this.read();
     try {
-      this.watcher = fs.watch(path.dirname(this.file), () => this.check());
-      this.watcher.on('error', () => undefined); // the poll still runs
+      const watcher = fs.watch(path.dirname(this.file), () => this.check());
+      watcher.on('error', (err) => this.d.onError(`watching ${path.dirname(this.file)}: ${err.message}; the poll goes on`));
+      this.store.add(toDisposable(() => watcher.close()));
     } catch {
-      // no folder yet or no inotify: the poll does it
+      // No folder yet or no inotify: the poll below finds every line all the same, only later.
     }
-    this.poll = setInterval(() => this.check(), CHAT_POLL_MS);
-    this.poll.unref();
+    this.store.add(this.d.scheduler.setInterval(() => this.check(), CHAT_POLL_MS));
     return existing;
   }
 
-  stop(): void {
-    this.stopped = true;
-    this.watcher?.close();
-    if (this.poll) clearInterval(this.poll);
-    this.watcher = null;
-    this.poll = null;
+  /** Stops following: no watcher, no poll. */
+  dispose(): void {
+    this.store.dispose();
   }
 
   private check(): void {
-    if (this.stopped) return;
+    if (this.store.isDisposed) return;
     const records = this.read();
-    if (records.length) this.onRecords(records);
+    if (records.length) this.d.onRecords(records);
   }
 
   private read(): ChatRecord[] {
@@ -57,7 +61,7 @@ export class ChatWatch {
     try {
       fd = fs.openSync(this.file, 'r');
     } catch {
-      return []; // no chat yet
+      return []; // no chat yet: the next check looks again
     }
     try {
       const size = fs.fstatSync(fd).size;
@@ -76,14 +80,14 @@ export class ChatWatch {
         try {
           value = JSON.parse(line);
         } catch {
-          continue;
+          continue; // a torn or foreign line: not a record, nothing to deliver
         }
         const r = asChatRecord(value);
         if (r) out.push(r);
       }
       return out;
     } catch (err) {
-      this.onError(`reading ${this.file}: ${(err as Error).message}`);
+      this.d.onError(`reading ${this.file}: ${(err as Error).message}`);
       return [];
     } finally {
       fs.closeSync(fd);

@@ -1,7 +1,16 @@
+/**
+ * One client connection of the runner, as tmux keeps its clients: who it said it is (hello), where
+ * it is in the terminal stream (none, snapshot, live, lagging) and what it asked for (its size,
+ * status pushes). Its state is private and changes only through the methods below; a stream
+ * change the table does not allow is refused (an error value, and a line in the runner log), so
+ * a bug shows up as a log line instead of a client that silently stops getting output.
+ */
 import type net from 'node:net';
+import { DisposableStore, toDisposable, type Disposable } from '../core/lifetime.js';
 import { createFrameDecoder, encodeFrame, type FrameDecoder } from '../core/protocol/frame-decoder.js';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
 import type { TermSize } from '../core/protocol/size.js';
+import type { Logger } from './log.js';
 
 /**
  * A client's output backlog beyond this (bytes queued in our socket) means it
@@ -19,25 +28,85 @@ export type StreamState =
   | 'live' // gets every chunk from `cursor` on
   | 'lagging'; // fell behind; gets a fresh snapshot when its socket drains
 
+/**
+ * The stream changes a client may make. A snapshot may start over from anywhere (a new
+ * subscribe, the ring losing what a snapshot needed, a drained laggard); live comes from a
+ * snapshot's end or a replay; only a live client can fall behind.
+ */
+const LEGAL: Readonly<Record<StreamState, readonly StreamState[]>> = {
+  none: ['snapshot', 'live'],
+  snapshot: ['snapshot', 'live'],
+  live: ['snapshot', 'live', 'lagging'],
+  lagging: ['snapshot', 'live'],
+};
+
+export type Transition = { ok: true } | { ok: false; message: string };
+
+/** The guard every stream change goes through. */
+export function streamTransition(from: StreamState, to: StreamState): Transition {
+  return LEGAL[from].includes(to) ? { ok: true } : { ok: false, message: `stream ${from} -> ${to} is not a legal change` };
+}
+
+/** One output chunk as the ring holds it. */
+export interface Chunk {
+  seq: number;
+  data: string;
+}
+
 let nextClientId = 1;
 
-export class ClientConn {
+export class ClientConn implements Disposable {
   readonly id = nextClientId++;
   readonly decoder: FrameDecoder = createFrameDecoder();
-  greeted = false;
-  readOnly = false;
-  name = '';
-  stream: StreamState = 'none';
-  /** The next output seq this client should get. */
-  cursor = 0;
-  /** The size this client last asked for (interactive clients only). */
-  size: TermSize | null = null;
-  /** Wants a `status` push on every host record change (the board does). */
-  watchesStatus = false;
-  /** When the client last typed or resized, for the latest-active resize policy. */
-  lastActive = 0;
+  private hello: { readOnly: boolean; name: string } | null = null;
+  private state: StreamState = 'none';
+  /** The next output seq this client should get (live only). */
+  private next = 0;
+  private wanted: TermSize | null = null;
+  private statusPushes = false;
+  private activeAt = 0;
+  private readonly store = new DisposableStore();
 
-  constructor(readonly socket: net.Socket) {}
+  constructor(
+    readonly socket: net.Socket,
+    private readonly log: Logger,
+  ) {}
+
+  get greeted(): boolean {
+    return this.hello !== null;
+  }
+
+  get readOnly(): boolean {
+    return this.hello?.readOnly ?? false;
+  }
+
+  get name(): string {
+    return this.hello?.name ?? '';
+  }
+
+  get stream(): StreamState {
+    return this.state;
+  }
+
+  /** The next output seq a live client gets. */
+  get cursor(): number {
+    return this.next;
+  }
+
+  /** The size this client last asked for (interactive clients only). */
+  get size(): TermSize | null {
+    return this.wanted;
+  }
+
+  /** Wants a `status` push on every host record change (the board does). */
+  get watchesStatus(): boolean {
+    return this.statusPushes;
+  }
+
+  /** When the client last typed or resized (ms since the epoch), for the latest-active resize policy. */
+  get lastActive(): number {
+    return this.activeAt;
+  }
 
   get closed(): boolean {
     return this.socket.destroyed || !this.socket.writable;
@@ -45,6 +114,73 @@ export class ClientConn {
 
   get backlog(): number {
     return this.socket.writableLength;
+  }
+
+  /** hello: who the client is. A second hello says it again (the last one counts). */
+  greet(hello: { readOnly: boolean; name: string }): void {
+    this.hello = { ...hello };
+  }
+
+  watchStatus(): void {
+    this.statusPushes = true;
+  }
+
+  /** The client typed or resized at `at`. */
+  touch(at: number): void {
+    this.activeAt = at;
+  }
+
+  /** The client's own size, asked for at `at`. */
+  want(size: TermSize, at: number): void {
+    this.wanted = size;
+    this.activeAt = at;
+  }
+
+  /** A snapshot is being made for this client: output waits in the ring meanwhile. */
+  beginSnapshot(): Transition {
+    return this.to('snapshot');
+  }
+
+  /** On the live stream from `fromSeq`: `missed` (from the ring, in order) is sent now, then every chunk as it comes. */
+  goLive(fromSeq: number, missed: Iterable<Chunk>): Transition {
+    const t = this.to('live');
+    if (!t.ok) return t;
+    this.next = fromSeq;
+    for (const chunk of missed) this.sendChunk(chunk);
+    return t;
+  }
+
+  /**
+   * The client cannot keep up: nothing more is sent; `drained` runs once its socket has
+   * emptied (then it gets a fresh snapshot), unless the connection is gone or disposed first.
+   */
+  lag(drained: () => void): Transition {
+    const t = this.to('lagging');
+    if (!t.ok) return t;
+    const onDrain = () => {
+      this.store.release(sub);
+      if (this.state === 'lagging' && !this.closed) drained();
+    };
+    this.socket.once('drain', onDrain);
+    const sub = this.store.add(toDisposable(() => this.socket.off('drain', onDrain)));
+    return t;
+  }
+
+  /**
+   * The live stream's next chunk (`frame` is it encoded, shared by every client): sent when
+   * this client is live and at that seq; false when it is not for this client.
+   */
+  pushLive(chunk: Chunk, frame: string): boolean {
+    if (this.state !== 'live' || this.next !== chunk.seq) return false;
+    this.sendEncoded(frame);
+    this.next = chunk.seq + 1;
+    return true;
+  }
+
+  /** What a live client has not seen yet (the ring's tail at exit). */
+  catchUp(chunks: Iterable<Chunk>): void {
+    if (this.state !== 'live') return;
+    for (const chunk of chunks) this.sendChunk(chunk);
   }
 
   send(message: RunnerMessage): void {
@@ -62,5 +198,31 @@ export class ClientConn {
   finish(message: RunnerMessage): void {
     if (this.closed) return;
     this.socket.end(encodeFrame(message));
+  }
+
+  /** Registers what lives as long as this connection (its socket listeners). */
+  hold<T extends Disposable>(d: T): T {
+    return this.store.add(d);
+  }
+
+  /** The connection is done with: listeners released; a socket not already ending is destroyed. */
+  dispose(): void {
+    this.store.dispose();
+    if (!this.socket.writableEnded && !this.socket.destroyed) this.socket.destroy();
+  }
+
+  private sendChunk(chunk: Chunk): void {
+    this.send({ type: 'output', seq: chunk.seq, data: chunk.data });
+    this.next = chunk.seq + 1;
+  }
+
+  private to(next: StreamState): Transition {
+    const t = streamTransition(this.state, next);
+    if (!t.ok) {
+      this.log(`client ${this.id}: ${t.message}; refused`);
+      return t;
+    }
+    this.state = next;
+    return t;
   }
 }

@@ -1,55 +1,81 @@
-import { clampSize } from '../core/protocol/size.js';
+/** The session's control layer (src/runner/control.ts) and its durable prompts, wired to each other and to the session. */
+import type { Clock, Scheduler } from '../core/clock.js';
+import type { ClientConn } from './client-conn.js';
 import { Control } from './control.js';
 import { DurableInputs } from './durable-inputs.js';
 import { CommandJournal } from './journal.js';
-import type { Session, SessionDeps } from './session.js';
+import type { Logger } from './log.js';
 
-/** The session's control layer (src/runner/control.ts) and its durable prompts, wired to the session. */
-export function wireControl(session: Session, deps: SessionDeps): Control {
-  const prompts = new DurableInputs(
-    {
-      generation: deps.generation,
+/** What the control layer and the prompts read of the session, asked afresh each time. */
+export interface ControlSource {
+  id: string;
+  generation: string;
+  exit(): { code: number | null; signal: string | null } | null;
+  revision(): number;
+  /** The last output seq produced (-1: none yet). */
+  lastSeq(): number;
+  /** The rules of the kind that applies now (a shell session's foreground agent). */
+  kind(): { multiline?: string; enterDelayMs: number; enterAfterEcho: boolean };
+  /** The program asked for bracketed paste (mode 2004). */
+  bracketedPasteMode(): boolean;
+  /** Types a prompt's bytes into the program. */
+  type(data: string): void;
+  /** When the program last printed (ms since the epoch; 0: never). */
+  lastOutputMs(): number;
+  resizeFor(c: ClientConn, cols: number, rows: number): { cols: number; rows: number };
+}
+
+export interface ControlWiring {
+  source: ControlSource;
+  journalFile: string;
+  log: Logger;
+  clock: Clock;
+  scheduler: Scheduler;
+  /** Test-only: hold every prompt this long between accept and write. */
+  applyDelayMs?: number;
+}
+
+/** The prompts' acks go through the control layer, to every connection that sent the prompt. */
+export function wireControl(w: ControlWiring): { control: Control; prompts: DurableInputs } {
+  const s = w.source;
+  const prompts: DurableInputs = new DurableInputs({
+    target: {
+      generation: s.generation,
       get exited() {
-        return session.exit !== null;
+        return s.exit() !== null;
       },
       // Several lines go in as one paste when the kind submits them that way and the program asked for it.
-      bracketedPaste: () => session.activity.effectiveKind.multiline === 'bracketed-paste' && session.model.term.modes.bracketedPasteMode,
-      write: (data) => {
-        session.pty.write(data);
-        session.onPromptTyped?.();
-      },
-      enterDelayMs: () => session.activity.effectiveKind.enterDelayMs,
-      enterAfterEcho: () => session.activity.effectiveKind.enterAfterEcho,
-      quietFor: () => (session.lastOutputMs ? Date.now() - session.lastOutputMs : Number.POSITIVE_INFINITY),
+      bracketedPaste: () => s.kind().multiline === 'bracketed-paste' && s.bracketedPasteMode(),
+      write: (data) => s.type(data),
+      enterDelayMs: () => s.kind().enterDelayMs,
+      enterAfterEcho: () => s.kind().enterAfterEcho,
+      quietFor: () => (s.lastOutputMs() ? w.clock.now() - s.lastOutputMs() : Number.POSITIVE_INFINITY),
     },
-    new CommandJournal(deps.journalFile),
-    (ack) => control.sendAck(ack),
-    deps.log,
-    deps.applyDelayMs,
-  );
-  const control: Control = new Control(
-    {
-      id: session.record.id,
-      generation: deps.generation,
+    journal: new CommandJournal(w.journalFile),
+    ack: (ack) => control.sendAck(ack),
+    log: w.log,
+    clock: w.clock,
+    scheduler: w.scheduler,
+    ...(w.applyDelayMs ? { applyDelayMs: w.applyDelayMs } : {}),
+  });
+  const control: Control = new Control({
+    session: {
+      id: s.id,
+      generation: s.generation,
       get exit() {
-        return session.exit;
+        return s.exit();
       },
       get revision() {
-        return session.record.revision ?? 0;
+        return s.revision();
       },
       get lastSeq() {
-        return session.ring.nextSeq - 1;
+        return s.lastSeq();
       },
-      act: (c, msg) => session.act(c, msg),
-      resizeFor: (c, cols, rows) => {
-        c.lastActive = Date.now();
-        c.size = clampSize(cols, rows);
-        session.applySize(c.size.cols, c.size.rows);
-        return { cols: session.record.cols, rows: session.record.rows };
-      },
+      resizeFor: (c, cols, rows) => s.resizeFor(c, cols, rows),
     },
     prompts,
-    deps.log,
-  );
-  return control;
+    log: w.log,
+    scheduler: w.scheduler,
+  });
+  return { control, prompts };
 }

@@ -1,3 +1,10 @@
+/**
+ * Enveloped commands (docs/protocol.md): order by seq per connection, fencing by view and
+ * instance, dedup by commandId, staged acks to every connection that sent the command, resize
+ * latest-wins, terminate observed on exit. What each command does is its row of the message
+ * table (src/runner/message-table.ts); this is what the envelope adds around it.
+ */
+import type { Scheduler } from '../core/clock.js';
 import { CommandLedger } from '../core/protocol/command-ledger.js';
 import {
   classifyCommand,
@@ -8,33 +15,44 @@ import {
   type Envelope,
   type RejectCode,
 } from '../core/protocol/control-protocol.js';
-import type { ClientMessage, InputMsg, ResizeMsg } from '../core/protocol/protocol.js';
+import { MutableDisposable, type Disposable } from '../core/lifetime.js';
+import type { ClientMessage } from '../core/protocol/protocol.js';
 import { ResizeTracker } from '../core/terminal/resize-tracker.js';
 import type { ClientConn } from './client-conn.js';
-import type { DurableInputs } from './durable-inputs.js';
 import type { Logger } from './log.js';
+import { gateRefusal, type Acks, type EnvelopedPath, type MessageSpec } from './message-table.js';
 
-/** What the control layer asks of its session; the legacy actions stay there. */
+/** What the control layer asks of its session. */
 export interface ControlSession {
   readonly id: string;
   readonly generation: string;
   readonly exit: { code: number | null; signal: string | null } | null;
   readonly revision: number;
   readonly lastSeq: number;
-  /** Does what a legacy message of this type does (keystroke, interrupt, redraw, terminate, detach). */
-  act(c: ClientConn, msg: ClientMessage): void;
   /** Sets this client's size and applies the resize policy; returns the PTY's size after. */
   resizeFor(c: ClientConn, cols: number, rows: number): { cols: number; rows: number };
 }
 
+/** What the control layer asks of the durable prompts (src/runner/durable-inputs.ts). */
+export interface PromptLedger {
+  status(commandId: string): CommandStatus | undefined;
+  unresolved(): Array<{ commandId: string; status: 'accepted' | 'accepted_unknown' }>;
+  sessionEnded(): void;
+}
+
+export interface ControlDeps {
+  session: ControlSession;
+  prompts: PromptLedger;
+  log: Logger;
+  scheduler: Scheduler;
+}
+
 type ControlMsg = ClientMessage & { type: ControlType };
 
-/**
- * Enveloped commands (seed 002): order by seq per connection, fencing by
- * view and instance, dedup by commandId, staged acks to every connection
- * that sent the command, resize latest-wins, terminate observed on exit.
- */
-export class Control {
+/** The burst that carried a resize is read by the next turn of the event loop: resizes are applied then. */
+const AFTER_BURST_MS = 0;
+
+export class Control implements EnvelopedPath, Disposable {
   private readonly ledger = new CommandLedger();
   private readonly resizes = new ResizeTracker();
   private readonly waiters = new Map<string, Set<ClientConn>>();
@@ -42,13 +60,16 @@ export class Control {
   private readonly observing = new Set<string>();
   /** The connection behind each pending resize's clientKey. */
   private readonly resizeConns = new Map<string, ClientConn>();
-  private drainScheduled = false;
+  private readonly drain = new MutableDisposable();
+  private readonly session: ControlSession;
+  private readonly prompts: PromptLedger;
+  private readonly log: Logger;
 
-  constructor(
-    private readonly session: ControlSession,
-    private readonly prompts: DurableInputs,
-    private readonly log: Logger,
-  ) {}
+  constructor(private readonly d: ControlDeps) {
+    this.session = d.session;
+    this.prompts = d.prompts;
+    this.log = d.log;
+  }
 
   /** Acks from the prompt machinery go where every other ack goes. */
   readonly sendAck = (ack: CmdAck): void => {
@@ -59,7 +80,7 @@ export class Control {
     if (ack.stage === 'rejected' || !entry || entry.done) this.waiters.delete(ack.commandId);
   };
 
-  handle(c: ClientConn, msg: ControlMsg, env: Envelope): void {
+  admit(c: ClientConn, msg: ControlMsg, env: Envelope, spec: MessageSpec, run: (acks: Acks | null) => void): void {
     let gate = this.seqGates.get(c);
     if (!gate) this.seqGates.set(c, (gate = new SeqGate()));
     const order = gate.admit(env.seq);
@@ -74,18 +95,18 @@ export class Control {
     if (env.instanceId !== this.session.generation) {
       return this.reject(c, env.commandId, 'instance_mismatch', `this runner is instance ${this.session.generation}; the session restarted since ${env.instanceId}: reconcile, then send again`);
     }
-    if (msg.type === 'reconcile') return this.reconcile(c, env.commandId, msg.commandIds);
-
     const cls = classifyCommand(msg);
+    if (cls === 'reconcile') return run(null);
     // Keys come after the resizes sent before them: a burst's resizes are
     // applied at the end of the read, but a program that reads a key and then
     // asks for its size must see the size the client had when it typed.
-    if (this.drainScheduled && (cls === 'keystroke' || cls === 'durable_input' || msg.type === 'interrupt')) this.applyPendingResizes();
+    if (this.drain.value && (cls === 'keystroke' || cls === 'durable_input' || msg.type === 'interrupt')) this.applyPendingResizes();
+    const exit = this.session.exit;
     if (cls === 'keystroke') {
-      // Fire-and-forget, as in the legacy path: no ack, no journal, no ledger.
-      if (c.readOnly) c.send({ type: 'error', code: 'read_only', message: 'input refused: this client attached read-only', commandId: env.commandId });
-      else if (this.session.exit) c.send({ type: 'error', code: 'session_exited', message: 'input refused: the session has exited', commandId: env.commandId });
-      else this.session.act(c, msg);
+      // Fire-and-forget, as in the legacy form: no ack, no journal, no ledger; a refusal is an error frame.
+      const refused = gateRefusal(spec.gate, msg.type, c, exit !== null);
+      if (refused) c.send({ type: 'error', ...refused, commandId: env.commandId });
+      else run(null);
       return;
     }
     // The same commandId again: its final ack (cached), or join it while in flight.
@@ -97,41 +118,26 @@ export class Control {
     }
     // A prompt the ledger forgot (or an earlier runner instance took) is answered from the journal: never typed twice.
     if (cls === 'durable_input' && this.answerFromJournal(c, env.commandId)) return;
-    if (c.readOnly) return this.reject(c, env.commandId, 'read_only', `${msg.type} refused: this client attached read-only`);
-    const exit = this.session.exit;
-    if (exit && msg.type !== 'terminate' && msg.type !== 'detach') {
-      return this.reject(c, env.commandId, 'session_exited', `${msg.type} refused: the session has exited`);
-    }
+    const refused = gateRefusal(spec.gate, msg.type, c, exit !== null);
+    if (refused && !(refused.code === 'session_exited' && spec.afterExit === 'observed')) return this.reject(c, env.commandId, refused.code, refused.message);
     this.ledger.begin(env.commandId, cls);
     this.waitersOf(env.commandId).add(c);
     const ack = (a: Omit<CmdAck, 'type' | 'commandId'>) => this.sendAck({ type: 'cmd_ack', commandId: env.commandId, ...a });
-    switch (msg.type) {
-      case 'input':
-        this.prompts.accept(env.commandId, env.clientId, msg as InputMsg);
-        return;
-      case 'resize': {
-        const r = msg as ResizeMsg;
-        this.resizeConns.set(String(c.id), c);
-        const old = this.resizes.offer({ commandId: env.commandId, clientKey: String(c.id), size: { cols: r.cols, rows: r.rows } });
-        if (old) this.sendAck({ type: 'cmd_ack', commandId: old.commandId, stage: 'superseded', byCommandId: old.byCommandId });
-        this.scheduleResizes();
-        return;
-      }
-      case 'terminate':
-        if (exit) return ack({ stage: 'observed', exitCode: exit.code, exitSignal: exit.signal });
-        // Idempotent: the PTY host sends SIGTERM once and keeps the first SIGKILL timer.
-        this.session.act(c, msg);
-        this.observing.add(env.commandId);
-        ack({ stage: 'applied' });
-        return;
-      case 'detach':
-        ack({ stage: 'applied' });
-        this.session.act(c, msg);
-        return;
-      default: // interrupt, redraw
-        this.session.act(c, msg);
-        ack({ stage: 'applied' });
-    }
+    if (exit && refused) return ack({ stage: 'observed', exitCode: exit.code, exitSignal: exit.signal });
+    run({
+      commandId: env.commandId,
+      clientId: env.clientId,
+      applied: (extra) => ack({ stage: 'applied', ...extra }),
+      observeExit: () => void this.observing.add(env.commandId),
+    });
+  }
+
+  /** An enveloped resize: the newest per client wins, applied once the burst is read. */
+  offerResize(c: ClientConn, acks: Acks, cols: number, rows: number): void {
+    this.resizeConns.set(String(c.id), c);
+    const old = this.resizes.offer({ commandId: acks.commandId, clientKey: String(c.id), size: { cols, rows } });
+    if (old) this.sendAck({ type: 'cmd_ack', commandId: old.commandId, stage: 'superseded', byCommandId: old.byCommandId });
+    if (!this.drain.value) this.drain.value = this.d.scheduler.setTimeout(() => this.applyPendingResizes(), AFTER_BURST_MS);
   }
 
   private answerFromJournal(c: ClientConn, commandId: string): boolean {
@@ -151,16 +157,9 @@ export class Control {
     }
   }
 
-  /** Resizes from one burst are applied once, newest per client, after the burst is read. */
-  private scheduleResizes(): void {
-    if (this.drainScheduled) return;
-    this.drainScheduled = true;
-    setImmediate(() => this.applyPendingResizes());
-  }
-
   /** Applies what is pending now (a snapshot must not be drawn at a size about to change). */
   applyPendingResizes(): void {
-    this.drainScheduled = false;
+    this.drain.clear();
     for (const p of this.resizes.drain()) {
       const c = this.resizeConns.get(p.clientKey);
       this.resizeConns.delete(p.clientKey);
@@ -170,7 +169,8 @@ export class Control {
     }
   }
 
-  private reconcile(c: ClientConn, commandId: string | undefined, ids: string[] = []): void {
+  /** Answers reconcile, enveloped (with its commandId) or legacy: it changes nothing. */
+  reconcile(c: ClientConn, commandId: string | undefined, ids: string[] = []): void {
     c.send({
       type: 'reconcile_result',
       commandId,
@@ -180,11 +180,6 @@ export class Control {
       unresolved: this.prompts.unresolved(),
       commands: ids.map((id) => ({ commandId: id, status: this.statusOf(id) })),
     });
-  }
-
-  /** Answers a legacy (envelope-less) reconcile too: it changes nothing. */
-  reconcileLegacy(c: ClientConn, ids?: string[]): void {
-    this.reconcile(c, undefined, ids);
   }
 
   private statusOf(commandId: string): CommandStatus {
@@ -197,6 +192,7 @@ export class Control {
 
   /** The child exited: terminates are observed, pending resizes will never apply. */
   sessionEnded(exit: { code: number | null; signal: string | null }): void {
+    this.drain.clear();
     for (const id of this.observing) this.sendAck({ type: 'cmd_ack', commandId: id, stage: 'observed', exitCode: exit.code, exitSignal: exit.signal });
     this.observing.clear();
     for (const p of this.resizes.drain()) this.reject(null, p.commandId, 'session_exited', 'the session exited before the resize');
@@ -212,6 +208,10 @@ export class Control {
     this.resizeConns.delete(String(c.id));
     const p = this.resizes.forget(String(c.id));
     if (p) this.ledger.note({ type: 'cmd_ack', commandId: p.commandId, stage: 'rejected' });
+  }
+
+  dispose(): void {
+    this.drain.dispose();
   }
 
   private reject(c: ClientConn | null, commandId: string, code: RejectCode, message: string): void {

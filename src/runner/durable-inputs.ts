@@ -1,3 +1,6 @@
+/** Prompts (durable input): journaled, accepted, typed at once or when the program is quiet, then acked applied. */
+import type { Clock, Scheduler } from '../core/clock.js';
+import { MutableDisposable, type Disposable } from '../core/lifetime.js';
 import {
   describeInput,
   foldJournal,
@@ -36,7 +39,19 @@ export interface PromptTarget {
 interface Pending {
   commandId: string;
   msg: InputMsg;
-  timer: NodeJS.Timeout | null;
+  /** Its next step (the test delay, the Enter, an echo look): one at a time. */
+  timer: MutableDisposable;
+}
+
+export interface DurableInputsDeps {
+  target: PromptTarget;
+  journal: CommandJournal;
+  ack: (ack: CmdAck) => void;
+  log: Logger;
+  clock: Clock;
+  scheduler: Scheduler;
+  /** Test-only: hold every prompt this long between accept and write (the fault window). */
+  applyDelayMs?: number;
 }
 
 /**
@@ -44,20 +59,23 @@ interface Pending {
  * has been quiet, for when-idle), then journaled and acked as applied. Every
  * timer belongs to one pending prompt and is cleared when the session ends.
  */
-export class DurableInputs {
+export class DurableInputs implements Disposable {
   private readonly states: Map<string, CommandState>;
   private readonly queue: Pending[] = [];
   private readonly inFlight = new Map<string, Pending>();
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly idleTimer = new MutableDisposable();
+  private readonly target: PromptTarget;
+  private readonly journal: CommandJournal;
+  private readonly ack: (ack: CmdAck) => void;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly scheduler: Scheduler;
+  private readonly applyDelayMs: number;
 
-  constructor(
-    private readonly target: PromptTarget,
-    private readonly journal: CommandJournal,
-    private readonly ack: (ack: CmdAck) => void,
-    private readonly log: Logger,
-    /** Test-only: hold every prompt this long between accept and write (the fault window). */
-    private readonly applyDelayMs = 0,
-  ) {
+  constructor(d: DurableInputsDeps) {
+    ({ target: this.target, journal: this.journal, ack: this.ack, log: this.log, clock: this.clock, scheduler: this.scheduler } = d);
+    this.applyDelayMs = d.applyDelayMs ?? 0;
+    const { log, target, journal } = d;
     this.states = foldJournal(journal.load(), target.generation);
     const unknown = [...this.states.values()].filter((s) => s.status === 'accepted_unknown').length;
     if (unknown) log(`journal: ${unknown} prompt(s) accepted by an earlier runner and never confirmed; reported as accepted_unknown, not replayed`);
@@ -79,7 +97,7 @@ export class DurableInputs {
       commandId,
       clientId,
       generation: this.target.generation,
-      at: new Date().toISOString(),
+      at: new Date(this.clock.now()).toISOString(),
       command: describeInput(msg.data, msg.submit ?? false, msg.whenIdle ?? false),
     });
     if (!r.ok) {
@@ -89,13 +107,13 @@ export class DurableInputs {
     }
     this.setState(commandId, 'accepted');
     this.ack({ type: 'cmd_ack', commandId, stage: 'accepted' });
-    const p: Pending = { commandId, msg, timer: null };
+    const p: Pending = { commandId, msg, timer: new MutableDisposable() };
     if (msg.whenIdle) {
       this.queue.push(p);
       this.armIdle();
     } else if (this.applyDelayMs > 0) {
       this.inFlight.set(commandId, p);
-      p.timer = setTimeout(() => this.type(p), this.applyDelayMs);
+      p.timer.value = this.scheduler.setTimeout(() => this.type(p), this.applyDelayMs);
     } else {
       this.type(p);
     }
@@ -104,11 +122,11 @@ export class DurableInputs {
 
   /** The program printed: a when-idle prompt waits for the next quiet period. Cheap: no timer work per chunk. */
   private armIdle(): void {
-    if (this.idleTimer || this.queue.length === 0) return;
+    if (this.idleTimer.value || this.queue.length === 0) return;
     const head = this.queue[0]!;
     const wait = Math.max(0, (head.msg.quietMs ?? DEFAULT_QUIET_MS) - this.target.quietFor());
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
+    this.idleTimer.value = this.scheduler.setTimeout(() => {
+      this.idleTimer.clear();
       const quietMs = head.msg.quietMs ?? DEFAULT_QUIET_MS;
       if (this.queue[0] !== head) return this.armIdle();
       if (this.target.quietFor() < quietMs) return this.armIdle(); // it printed since: wait on
@@ -118,30 +136,30 @@ export class DurableInputs {
   }
 
   private type(p: Pending): void {
-    p.timer = null;
+    p.timer.clear();
     if (this.target.exited) return this.fail(p, 'the session exited before the prompt was typed');
     this.inFlight.set(p.commandId, p);
     this.target.write(promptBytes(p.msg.data, this.target.bracketedPaste()));
     if (!p.msg.submit) return this.applied(p);
-    const writtenAt = Date.now();
+    const writtenAt = this.clock.now();
     const press = () => {
-      p.timer = null;
+      p.timer.clear();
       if (this.target.exited) return this.fail(p, 'the session exited before Enter was pressed');
-      const since = Date.now() - writtenAt;
+      const since = this.clock.now() - writtenAt;
       const echoed = this.target.quietFor() < since; // it printed after the text went in
       if (this.target.enterAfterEcho() && !echoed && since < ENTER_ECHO_WAIT_MS) {
-        p.timer = setTimeout(press, ECHO_POLL_MS);
+        p.timer.value = this.scheduler.setTimeout(press, ECHO_POLL_MS);
         return;
       }
       this.target.write(ENTER);
       this.applied(p);
     };
-    p.timer = setTimeout(press, this.target.enterDelayMs());
+    p.timer.value = this.scheduler.setTimeout(press, this.target.enterDelayMs());
   }
 
   private applied(p: Pending): void {
     this.inFlight.delete(p.commandId);
-    const r = this.journal.append({ v: 1, kind: 'applied', commandId: p.commandId, generation: this.target.generation, at: new Date().toISOString() });
+    const r = this.journal.append({ v: 1, kind: 'applied', commandId: p.commandId, generation: this.target.generation, at: new Date(this.clock.now()).toISOString() });
     // The prompt is typed whatever the disk says; after a restart it would only look accepted_unknown (safe side).
     if (!r.ok) this.log(`journal: could not record prompt ${p.commandId} as applied: ${r.message}`);
     this.setState(p.commandId, 'applied');
@@ -151,20 +169,28 @@ export class DurableInputs {
 
   private fail(p: Pending, reason: string): void {
     this.inFlight.delete(p.commandId);
-    this.journal.append({ v: 1, kind: 'failed', commandId: p.commandId, generation: this.target.generation, at: new Date().toISOString(), reason });
+    const r = this.journal.append({ v: 1, kind: 'failed', commandId: p.commandId, generation: this.target.generation, at: new Date(this.clock.now()).toISOString(), reason });
+    // Known not typed either way; after a restart it would only look accepted_unknown (safe side).
+    if (!r.ok) this.log(`journal: could not record prompt ${p.commandId} as failed: ${r.message}`);
     this.setState(p.commandId, 'failed');
     this.ack({ type: 'cmd_ack', commandId: p.commandId, stage: 'rejected', code: 'session_exited', message: reason });
   }
 
   /** The child exited: nothing pending will be typed; say so for each. */
   sessionEnded(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
+    this.idleTimer.clear();
     for (const p of [...this.inFlight.values(), ...this.queue.splice(0)]) {
-      if (p.timer) clearTimeout(p.timer);
+      p.timer.dispose();
       this.fail(p, 'the session exited before the prompt was typed');
     }
-    this.journal.close();
+    this.journal.dispose();
+  }
+
+  /** The runner is going away: no timer is left behind (nothing is journaled: a new runner reads the journal as it is). */
+  dispose(): void {
+    this.idleTimer.dispose();
+    for (const p of [...this.inFlight.values(), ...this.queue]) p.timer.dispose();
+    this.journal.dispose();
   }
 
   private setState(commandId: string, status: CommandStatus): void {

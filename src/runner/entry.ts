@@ -9,5 +9,9 @@ if (!id) {
   process.stderr.write('usage: entry.js <session id>\n');
   process.exitCode = 2;
 } else {
-  void runRunner(id);
+  // Anything thrown before the runner's own log exists (no home) ends it here, said on stderr.
+  runRunner(id).catch((err: unknown) => {
+    process.stderr.write(`agent-board runner: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -32,6 +32,6 @@ function realpath(p: string): string | null {
   try {
     return fs.realpathSync(p);
   } catch {
-    return null;
+    return null; // not there (a deleted exe, no script): that path just does not name the program
   }
 }

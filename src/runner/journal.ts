@@ -27,7 +27,7 @@ export class CommandJournal {
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch {
-      return [];
+      return []; // no journal yet (a first start): nothing was accepted before
     }
     this.records = text.split('\n').map(parseJournalLine).filter((r): r is JournalRecord => r !== null);
     this.count = this.records.length;
@@ -78,7 +78,8 @@ export class CommandJournal {
     this.fd = null;
   }
 
-  close(): void {
+  /** Lets go of the file (it is opened again by the next append, if any). */
+  dispose(): void {
     this.closeFd();
   }
 }

@@ -1,6 +1,13 @@
+/**
+ * One child in a PTY (node-pty), and the only file that knows node-pty's insides: the direct
+ * write path and the slave-side fd below use fields of node-pty 1.1.0's UnixTerminal (pinned
+ * exactly in package.json) that are not part of its documented API.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import * as pty from 'node-pty';
+import type { Scheduler } from '../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 
 /** How a child ended, as data. */
@@ -17,15 +24,23 @@ export interface PtyHostOptions {
   env: Record<string, string>;
   cols: number;
   rows: number;
+  /** The kill grace timer and the write retry run on it. */
+  scheduler: Scheduler;
 }
 
-export interface Disposable { dispose(): void }
-
-/** What the direct write uses of node-pty 1.1.0's UnixTerminal: the master fd and the stream that owns it. */
+/**
+ * What this file uses of node-pty 1.1.0's UnixTerminal beyond its typings (undocumented, so
+ * checked at run time and used only when present): the master fd and the socket that owns it
+ * (the direct write), and the slave's path (held open against the exit-time output loss).
+ */
 interface PtyInternals {
   fd?: unknown;
   _socket?: { destroyed?: unknown };
+  ptsName?: unknown;
 }
+
+/** The next turn of the event loop: a write the kernel refused is tried again then. */
+const NEXT_TURN_MS = 0;
 
 /** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
 const O_NONBLOCK = 0o4000;
@@ -53,24 +68,30 @@ export function signalName(num: number | undefined): string | null {
 }
 
 /**
- * One child in a PTY, with the exit-time output loss fixed (FIELD-NOTES):
+ * One child in a PTY, with the exit-time output loss fixed:
  * libuv on Node 20 takes POLLHUP plus a short read as end of file while the
  * PTY still holds data. Holding our own fd on the slave side keeps the master
  * from ever seeing the hang-up; node-pty then reads until its exit timer, and
  * we close the slave when the exit is reported.
  */
-export class PtyHost {
+export class PtyHost implements Disposable {
   private readonly pty: pty.IPty;
   private slaveFd: number | null = null;
-  private killTimer: NodeJS.Timeout | null = null;
+  private readonly store = new DisposableStore();
+  private readonly killTimer = this.store.add(new MutableDisposable());
   private exited: ChildExit | null = null;
-  private readonly exitListeners: Array<(e: ChildExit) => void> = [];
+  private readonly exitEmitter = this.store.add(new Emitter<ChildExit>());
   /** Input is written to the master fd by us (see write); false: node-pty's own write. */
   private readonly direct: boolean;
   private readonly writeQueue: Buffer[] = [];
-  private writeRetry: NodeJS.Immediate | null = null;
+  private readonly writeRetry = this.store.add(new MutableDisposable());
+  private readonly scheduler: Scheduler;
+
+  /** How the child ended, once. */
+  readonly onExit: Event<ChildExit> = this.exitEmitter.event;
 
   constructor(opts: PtyHostOptions) {
+    this.scheduler = opts.scheduler;
     this.pty = pty.spawn(opts.command, opts.args, {
       name: 'xterm-256color',
       cols: opts.cols,
@@ -79,8 +100,8 @@ export class PtyHost {
       env: opts.env,
       encoding: 'utf8',
     });
-    const ptsName = (this.pty as unknown as { ptsName?: string }).ptsName;
-    if (ptsName) {
+    const ptsName = (this.pty as unknown as PtyInternals).ptsName;
+    if (typeof ptsName === 'string' && ptsName) {
       try {
         this.slaveFd = fs.openSync(ptsName, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
       } catch {
@@ -88,17 +109,30 @@ export class PtyHost {
       }
     }
     this.direct = canWriteDirectly(this.pty as unknown as PtyInternals);
-    this.pty.onExit(({ exitCode, signal }) => {
-      this.closeSlave();
-      if (this.writeRetry) clearImmediate(this.writeRetry);
-      this.writeRetry = null;
-      this.writeQueue.length = 0;
-      if (this.killTimer) clearTimeout(this.killTimer);
-      this.killTimer = null;
-      const sig = signalName(signal);
-      this.exited = { code: sig ? null : exitCode, signal: sig };
-      for (const fn of this.exitListeners) fn(this.exited);
-    });
+    this.store.add(
+      this.pty.onExit(({ exitCode, signal }) => {
+        this.closeSlave();
+        this.writeRetry.clear();
+        this.writeQueue.length = 0;
+        this.killTimer.clear();
+        const sig = signalName(signal);
+        this.exited = { code: sig ? null : exitCode, signal: sig };
+        this.exitEmitter.fire(this.exited);
+      }),
+    );
+  }
+
+  /**
+   * Lets go of our side: timers, listeners, the slave fd. A child still running gets the same
+   * SIGTERM and SIGHUP as `terminate` (no grace timer: the runner is going away).
+   */
+  dispose(): void {
+    if (!this.exited) {
+      this.signal('SIGTERM');
+      this.signal('SIGHUP');
+    }
+    this.store.dispose();
+    this.closeSlave();
   }
 
   get pid(): number {
@@ -111,11 +145,6 @@ export class PtyHost {
 
   onData(fn: (data: string) => void): Disposable {
     return this.pty.onData(fn);
-  }
-
-  onExit(fn: (e: ChildExit) => void): Disposable {
-    this.exitListeners.push(fn);
-    return { dispose: () => this.exitListeners.splice(this.exitListeners.indexOf(fn) >>> 0, 1) };
   }
 
   /**
@@ -140,7 +169,7 @@ export class PtyHost {
 
   /** Writes queued input until it is all in or the PTY is full (then again on the next turn of the loop). */
   private flushWrites(): void {
-    this.writeRetry = null;
+    this.writeRetry.clear();
     const fd = this.masterFd();
     while (this.writeQueue.length > 0) {
       if (fd === null) {
@@ -154,7 +183,7 @@ export class PtyHost {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
           // The program is not reading: try again after the loop has turned (node-pty does the same).
-          this.writeRetry = setImmediate(() => this.flushWrites());
+          this.writeRetry.value = this.scheduler.setTimeout(() => this.flushWrites(), NEXT_TURN_MS);
           return;
         }
         this.writeQueue.length = 0; // EIO and the like: the child side is gone, as node-pty drops it too
@@ -196,11 +225,12 @@ export class PtyHost {
       process.kill(-this.pty.pid, sig);
       return true;
     } catch {
+      // No such group (the child left it, or is gone): signal the child alone.
       try {
         process.kill(this.pty.pid, sig);
         return true;
       } catch {
-        return false;
+        return false; // gone: the exit event tells the rest
       }
     }
   }
@@ -211,10 +241,10 @@ export class PtyHost {
    * is what every terminal program expects when its terminal goes away.
    */
   terminate(graceMs = TERMINATE_GRACE_MS): void {
-    if (this.exited || this.killTimer) return;
+    if (this.exited || this.killTimer.value) return;
     this.signal('SIGTERM');
     this.signal('SIGHUP');
-    this.killTimer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    this.killTimer.value = this.scheduler.setTimeout(() => this.signal('SIGKILL'), graceMs);
   }
 
   /** The terminal's foreground process group, from /proc (field 8 of stat). */
@@ -225,7 +255,7 @@ export class PtyHost {
       const tpgid = Number(fields[5]);
       return tpgid > 0 ? tpgid : null;
     } catch {
-      return null;
+      return null; // the child is gone, or no /proc: no foreground group to report
     }
   }
 

@@ -1,131 +1,196 @@
-import { normalizeSignal } from '../core/protocol/signals.js';
+/**
+ * One session inside its runner, wired: the child in its PTY, the headless model, the output
+ * ring, the clients and the control layer. The parts live in their own files (the message
+ * table, the terminal stream, the size policy, the commands); this file connects them and owns
+ * them: one `dispose()` releases every listener, timer and child it made.
+ */
+import type { Decision } from '../core/agents/activity-layers.js';
+import type { Clock, Scheduler } from '../core/clock.js';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
+import type { Envelope } from '../core/protocol/control-protocol.js';
+import type { ClientMessage, HostRecord } from '../core/protocol/protocol.js';
 import { OutputRing } from '../core/terminal/output-ring.js';
-import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';
-import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../core/protocol/protocol.js';
-import { encodeFrame } from '../core/protocol/frame-decoder.js';
-import { checkSessionName } from '../core/session-ref.js';
-import { clampSize } from '../core/protocol/size.js';
-import { ClientConn, clientBacklogLimit } from './client-conn.js';
-import { ActivityTracker } from './activity-tracker.js';
-import { foregroundProgram } from './foreground.js';
-import { realClock, realScheduler } from '../state/real-time.js';
 import { kindNamed, kindRegistry } from '../state/kind-files.js';
+import { launchWithSetup } from '../state/worktree-setup.js';
+import { ActivityTracker } from './activity-tracker.js';
+import type { ClientConn } from './client-conn.js';
+import { ClientSet } from './clients.js';
 import type { Control } from './control.js';
 import { wireControl } from './control-wiring.js';
-import type { HostWriter } from './host-writer.js';
+import { foregroundProgram } from './foreground.js';
+import { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
+import { dispatch, type DispatchDeps } from './message-table.js';
 import { PtyHost, type ChildExit } from './pty-host.js';
 import { Redraw } from './redraw.js';
 import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
-import { sendSnapshot } from './snapshots.js';
+import { SessionCommands } from './session-commands.js';
+import { SizePolicy } from './size-policy.js';
 import { TerminalModel } from './terminal-model.js';
-import { launchWithSetup } from '../state/worktree-setup.js';
+import { TerminalStream } from './terminal-stream.js';
 
 export interface SessionDeps {
-  host: HostWriter;
+  /** host.json, and the record it starts from. */
+  hostFile: string;
+  record: HostRecord;
   log: Logger;
   generation: string;
   env: Record<string, string>;
   finalScreenFile: string;
   journalFile: string;
+  clock: Clock;
+  scheduler: Scheduler;
   /** Test-only: hold every prompt this long between accept and write (AGENT_BOARD_TEST_APPLY_DELAY_MS). */
   applyDelayMs?: number;
   /** Called once everything is flushed after the child exited. */
   onFinished: () => void;
 }
 
-const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGCONT', 'SIGSTOP', 'SIGWINCH']);
-
-/**
- * One session inside its runner: the child in its PTY, the headless model,
- * the output ring and the clients. Output is read as fast as the child writes
- * it; only the model's parser backlog may pause the PTY, never a client.
- */
-export class Session {
+export class Session implements Disposable {
+  private readonly store = new DisposableStore();
+  readonly host: HostWriter;
   readonly ring = new OutputRing();
   readonly model: TerminalModel;
   readonly pty: PtyHost;
-  readonly clients = new Set<ClientConn>();
-  /** How the child ended, once it has. */
-  exit: ChildExit | null = null;
-  private readonly redraw: Redraw;
-  private readonly control: Control;
+  readonly clients = this.store.add(new ClientSet());
   readonly activity: ActivityTracker;
+  private readonly control: Control;
+  private readonly stream: TerminalStream;
+  private readonly size: SizePolicy;
+  private readonly routes: DispatchDeps;
+  private exitState: ChildExit | null = null;
   /** When the program last printed (ms since the epoch), for when-idle prompts and wakes. */
-  lastOutputMs = 0;
-  private readonly outputWatchers = new Set<() => void>();
-  /** Called whenever something is typed into the program on purpose (a prompt): the wakes' suppression window. */
-  onPromptTyped: (() => void) | null = null;
-  /** Called when the layered activity changes (the wakes listen). */
-  onActivity: (() => void) | null = null;
+  private lastOutputMs = 0;
+  private readonly printed = this.store.add(new Emitter<void>());
+  private readonly typed = this.store.add(new Emitter<void>());
+
+  /** Whenever the program prints (without the data): the wake dispatcher's idle gap. */
+  readonly onData: Event<void> = this.printed.event;
+  /** Whenever something is typed into the program on purpose (a prompt): the wakes' suppression window. */
+  readonly onPromptTyped: Event<void> = this.typed.event;
+  /** Every change of the layered activity (after host.json has it). */
+  readonly onActivity: Event<Decision>;
 
   constructor(private readonly deps: SessionDeps) {
-    const rec = deps.host.record;
-    this.model = new TerminalModel({
-      cols: rec.cols,
-      rows: rec.rows,
-      scrollback: rec.scrollback,
-      onPressure: (paused) => (paused ? this.pty.pause() : this.pty.resume()),
-    });
+    const { clock, scheduler, log } = deps;
+    const rec = deps.record;
+    this.model = this.store.add(
+      new TerminalModel({
+        cols: rec.cols,
+        rows: rec.rows,
+        scrollback: rec.scrollback,
+        onPressure: (paused) => (paused ? this.pty.pause() : this.pty.resume()),
+        clock,
+        scheduler,
+      }),
+    );
+    this.host = this.store.add(
+      new HostWriter({
+        file: deps.hostFile,
+        record: rec,
+        clock,
+        scheduler,
+        onError: (err) => log(`could not write host.json: ${err.message}`),
+        decorate: () => ({ previewLine: lastScreenLine(this.model) }),
+      }),
+    );
+    this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
     // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
-    this.pty = new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows });
-    if (launch.setup !== null) {
-      const patch: Partial<HostRecord> = { worktreeSetup: { command: launch.setup, startedAt: new Date().toISOString() } };
-      deps.host.update(patch, true);
-    }
-    this.pty.onData((data) => this.onOutput(data));
-    this.pty.onExit((e) => this.onChildExit(e));
+    this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
+    if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: new Date(clock.now()).toISOString() } }, true);
+    this.store.add(this.pty.onData((data) => this.onOutput(data)));
+    this.store.add(this.pty.onExit((e) => this.onChildExit(e)));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
-    this.redraw = new Redraw(this.pty, () => ({ ...this.record, agent: this.activity.effectiveKind.name }));
-    this.control = wireControl(this, deps);
+    const redraw = this.store.add(new Redraw(this.pty, () => ({ ...this.record, agent: this.activity.effectiveKind.name }), scheduler));
     const kind = kindNamed(rec.agent);
-    this.activity = new ActivityTracker({
-      kind,
-      kinds: kindRegistry(),
-      view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
-      clock: realClock,
-      scheduler: realScheduler(),
-      hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
-      foreground: () => foregroundProgram(this.pty.pid, this.pty.foregroundGroup()),
+    this.activity = this.store.add(
+      new ActivityTracker({
+        kind,
+        kinds: kindRegistry(),
+        view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
+        clock,
+        scheduler,
+        hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
+        foreground: () => foregroundProgram(this.pty.pid, this.pty.foregroundGroup()),
+      }),
+    );
+    this.onActivity = this.activity.onChange;
+    const exited = () => this.exitState !== null;
+    this.size = new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, exited });
+    const { control, prompts } = wireControl({
+      source: {
+        id: rec.id,
+        generation: deps.generation,
+        exit: () => this.exitState,
+        revision: () => this.record.revision ?? 0,
+        lastSeq: () => this.ring.nextSeq - 1,
+        kind: () => this.activity.effectiveKind,
+        bracketedPasteMode: () => this.model.term.modes.bracketedPasteMode,
+        type: (data) => {
+          this.pty.write(data);
+          this.typed.fire();
+        },
+        lastOutputMs: () => this.lastOutputMs,
+        resizeFor: (c, cols, rows) => this.size.resizeFor(c, cols, rows),
+      },
+      journalFile: deps.journalFile,
+      log,
+      clock,
+      scheduler,
+      ...(deps.applyDelayMs ? { applyDelayMs: deps.applyDelayMs } : {}),
     });
-    this.activity.onChange(({ reading: r }) => {
-      // At once (the board and the wakes go by it), but no fsync: activity is
-      // advisory and read afresh by a new runner, and the first output after
-      // a pause (a keystroke's echo) turns a session busy: it must not wait
-      // for a disk.
-      deps.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date().toISOString() }, true, false);
-      this.onActivity?.();
+    this.control = this.store.add(control);
+    this.store.add(prompts);
+    const snapshotTimers = this.store.add(new DisposableStore());
+    this.stream = new TerminalStream({ ring: this.ring, model: this.model, clients: this.clients, generation: deps.generation, scheduler, timers: snapshotTimers, log });
+    const commands = new SessionCommands({
+      generation: deps.generation,
+      host: this.host,
+      pty: this.pty,
+      redraw,
+      activity: this.activity,
+      stream: this.stream,
+      control,
+      prompts,
+      size: this.size,
+      clock,
+      log,
+      exited,
     });
-    this.activity.onKindChange(({ kind: k, foreground: fg }) => {
-      deps.log(fg ? `foreground: ${fg.argv.join(' ').slice(0, 120)} (pid ${fg.pid}) runs as kind ${k.name}` : `foreground: back to the session's own program (kind ${k.name})`);
-      deps.host.update({ foregroundAgent: k.name === rec.agent ? undefined : k.name }, true, false);
-    });
+    this.routes = { ops: commands, control, exited, now: () => clock.now() };
+    this.store.add(
+      this.activity.onChange(({ reading: r }) => {
+        // At once (the board and the wakes go by it), but no fsync: activity is
+        // advisory and read afresh by a new runner, and the first output after
+        // a pause (a keystroke's echo) turns a session busy: it must not wait
+        // for a disk.
+        this.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date(clock.now()).toISOString() }, true, false);
+      }),
+    );
+    this.store.add(
+      this.activity.onKindChange(({ kind: k, foreground: fg }) => {
+        log(fg ? `foreground: ${fg.argv.join(' ').slice(0, 120)} (pid ${fg.pid}) runs as kind ${k.name}` : `foreground: back to the session's own program (kind ${k.name})`);
+        this.host.update({ foregroundAgent: k.name === rec.agent ? undefined : k.name }, true, false);
+      }),
+    );
     this.activity.start();
-    deps.host.decorate = () => ({ previewLine: lastScreenLine(this.model) });
-    deps.host.onWrite = (host) => {
-      let frame: string | null = null;
-      for (const c of this.clients) {
-        if (!c.watchesStatus) continue;
-        frame ??= encodeFrame({ type: 'status', host, generation: deps.generation });
-        c.sendEncoded(frame);
-      }
-    };
-    deps.host.update({ childPid: this.pty.pid, status: 'running', generation: deps.generation }, true);
-    deps.log(`child ${this.pty.pid} started: ${rec.command} ${rec.args.join(' ')}`);
+    this.host.update({ childPid: this.pty.pid, status: 'running', generation: deps.generation }, true);
+    log(`child ${this.pty.pid} started: ${rec.command} ${rec.args.join(' ')}`);
   }
 
   get record(): HostRecord {
-    return this.deps.host.record;
+    return this.host.record;
   }
 
   get generation(): string {
     return this.deps.generation;
   }
 
+  /** How the child ended, once it has. */
   get exited(): ChildExit | null {
-    return this.exit;
+    return this.exitState;
   }
 
   /** When the program last printed, in ms since the epoch (-Infinity: never). */
@@ -133,186 +198,44 @@ export class Session {
     return this.lastOutputMs || Number.NEGATIVE_INFINITY;
   }
 
-  /** Told (without the data) whenever the program prints; for the wake dispatcher's idle gap. */
-  onData(fn: () => void): { dispose(): void } {
-    this.outputWatchers.add(fn);
-    return { dispose: () => void this.outputWatchers.delete(fn) };
-  }
-
-  private onOutput(data: string): void {
-    this.lastOutputMs = Date.now();
-    const chunk = this.ring.push(data);
-    // Live clients first, the rest after: the echo a user waits for leaves
-    // before the bookkeeping that nobody waits for (model.write only queues
-    // the parse; an activity change writes host.json and pushes a status; the
-    // host file's output stamp only arms a timer). The output frames on the
-    // wire are the same; a status this output causes now follows it.
-    let frame: string | null = null; // encoded once, whatever the number of clients
-    for (const c of this.clients) {
-      if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
-      frame ??= encodeFrame({ type: 'output', seq: chunk.seq, data });
-      c.sendEncoded(frame);
-      c.cursor = chunk.seq + 1;
-      if (c.backlog > clientBacklogLimit(this.model.term.cols, this.model.term.rows)) this.fallBehind(c);
-    }
-    this.model.write(data, chunk.seq + 1);
-    this.activity.output();
-    for (const fn of this.outputWatchers) fn();
-    this.deps.host.noteOutput();
-  }
-
-  /** The client cannot keep up: stop sending, and re-snapshot it once its socket drains. */
-  private fallBehind(c: ClientConn): void {
-    c.stream = 'lagging';
-    this.deps.log(`client ${c.id} fell behind (${c.backlog} bytes queued); will re-snapshot`);
-    c.socket.once('drain', () => {
-      if (c.stream === 'lagging' && !c.closed) sendSnapshot(this, c, 0);
-    });
-  }
-
+  /** A new connection: served until it closes (then `detach`). */
   attach(c: ClientConn): void {
     this.clients.add(c);
   }
 
   detach(c: ClientConn): void {
-    if (!this.clients.delete(c)) return;
+    if (!this.clients.remove(c)) return;
     this.control.forget(c);
-    // The size follows the most recently active interactive client that is left.
-    if (c.size && !this.exit) {
-      const next = [...this.clients].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
-      if (next?.size) this.applySize(next.size.cols, next.size.rows);
-    }
+    c.dispose();
+    this.size.left(c);
   }
 
+  /** One message from a client, through the message table (src/runner/message-table.ts). */
   handle(c: ClientConn, msg: ClientMessage, envelope?: Envelope): void {
-    if (msg.type !== 'hello' && !c.greeted) {
-      c.send({ type: 'error', code: 'not_hello', message: 'send hello first', commandId: envelope?.commandId });
-      return;
-    }
-    if (envelope) {
-      this.control.handle(c, msg as ClientMessage & { type: ControlType }, envelope);
-      return;
-    }
-    switch (msg.type) {
-      case 'hello':
-        if (msg.protocol !== PROTOCOL_VERSION) {
-          c.finish({ type: 'error', code: 'unsupported_protocol', message: `runner speaks protocol ${PROTOCOL_VERSION}, client ${msg.protocol}` });
-          return;
-        }
-        c.greeted = true;
-        c.readOnly = msg.readOnly ?? false;
-        c.name = msg.client ?? '';
-        c.send({ type: 'hello', protocol: PROTOCOL_VERSION, generation: this.generation, host: this.record });
-        return;
-      case 'status':
-        c.send({ type: 'status', host: this.record, generation: this.generation });
-        return;
-      case 'explain':
-        c.send({ type: 'explain', explanation: this.activity.explain() });
-        return;
-      case 'subscribe_status':
-        c.watchesStatus = true;
-        c.send({ type: 'status', host: this.record, generation: this.generation });
-        return;
-      case 'reconcile':
-        this.control.reconcileLegacy(c, msg.commandIds);
-        return;
-      case 'subscribe_terminal':
-        // Resizes still pending from this burst, then this client's own size, come before the frame.
-        this.control.applyPendingResizes();
-        if (msg.cols !== undefined && msg.rows !== undefined && !c.readOnly && !this.exit) {
-          c.lastActive = Date.now();
-          c.size = clampSize(msg.cols, msg.rows);
-          this.applySize(c.size.cols, c.size.rows);
-        }
-        if (msg.sinceSeq !== undefined && this.ring.holds(msg.sinceSeq)) {
-          c.send({ type: 'replay_begin', fromSeq: msg.sinceSeq, generation: this.generation });
-          c.stream = 'live';
-          c.cursor = msg.sinceSeq;
-          for (const chunk of this.ring.since(msg.sinceSeq) ?? []) c.send({ type: 'output', seq: chunk.seq, data: chunk.data });
-          c.cursor = this.ring.nextSeq;
-        } else {
-          sendSnapshot(this, c, msg.scrollback ?? 0);
-        }
-        return;
-      case 'detach':
-        this.act(c, msg);
-        return;
-      case 'hook':
-        this.onHook(msg.kind, msg.event, msg.sessionId);
-        return;
-      case 'rename': {
-        const bad = checkSessionName(msg.name);
-        if (bad) {
-          c.send({ type: 'error', code: 'invalid_message', message: bad });
-          return;
-        }
-        this.deps.host.update({ name: msg.name }, true);
-        c.send({ type: 'status', host: this.record, generation: this.generation });
-        return;
-      }
-    }
-    // Everything below changes the session: read-only clients may not, and an exited child cannot.
-    if (c.readOnly) {
-      c.send({ type: 'error', code: 'read_only', message: `${msg.type} refused: this client attached read-only` });
-      return;
-    }
-    if (this.exit) {
-      c.send({ type: 'error', code: 'session_exited', message: `${msg.type} refused: the session has exited` });
-      return;
-    }
-    c.lastActive = Date.now();
-    if (msg.type === 'resize') {
-      c.size = clampSize(msg.cols, msg.rows);
-      this.applySize(c.size.cols, c.size.rows);
-      return;
-    }
-    this.act(c, msg);
+    dispatch(this.routes, c, msg, envelope);
   }
 
-  /** What a command does, with or without an envelope; the checks are the caller's. */
-  act(c: ClientConn, msg: ClientMessage): void {
-    switch (msg.type) {
-      case 'detach':
-        c.finish({ type: 'bye', reason: 'detach' });
-        return;
-      case 'input':
-        if (c.size) this.applySize(c.size.cols, c.size.rows);
-        this.pty.write(msg.data);
-        return;
-      case 'interrupt':
-        this.pty.write('\x03');
-        return;
-      case 'redraw':
-        this.redraw.jiggle();
-        return;
-      case 'terminate': {
-        const sig = msg.signal === undefined ? undefined : normalizeSignal(msg.signal);
-        if (!sig || sig === 'SIGTERM') {
-          this.deps.log(`terminate requested by client ${c.id}`);
-          this.pty.terminate();
-        } else if (ALLOWED_SIGNALS.has(sig)) {
-          this.deps.log(`${sig} requested by client ${c.id}`);
-          this.pty.signal(sig as NodeJS.Signals);
-        } else {
-          c.send({ type: 'error', code: 'invalid_message', message: `unknown signal "${msg.signal}"; use one of ${[...ALLOWED_SIGNALS].join(', ')}` });
-        }
-        return;
-      }
-    }
+  /** Everything the session holds, released (the child, if still running, is told to go). */
+  dispose(): void {
+    this.store.dispose();
   }
 
-  /** Resize PTY and model together; the host file follows. */
-  applySize(cols: number, rows: number): void {
-    const size = clampSize(cols, rows);
-    if (size.cols === this.record.cols && size.rows === this.record.rows) return;
-    this.pty.resize(size.cols, size.rows);
-    this.model.resize(size.cols, size.rows);
-    this.deps.host.update(size);
+  private onOutput(data: string): void {
+    this.lastOutputMs = this.deps.clock.now();
+    // Live clients first, the rest after: the echo a user waits for leaves
+    // before the bookkeeping that nobody waits for (model.write only queues
+    // the parse; an activity change writes host.json and pushes a status; the
+    // host file's output stamp only arms a timer). The output frames on the
+    // wire are the same; a status this output causes now follows it.
+    const chunk = this.stream.publish(data);
+    this.model.write(data, chunk.seq + 1);
+    this.activity.output();
+    this.printed.fire();
+    this.host.noteOutput();
   }
 
   private onChildExit(e: ChildExit): void {
-    this.exit = e;
+    this.exitState = e;
     this.deps.log(`child exited: code ${e.code} signal ${e.signal}`);
     this.control.sessionEnded(e);
     this.activity.dispose();
@@ -321,27 +244,10 @@ export class Session {
       const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
       if (!saved.ok) this.deps.log(`could not save the final screen: ${saved.message}`);
       this.captureResumeId();
-      this.deps.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null, foregroundAgent: undefined }, true);
-      for (const c of this.clients) {
-        // Live clients get what they have not seen yet before the exit.
-        if (c.stream === 'live') {
-          for (const chunk of this.ring.since(c.cursor) ?? []) c.send({ type: 'output', seq: chunk.seq, data: chunk.data });
-        }
-        c.send({ type: 'exit', code: e.code, signal: e.signal });
-        c.finish({ type: 'bye', reason: 'exit' });
-      }
+      this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null, foregroundAgent: undefined }, true);
+      this.stream.farewell(e);
       this.deps.onFinished();
     });
-  }
-
-  /** An agent's lifecycle hook: a status reading and maybe its conversation id (for resume). */
-  private onHook(kind: string, event: string, sessionId?: string): void {
-    if (kind !== this.record.agent) {
-      this.deps.log(`hook ${kind}/${event} ignored: this session runs ${this.record.agent}`);
-      return;
-    }
-    if (!this.activity.hook(event)) this.deps.log(`hook ${kind}/${event}: an event this kind does not use`);
-    if (sessionId && sessionId !== this.record.resumeId) this.deps.host.update({ resumeId: sessionId }, true);
   }
 
   /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`). */
@@ -349,6 +255,6 @@ export class Session {
     const pattern = kindNamed(this.record.agent).resume?.printed;
     if (!pattern) return;
     const m = new RegExp(pattern).exec(tailText(this.model, 60));
-    if (m?.[1] && m[1] !== this.record.resumeId) this.deps.host.update({ resumeId: m[1] });
+    if (m?.[1] && m[1] !== this.record.resumeId) this.host.update({ resumeId: m[1] });
   }
 }

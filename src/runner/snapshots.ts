@@ -1,7 +1,3 @@
-import type { ClientConn } from './client-conn.js';
-import type { Session } from './session.js';
-import { HISTORY_SLICE_LINES } from './terminal-model.js';
-
 /**
  * Gives a client the screen as it is now, then puts it on the live stream.
  *
@@ -11,9 +7,40 @@ import { HISTORY_SLICE_LINES } from './terminal-model.js';
  * for, follows in slices on later turns of the event loop while the model is
  * frozen, so no slice blocks the runner for long and line numbers stay put.
  */
-export function sendSnapshot(session: Session, c: ClientConn, historyWanted: number): void {
-  c.stream = 'snapshot';
-  const { model } = session;
+import type { Scheduler } from '../core/clock.js';
+import type { DisposableStore } from '../core/lifetime.js';
+import type { RingChunk } from '../core/terminal/output-ring.js';
+import type { ClientConn } from './client-conn.js';
+import { HISTORY_SLICE_LINES } from './terminal-model.js';
+
+/** What a snapshot reads of the model. */
+export interface SnapshotModel {
+  whenSettled(fn: () => void): void;
+  readonly parsedSeq: number;
+  readonly historyLength: number;
+  readonly term: { readonly cols: number; readonly rows: number };
+  screenFrame(): string;
+  historySlice(start: number, end: number): string;
+  freeze(): void;
+  thaw(): void;
+}
+
+/** What a snapshot needs: the model, the ring (for what arrived meanwhile), the instance, time. */
+export interface SnapshotSource {
+  readonly model: SnapshotModel;
+  readonly ring: { since(seq: number): RingChunk[] | null; readonly nextSeq: number };
+  readonly generation: string;
+  readonly scheduler: Scheduler;
+  /** Owns the slice timers (the session's): a closed client's next slice still runs, to thaw the model. */
+  readonly timers: DisposableStore;
+}
+
+/** The next history slice goes on the next turn of the event loop (others' I/O runs in between). */
+const NEXT_SLICE_MS = 0;
+
+export function sendSnapshot(src: SnapshotSource, c: ClientConn, historyWanted: number): void {
+  if (!c.beginSnapshot().ok) return; // refused and logged by the connection
+  const { model } = src;
   model.whenSettled(() => {
     if (c.closed) return;
     const seq = model.parsedSeq;
@@ -24,12 +51,12 @@ export function sendSnapshot(session: Session, c: ClientConn, historyWanted: num
       seq,
       cols: model.term.cols,
       rows: model.term.rows,
-      generation: session.generation,
+      generation: src.generation,
       historyLines: lines,
     });
     c.send({ type: 'snapshot_screen', data: model.screenFrame() });
     if (lines === 0) {
-      goLive(session, c, seq);
+      goLive(src, c, seq);
       return;
     }
     model.freeze();
@@ -43,26 +70,32 @@ export function sendSnapshot(session: Session, c: ClientConn, historyWanted: num
       c.send({ type: 'snapshot_history', data: model.historySlice(at, end) });
       at = end;
       if (at < total) {
-        setImmediate(step);
+        later(src, step);
         return;
       }
       model.thaw();
-      goLive(session, c, seq);
+      goLive(src, c, seq);
     };
-    setImmediate(step);
+    later(src, step);
   });
 }
 
-function goLive(session: Session, c: ClientConn, seq: number): void {
+function later(src: SnapshotSource, fn: () => void): void {
+  const t = src.timers.add(
+    src.scheduler.setTimeout(() => {
+      src.timers.release(t);
+      fn();
+    }, NEXT_SLICE_MS),
+  );
+}
+
+function goLive(src: SnapshotSource, c: ClientConn, seq: number): void {
   c.send({ type: 'snapshot_end', nextSeq: seq });
-  const missed = session.ring.since(seq);
+  const missed = src.ring.since(seq);
   if (missed === null) {
     // So much output arrived meanwhile that the ring let go of it: start over.
-    sendSnapshot(session, c, 0);
+    sendSnapshot(src, c, 0);
     return;
   }
-  c.stream = 'live';
-  c.cursor = seq;
-  for (const chunk of missed) c.send({ type: 'output', seq: chunk.seq, data: chunk.data });
-  c.cursor = session.ring.nextSeq;
+  c.goLive(seq, missed);
 }

@@ -1,3 +1,6 @@
+/** The runner's headless mirror of the session's screen, fed in order with the output and resizes. */
+import type { Clock, Scheduler } from '../core/clock.js';
+import { MutableDisposable } from '../core/lifetime.js';
 import {
   INITIAL_MODES,
   onCursorShape,
@@ -13,8 +16,8 @@ import { parserInGroundState } from '../core/terminal/xterm-internals.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 
 /**
- * Flow control for the parser only (FIELD-NOTES: xterm's write() throws near
- * 50 MB pending). Above the high mark the runner pauses the PTY; below the low
+ * Flow control for the parser only (xterm's write() throws when about 50 MB
+ * are pending). Above the high mark the runner pauses the PTY; below the low
  * mark it resumes. A slow client never pauses anything.
  */
 export const PARSER_HIGH_WATER = 1024 * 1024;
@@ -34,6 +37,9 @@ export interface ModelOptions {
   scrollback: number;
   /** Called with true when the PTY should pause, false when it may resume. */
   onPressure?: (paused: boolean) => void;
+  /** The settle deadline (SYNC_OUTPUT_MAX_WAIT_MS) is measured and waited on these. */
+  clock: Clock;
+  scheduler: Scheduler;
 }
 
 type Settled = () => void;
@@ -58,7 +64,7 @@ export class TerminalModel {
   private paused = false;
   private frozen = false;
   private waiters: Settled[] = [];
-  private openTimer: NodeJS.Timeout | null = null;
+  private readonly openTimer = new MutableDisposable();
   private openSince: number | null = null;
   private parsed: number;
 
@@ -155,21 +161,22 @@ export class TerminalModel {
   private serveWaiters(): void {
     if (this.waiters.length === 0 || this.inFlight) return;
     if (this.term.modes.synchronizedOutputMode || !parserInGroundState(this.term)) {
-      const now = Date.now();
+      const now = this.opts.clock.now();
       this.openSince ??= now;
       const left = SYNC_OUTPUT_MAX_WAIT_MS - (now - this.openSince);
       if (left > 0) {
         // Look again at the next boundary, or at the deadline if the program stalls.
-        this.openTimer ??= setTimeout(() => {
-          this.openTimer = null;
-          if (!this.inFlight) this.serveWaiters();
-        }, left);
+        if (!this.openTimer.value) {
+          this.openTimer.value = this.opts.scheduler.setTimeout(() => {
+            this.openTimer.clear();
+            if (!this.inFlight) this.serveWaiters();
+          }, left);
+        }
         return;
       }
     }
     this.openSince = null;
-    if (this.openTimer) clearTimeout(this.openTimer);
-    this.openTimer = null;
+    this.openTimer.clear();
     const ready = this.waiters;
     this.waiters = [];
     for (const fn of ready) fn();
@@ -196,7 +203,7 @@ export class TerminalModel {
   }
 
   dispose(): void {
-    if (this.openTimer) clearTimeout(this.openTimer);
+    this.openTimer.dispose();
     this.term.dispose();
   }
 

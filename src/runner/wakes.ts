@@ -1,7 +1,7 @@
-import { realClock, realScheduler } from '../state/real-time.js';
+import type { Clock, Scheduler } from '../core/clock.js';
 import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat/chat.js';
 import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type WakeTimings } from '../core/chat/wake-dispatcher.js';
-import type { Disposable } from '../core/lifetime.js';
+import { DisposableStore, type Disposable } from '../core/lifetime.js';
 import { wakeText } from '../core/chat/wake-text.js';
 import { chatFile } from '../state/paths.js';
 import { ensureRoomDir, roomMaxHops, roomOf } from '../state/rooms.js';
@@ -48,22 +48,37 @@ export function wakeTimingsFrom(env: NodeJS.ProcessEnv): WakeTimings {
  * mention, and the room's loop guard, folded over the whole chat, holds
  * wakes while it is paused. Only messages after the runner started count.
  */
-export class RunnerWakes {
+export interface RunnerWakesDeps {
+  home: string;
+  session: WakeSession;
+  log: Logger;
+  clock: Clock;
+  scheduler: Scheduler;
+  timings?: WakeTimings;
+  cli?: string;
+}
+
+export class RunnerWakes implements Disposable {
   readonly dispatcher: WakeDispatcher;
+  readonly timings: WakeTimings;
   private readonly watch: ChatWatch;
   private guard: LoopState = LOOP_START;
+  private readonly store = new DisposableStore();
+  private readonly home: string;
+  private readonly s: WakeSession;
+  private readonly log: Logger;
 
-  constructor(
-    private readonly home: string,
-    private readonly s: WakeSession,
-    private readonly log: Logger,
-    readonly timings: WakeTimings = wakeTimingsFrom(process.env),
-    cli = 'agent-board',
-  ) {
+  constructor(d: RunnerWakesDeps) {
+    const { home, session: s, log } = d;
+    this.home = home;
+    this.s = s;
+    this.log = log;
+    const timings = (this.timings = d.timings ?? wakeTimingsFrom(process.env));
+    const cli = d.cli ?? 'agent-board';
     const room = roomOf({ room: s.room });
-    this.dispatcher = new WakeDispatcher({
-      clock: realClock,
-      scheduler: realScheduler(),
+    this.dispatcher = this.store.add(new WakeDispatcher({
+      clock: d.clock,
+      scheduler: d.scheduler,
       term: {
         isRunning: () => s.isRunning(),
         lastOutputAt: () => s.lastOutputAt(),
@@ -75,9 +90,11 @@ export class RunnerWakes {
       capEligible: () => s.repaintStarved(),
       isPaused: () => this.paused(),
       wakeText: (ids) => wakeText({ name: s.name(), room, mentionIds: ids, cli }),
-    });
-    this.dispatcher.onEvent((e) => log(`wake: ${JSON.stringify(e)}`));
-    this.watch = new ChatWatch(chatFile(home, room), (rs) => this.onRecords(rs), (m) => log(`chat: ${m}`));
+    }));
+    this.store.add(this.dispatcher.onEvent((e) => log(`wake: ${JSON.stringify(e)}`)));
+    this.watch = this.store.add(
+      new ChatWatch({ file: chatFile(home, room), onRecords: (rs) => this.onRecords(rs), onError: (m) => log(`chat: ${m}`), scheduler: d.scheduler }),
+    );
   }
 
   start(): void {
@@ -90,9 +107,9 @@ export class RunnerWakes {
     for (const r of this.watch.start()) this.guard = stepLoopGuard(this.guard, r); // history: the guard only
   }
 
-  stop(): void {
-    this.watch.stop();
-    this.dispatcher.dispose();
+  /** No more wakes: the chat is not followed, pending timers are dropped. */
+  dispose(): void {
+    this.store.dispose();
   }
 
   private paused(): boolean {

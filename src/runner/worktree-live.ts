@@ -18,7 +18,7 @@ export interface LiveStatsDeps {
 
 /** Folders git ignores as a whole (`node_modules/`, `dist/`): not watched. */
 async function ignoredDirs(dir: string): Promise<Set<string>> {
-  const r = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: dir }).catch(() => null);
+  const r = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: dir }).catch(() => null); // no git: as if it ignored nothing
   if (!r || r.code !== 0) return new Set(); // watch everything: costlier, still right
   return new Set(r.stdout.split('\0').filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1)));
 }

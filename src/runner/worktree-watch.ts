@@ -82,6 +82,6 @@ function isDir(p: string): boolean {
   try {
     return fs.lstatSync(p).isDirectory();
   } catch {
-    return false;
+    return false; // gone already: nothing to watch
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PtyHost } from '../../src/runner/pty-host.js';
+import { realScheduler } from '../../src/state/real-time.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 
 /** 20 KB of numbered lines, then exit at once: the tail is what Node 20 used to lose. */
@@ -9,7 +10,7 @@ const expected = Array.from({ length: LINES }, (_, i) => `line-${String(i).padSt
 
 function runOnce(): Promise<{ out: string; code: number | null }> {
   return new Promise((resolve) => {
-    const host = new PtyHost({ command: process.execPath, args: ['-e', PRINTER], cwd: process.cwd(), env: { ...process.env } as Record<string, string>, cols: 120, rows: 30 });
+    const host = new PtyHost({ command: process.execPath, args: ['-e', PRINTER], cwd: process.cwd(), env: { ...process.env } as Record<string, string>, cols: 120, rows: 30, scheduler: realScheduler() });
     let out = '';
     host.onData((d) => {
       out += d;

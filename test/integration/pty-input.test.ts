@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PtyHost } from '../../src/runner/pty-host.js';
+import { realScheduler } from '../../src/state/real-time.js';
 
 /**
  * PtyHost writes input to the master fd itself (synchronously, for keystroke
@@ -14,6 +15,7 @@ function rawCat(): PtyHost {
     env: { ...process.env } as Record<string, string>,
     cols: 80,
     rows: 24,
+    scheduler: realScheduler(),
   });
 }
 
@@ -49,7 +51,7 @@ describe('PtyHost input', () => {
   });
 
   it('input written after the child exited is dropped, not written to a closed descriptor', async () => {
-    const host = new PtyHost({ command: 'sh', args: ['-c', 'exit 0'], cwd: process.cwd(), env: { ...process.env } as Record<string, string>, cols: 80, rows: 24 });
+    const host = new PtyHost({ command: 'sh', args: ['-c', 'exit 0'], cwd: process.cwd(), env: { ...process.env } as Record<string, string>, cols: 80, rows: 24, scheduler: realScheduler() });
     await new Promise<void>((resolve) => host.onExit(() => resolve()));
     expect(host.hasExited).toBe(true);
     expect(() => host.write('after exit')).not.toThrow();

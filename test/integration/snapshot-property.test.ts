@@ -28,6 +28,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedModes } from '../../src/core/terminal/terminal-modes.js';
 import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/terminal-model.js';
+import { realClock, realScheduler } from '../../src/state/real-time.js';
 import { cursorHiddenOf, scrollRegionOf } from '../../src/core/terminal/xterm-internals.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import type { BufferInternals } from '../../src/core/terminal/xterm-internals.js';
@@ -487,7 +488,7 @@ interface RunResult {
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 async function run(script: Script, scrollback = SCROLLBACK): Promise<RunResult> {
-  const model = new TerminalModel({ cols: script.cols, rows: script.rows, scrollback });
+  const model = new TerminalModel({ cols: script.cols, rows: script.rows, scrollback, clock: realClock, scheduler: realScheduler() });
   const result: RunResult = { cuts: 0, failures: [], early: [] };
   const ready: Snap[] = [];
   let seq = 0;
@@ -729,7 +730,7 @@ describe('exact snapshots over hand-written scenarios', () => {
 
   it('waits for a synchronized update or an escape sequence to end, at most SYNC_OUTPUT_MAX_WAIT_MS', async () => {
     const waitFor = async (data: string, rest: string) => {
-      const model = new TerminalModel({ cols: 20, rows: 4, scrollback: 10 });
+      const model = new TerminalModel({ cols: 20, rows: 4, scrollback: 10, clock: realClock, scheduler: realScheduler() });
       model.write(data, 1);
       while (model.parsedSeq < 1) await tick();
       const asked = Date.now();
@@ -740,7 +741,7 @@ describe('exact snapshots over hand-written scenarios', () => {
         frame = model.screenFrame();
       });
       // The rest of the update arrives: served at once.
-      const m2 = new TerminalModel({ cols: 20, rows: 4, scrollback: 10 });
+      const m2 = new TerminalModel({ cols: 20, rows: 4, scrollback: 10, clock: realClock, scheduler: realScheduler() });
       m2.write(data, 1);
       while (m2.parsedSeq < 1) await tick();
       let served2 = false;

@@ -7,6 +7,7 @@ import { ENTER_ECHO_WAIT_MS } from '../../src/core/agents/agent-kinds.js';
 import { PASTE_END, PASTE_START } from '../../src/core/terminal/prompt-text.js';
 import { DEFAULT_QUIET_MS, DurableInputs, type PromptTarget } from '../../src/runner/durable-inputs.js';
 import { CommandJournal } from '../../src/runner/journal.js';
+import { realClock, realScheduler } from '../../src/state/real-time.js';
 
 /** A session stand-in whose clock is vitest's: what the program got, and when it last printed. */
 function fakeTarget(generation = 'gen-1') {
@@ -41,7 +42,8 @@ afterEach(() => {
 
 function make(target = fakeTarget(), applyDelayMs = 0) {
   const acks: CmdAck[] = [];
-  const inputs = new DurableInputs(target, new CommandJournal(file), (a) => acks.push(a), () => undefined, applyDelayMs);
+  // vitest's fake timers stand behind the real clock and scheduler here.
+  const inputs = new DurableInputs({ target, journal: new CommandJournal(file), ack: (a) => acks.push(a), log: () => undefined, clock: realClock, scheduler: realScheduler(), applyDelayMs });
   const input = (data: string, extra: Record<string, unknown> = {}) => ({ type: 'input' as const, data, durable: true, ...extra });
   return { target, acks, inputs, input, stages: () => acks.map((a) => a.stage) };
 }

@@ -1,5 +1,5 @@
 /**
- * The control lifecycle on top of protocol v1 (seed 002): command envelopes,
+ * The control lifecycle on top of protocol v1 (docs/protocol.md): command envelopes,
  * staged acks and what each command type promises. Pure decisions only; the
  * runner (src/runner/control.ts) and the clients (src/client/control-channel.ts)
  * do the I/O. docs/protocol.md has the conversation.
@@ -58,7 +58,7 @@ export function withEnvelope<T extends { type: string }>(message: T, envelope: E
   return { ...message, commandId, clientId, seq, viewId, instanceId };
 }
 
-// ---- per-type semantics (the seed's binding table) ---------------------------
+// ---- per-type semantics: what each command type promises ---------------------
 
 export type CommandClass = 'durable_input' | 'keystroke' | 'resize' | 'interrupt' | 'terminate' | 'detach' | 'redraw' | 'reconcile';
 

@@ -1,5 +1,5 @@
 /**
- * What a client does about a command it lost track of. The seed's rule: a
+ * What a client does about a command it lost track of. The rule: a
  * durable command is never retried blind; the runner is asked by commandId
  * first, and a command an earlier runner instance may have typed is never
  * sent again.

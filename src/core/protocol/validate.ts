@@ -43,7 +43,7 @@ function validateBody(value: Record<string, unknown>): Validated {
       if (!isInt(value.protocol)) return bad('hello needs an integer "protocol"');
       if (value.client !== undefined && typeof value.client !== 'string') return bad('hello "client" must be a string');
       if (value.readOnly !== undefined && typeof value.readOnly !== 'boolean') return bad('hello "readOnly" must be a boolean');
-      return ok({ type, protocol: value.protocol, client: value.client as string | undefined, readOnly: value.readOnly as boolean | undefined });
+      return ok({ type, protocol: value.protocol, client: value.client, readOnly: value.readOnly });
     }
     case 'subscribe_terminal': {
       const { sinceSeq, scrollback } = value;
@@ -52,8 +52,8 @@ function validateBody(value: Record<string, unknown>): Validated {
       const { cols, rows } = value;
       if ((cols === undefined) !== (rows === undefined)) return bad('subscribe_terminal needs both "cols" and "rows", or neither');
       if (cols !== undefined && !(isInt(cols) && isInt(rows))) return bad('subscribe_terminal "cols" and "rows" must be integers');
-      const sub = { type, sinceSeq: sinceSeq as number | undefined, scrollback: scrollback as number | undefined };
-      return ok(cols === undefined ? sub : { ...sub, cols: cols as number, rows: rows as number });
+      const sub = { type, sinceSeq, scrollback };
+      return ok(cols === undefined ? sub : { ...sub, cols, rows: rows as number });
     }
     case 'input': {
       if (typeof value.data !== 'string') return bad('input needs a string "data"');
@@ -68,26 +68,26 @@ function validateBody(value: Record<string, unknown>): Validated {
         if (submit !== undefined || whenIdle !== undefined || quietMs !== undefined) return bad('"submit", "whenIdle" and "quietMs" need "durable": true');
         return ok({ type, data: value.data });
       }
-      return ok({ type, data: value.data, durable: true, submit: submit === true, whenIdle: whenIdle === true, quietMs: quietMs as number | undefined });
+      return ok({ type, data: value.data, durable: true, submit: submit === true, whenIdle: whenIdle === true, quietMs: quietMs });
     }
     case 'reconcile': {
       const ids = value.commandIds;
       if (ids !== undefined && !(Array.isArray(ids) && ids.length <= 256 && ids.every(isCommandId))) {
         return bad('reconcile "commandIds" must be a list of at most 256 command ids');
       }
-      return ok({ type, commandIds: ids as string[] | undefined });
+      return ok({ type, commandIds: ids });
     }
     case 'resize':
       if (!isInt(value.cols) || !isInt(value.rows)) return bad('resize needs integer "cols" and "rows"');
       return ok({ type, cols: value.cols, rows: value.rows });
     case 'terminate':
       if (value.signal !== undefined && typeof value.signal !== 'string') return bad('terminate "signal" must be a string');
-      return ok({ type, signal: value.signal as string | undefined });
+      return ok({ type, signal: value.signal });
     case 'hook': {
       const { kind, event, sessionId } = value;
       if (typeof kind !== 'string' || typeof event !== 'string' || kind.length > 64 || event.length > 64) return bad('hook needs string "kind" and "event"');
       if (sessionId !== undefined && !(typeof sessionId === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sessionId))) return bad('hook "sessionId" must be an id');
-      return ok({ type, kind, event, sessionId: sessionId as string | undefined });
+      return ok({ type, kind, event, sessionId: sessionId });
     }
     case 'rename':
       if (typeof value.name !== 'string') return bad('rename needs a string "name"');

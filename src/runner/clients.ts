@@ -1,0 +1,42 @@
+/** The runner's connected clients, and what goes to all of them at once (status pushes). */
+import type { Disposable } from '../core/lifetime.js';
+import { encodeFrame } from '../core/protocol/frame-decoder.js';
+import type { HostRecord } from '../core/protocol/protocol.js';
+import type { ClientConn } from './client-conn.js';
+
+export class ClientSet implements Disposable, Iterable<ClientConn> {
+  private readonly conns = new Set<ClientConn>();
+
+  [Symbol.iterator](): Iterator<ClientConn> {
+    return this.conns[Symbol.iterator]();
+  }
+
+  add(c: ClientConn): void {
+    this.conns.add(c);
+  }
+
+  /** False when it was not (or no longer) here. */
+  remove(c: ClientConn): boolean {
+    return this.conns.delete(c);
+  }
+
+  /** The interactive client with a size that typed or resized last: whose size the session takes when another leaves. */
+  latestSized(): ClientConn | undefined {
+    return [...this.conns].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
+  }
+
+  /** The host record changed: a `status` to everyone who asked for them, encoded once. */
+  pushStatus(host: HostRecord, generation: string): void {
+    let frame: string | null = null;
+    for (const c of this.conns) {
+      if (!c.watchesStatus) continue;
+      frame ??= encodeFrame({ type: 'status', host, generation });
+      c.sendEncoded(frame);
+    }
+  }
+
+  dispose(): void {
+    for (const c of this.conns) c.dispose();
+    this.conns.clear();
+  }
+}

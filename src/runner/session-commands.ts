@@ -1,0 +1,119 @@
+/** What each client message does to the session (the handlers' side of src/runner/message-table.ts). */
+import type { StatusExplanation } from '../core/agents/status-explain.js';
+import type { Clock } from '../core/clock.js';
+import type { HostRecord, InputMsg, SubscribeTerminal } from '../core/protocol/protocol.js';
+import { normalizeSignal } from '../core/protocol/signals.js';
+import { checkSessionName } from '../core/session-ref.js';
+import type { ClientConn } from './client-conn.js';
+import type { Logger } from './log.js';
+import type { Acks, SessionOps } from './message-table.js';
+import type { SizePolicy } from './size-policy.js';
+
+const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGCONT', 'SIGSTOP', 'SIGWINCH']);
+
+export interface CommandDeps {
+  generation: string;
+  host: { readonly record: HostRecord; update(patch: Partial<HostRecord>, now?: boolean): void };
+  pty: { write(data: string): void; terminate(): void; signal(sig: NodeJS.Signals): boolean };
+  redraw: { jiggle(): void };
+  activity: { explain(): StatusExplanation; hook(event: string): boolean };
+  stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void };
+  control: {
+    applyPendingResizes(): void;
+    reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void;
+    offerResize(c: ClientConn, acks: Acks, cols: number, rows: number): void;
+  };
+  prompts: { accept(commandId: string, clientId: string, msg: InputMsg): boolean };
+  size: SizePolicy;
+  clock: Clock;
+  log: Logger;
+  exited(): boolean;
+}
+
+export class SessionCommands implements SessionOps {
+  constructor(private readonly d: CommandDeps) {}
+
+  get generation(): string {
+    return this.d.generation;
+  }
+
+  get record(): HostRecord {
+    return this.d.host.record;
+  }
+
+  explain(): StatusExplanation {
+    return this.d.activity.explain();
+  }
+
+  rename(name: string): string | null {
+    const bad = checkSessionName(name);
+    if (bad) return bad;
+    this.d.host.update({ name }, true);
+    return null;
+  }
+
+  /** An agent's lifecycle hook: a status reading and maybe its conversation id (for resume). */
+  hook(kind: string, event: string, sessionId?: string): void {
+    const agent = this.record.agent;
+    if (kind !== agent) {
+      this.d.log(`hook ${kind}/${event} ignored: this session runs ${agent}`);
+      return;
+    }
+    if (!this.d.activity.hook(event)) this.d.log(`hook ${kind}/${event}: an event this kind does not use`);
+    if (sessionId && sessionId !== this.record.resumeId) this.d.host.update({ resumeId: sessionId }, true);
+  }
+
+  subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void {
+    // Resizes still pending from this burst, then this client's own size, come before the frame.
+    this.d.control.applyPendingResizes();
+    if (msg.cols !== undefined && msg.rows !== undefined && !c.readOnly && !this.d.exited()) this.d.size.resizeFor(c, msg.cols, msg.rows);
+    this.d.stream.subscribe(c, msg.sinceSeq, msg.scrollback ?? 0);
+  }
+
+  watchStatus(c: ClientConn): void {
+    c.watchStatus();
+    c.send({ type: 'status', host: this.record, generation: this.generation });
+  }
+
+  reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void {
+    this.d.control.reconcile(c, commandId, ids);
+  }
+
+  type(c: ClientConn, data: string): void {
+    if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
+    this.d.pty.write(data);
+  }
+
+  acceptPrompt(acks: Acks, msg: InputMsg): void {
+    this.d.prompts.accept(acks.commandId, acks.clientId, msg);
+  }
+
+  interrupt(): void {
+    this.d.pty.write('\x03');
+  }
+
+  redraw(): void {
+    this.d.redraw.jiggle();
+  }
+
+  terminate(c: ClientConn, signal: string | undefined): void {
+    const sig = signal === undefined ? undefined : normalizeSignal(signal);
+    if (!sig || sig === 'SIGTERM') {
+      this.d.log(`terminate requested by client ${c.id}`);
+      this.d.pty.terminate();
+    } else if (ALLOWED_SIGNALS.has(sig)) {
+      this.d.log(`${sig} requested by client ${c.id}`);
+      this.d.pty.signal(sig as NodeJS.Signals);
+    } else {
+      c.send({ type: 'error', code: 'invalid_message', message: `unknown signal "${signal}"; use one of ${[...ALLOWED_SIGNALS].join(', ')}` });
+    }
+  }
+
+  resizeNow(c: ClientConn, cols: number, rows: number): void {
+    this.d.size.resizeFor(c, cols, rows);
+  }
+
+  offerResize(c: ClientConn, acks: Acks, cols: number, rows: number): void {
+    this.d.control.offerResize(c, acks, cols, rows);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The terminal stream to the clients: each chunk the program prints goes to the live clients
+ * (encoded once), a client that cannot keep up falls behind and is re-snapshotted once it drains,
+ * and a subscribe is answered with a replay from the ring or a snapshot.
+ */
+import type { Scheduler } from '../core/clock.js';
+import type { DisposableStore } from '../core/lifetime.js';
+import { encodeFrame } from '../core/protocol/frame-decoder.js';
+import type { OutputRing, RingChunk } from '../core/terminal/output-ring.js';
+import { clientBacklogLimit, type ClientConn } from './client-conn.js';
+import type { ClientSet } from './clients.js';
+import type { Logger } from './log.js';
+import { sendSnapshot, type SnapshotModel, type SnapshotSource } from './snapshots.js';
+
+export interface StreamDeps {
+  ring: OutputRing;
+  model: SnapshotModel;
+  clients: ClientSet;
+  generation: string;
+  scheduler: Scheduler;
+  timers: DisposableStore;
+  log: Logger;
+}
+
+export class TerminalStream {
+  private readonly src: SnapshotSource;
+
+  constructor(private readonly d: StreamDeps) {
+    this.src = { model: d.model, ring: d.ring, generation: d.generation, scheduler: d.scheduler, timers: d.timers };
+  }
+
+  /** Output for the clients; returns its chunk (the ring keeps it for replays and snapshots). */
+  publish(data: string): RingChunk {
+    const chunk = this.d.ring.push(data);
+    let frame: string | null = null; // encoded once, whatever the number of clients
+    const limit = clientBacklogLimit(this.d.model.term.cols, this.d.model.term.rows);
+    for (const c of this.d.clients) {
+      if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
+      frame ??= encodeFrame({ type: 'output', seq: chunk.seq, data });
+      c.pushLive(chunk, frame);
+      if (c.backlog > limit) this.fallBehind(c);
+    }
+    return chunk;
+  }
+
+  /** A subscribe: the ring from `sinceSeq` when it still holds it, else a snapshot with `scrollback` lines of history. */
+  subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void {
+    if (sinceSeq !== undefined && this.d.ring.holds(sinceSeq)) {
+      c.send({ type: 'replay_begin', fromSeq: sinceSeq, generation: this.d.generation });
+      c.goLive(sinceSeq, this.d.ring.since(sinceSeq) ?? []);
+      return;
+    }
+    sendSnapshot(this.src, c, scrollback);
+  }
+
+  /** The program exited: live clients get what they have not seen yet, then everyone the exit and a goodbye. */
+  farewell(exit: { code: number | null; signal: string | null }): void {
+    for (const c of this.d.clients) {
+      c.catchUp(this.d.ring.since(c.cursor) ?? []);
+      c.send({ type: 'exit', code: exit.code, signal: exit.signal });
+      c.finish({ type: 'bye', reason: 'exit' });
+    }
+  }
+
+  /** The client cannot keep up: stop sending, and re-snapshot it once its socket drains. */
+  private fallBehind(c: ClientConn): void {
+    if (!c.lag(() => sendSnapshot(this.src, c, 0)).ok) return;
+    this.d.log(`client ${c.id} fell behind (${c.backlog} bytes queued); will re-snapshot`);
+  }
+}
