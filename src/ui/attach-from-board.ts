@@ -1,6 +1,6 @@
 import { runAttach, type AttachOptions } from '../client/attach.js';
 import { attachEndMessage } from '../client/attach-session.js';
-import type { Message } from '../core/board/board-state.js';
+import type { Message } from '../core/board/board-types.js';
 import type { SessionView } from '../state/host-store.js';
 
 export interface BoardAttachOptions extends AttachOptions {

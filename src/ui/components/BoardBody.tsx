@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import type { BoardState } from '../../core/board/board-state.js';
+import type { BoardState } from '../../core/board/board-types.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { BoardLayout } from '../layout.js';
 import type { SessionView } from '../../state/host-store.js';

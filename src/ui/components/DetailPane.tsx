@@ -1,4 +1,4 @@
-import type { BoardState } from '../../core/board/board-state.js';
+import type { BoardState } from '../../core/board/board-types.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ChatPane } from './ChatPane.js';

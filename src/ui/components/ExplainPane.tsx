@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { ExplainOverlay } from '../../core/board/board-session-views.js';
+import type { ExplainOverlay } from '../../core/board/board-types.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BoardSession } from '../../core/board/board-state.js';
+import type { BoardSession } from '../../core/board/board-types.js';
 import { sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
 import { PICK_COLOR, PICK_MARK } from './SessionRow.js';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { PromptOverlay, PromptStatus } from '../../core/board/board-prompt.js';
+import type { PromptOverlay, PromptStatus } from '../../core/board/board-types.js';
 import { fit, textWidth } from '../text-width.js';
 import { TextField } from './TextField.js';
 
