@@ -104,7 +104,3 @@ export function listSessions(home: string): SessionView[] {
   }
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
-
-export function removeSessionDir(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true });
-}

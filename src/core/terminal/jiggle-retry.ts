@@ -61,10 +61,6 @@ export function stopRetry(state: JiggleRetryState): JiggleRetryState {
   return { ...state, stopped: true };
 }
 
-export function hasFullClearSequence(data: string): boolean {
-  return data.includes(FULL_CLEAR);
-}
-
 export function hasSettleMarker(data: string, markers: readonly string[]): boolean {
   return markers.some((m) => data.includes(m));
 }
