@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Clock } from '../core/clock.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
 import { git, gitComplaint, type GitResult } from './git.js';
 
@@ -68,7 +69,8 @@ export function parseNumstat(z: string): { files: number; added: number; removed
   return { files, added, removed };
 }
 
-export async function worktreeStats(w: WorktreeInfo, now: () => Date = () => new Date()): Promise<WorktreeStats> {
+export async function worktreeStats(w: WorktreeInfo, clock: Clock): Promise<WorktreeStats> {
+  const now = () => new Date(clock.now());
   const zero = { files: 0, added: 0, removed: 0, ahead: 0, behind: 0, uncommitted: 0 };
   if (!fs.existsSync(w.path)) return { ...zero, at: now().toISOString(), missing: true };
   try {

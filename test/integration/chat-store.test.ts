@@ -7,9 +7,12 @@ import type { ChatRecord } from '../../src/core/chat/chat.js';
 import { appendChat, ChatCursor, readChat } from '../../src/state/chat-store.js';
 import { withFileLock } from '../../src/state/file-lock.js';
 import { chatFile, chatLockFile, guardCacheFile, roomDir } from '../../src/state/paths.js';
+import { realClock, realScheduler } from '../../src/state/real-time.js';
 import { writeRoomConfig } from '../../src/state/rooms.js';
 import { makeHome, ROOT } from '../helpers/home.js';
 
+/** These tests race real processes, so the lock waits by the real clock (test/unit/file-lock.test.ts drives it with a fake one). */
+const REAL_TIME = { clock: realClock, scheduler: realScheduler() };
 const POSTER = path.join(ROOT, 'test', 'fixtures', 'programs', 'chat-poster.mjs');
 
 let home: string;
@@ -110,11 +113,11 @@ describe('chat store', () => {
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)']);
     try {
       fs.writeFileSync(lock, JSON.stringify({ pid: live.pid, host: os.hostname(), at: Date.now(), token: 'v' }));
-      await expect(withFileLock(lock, () => 1, { timeoutMs: 300, what: 'the test room' })).rejects.toThrow(/the test room is busy.*held by pid \d+/);
+      await expect(withFileLock(lock, () => 1, REAL_TIME, { timeoutMs: 300, what: 'the test room' })).rejects.toThrow(/the test room is busy.*held by pid \d+/);
       expect(fs.existsSync(lock)).toBe(true); // a live, fresh holder's lock is never broken
       const t = Date.now();
       setTimeout(() => fs.rmSync(lock), 200); // the holder lets go
-      expect(await withFileLock(lock, () => 'mine')).toBe('mine');
+      expect(await withFileLock(lock, () => 'mine', REAL_TIME)).toBe('mine');
       expect(Date.now() - t).toBeGreaterThanOrEqual(190);
       expect(fs.existsSync(lock)).toBe(false);
     } finally {

@@ -73,7 +73,7 @@ export function decideActivity(readings: readonly ActivityReading[]): Decision |
   if (!pick) return null;
   if (held && pick === screen) rule = 'idle-screen-holds';
   if (pick.activity !== 'waiting') {
-    const dialog = ranked.find((r) => r !== pick && r.activity === 'waiting' && r.at >= pick!.at);
+    const dialog = ranked.find((r) => r !== pick && r.activity === 'waiting' && r.at >= pick.at);
     if (dialog) return { reading: dialog, rule: 'dialog-wins' };
   }
   return { reading: pick, rule };
