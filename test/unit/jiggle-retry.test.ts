@@ -14,7 +14,7 @@ import {
   stopRetry,
 } from '../../src/core/terminal/jiggle-retry.js';
 
-describe('the seed 000 cases', () => {
+describe('the jiggle chain, step by step', () => {
   // the default marker, ESC[2J: hasSettleMarker with FULL_CLEAR alone
   it('detects ESC[2J in plain data', () => expect(hasSettleMarker('hello\x1b[2Jworld', [FULL_CLEAR])).toBe(true));
   it('detects ESC[2J at start', () => expect(hasSettleMarker('\x1b[2J', [FULL_CLEAR])).toBe(true));
