@@ -16,8 +16,6 @@ import { realClock, realScheduler } from './real-time.js';
 import { ensureRoomDir, readRoomConfig } from './rooms.js';
 import { chatFile, chatLockFile, guardCacheFile } from './paths.js';
 
-export { chatFile };
-
 export interface ChatPost {
   from: string;
   kind: 'human' | 'agent';

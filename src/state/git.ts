@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { EXIT, UserError } from './errors.js';
-
 /**
  * The git CLI, the one users have: every git call of ours goes through here.
  * How it ended is data (code, stdout, stderr); a missing git is one error
  * with its own exit code. Never a shell: arguments go as they are.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { EXIT, UserError } from './errors.js';
 
 export interface GitResult {
   code: number;

@@ -1,3 +1,8 @@
+/**
+ * The sessions' records on disk (sessions/<id>/host.json): written whole or not at all, read
+ * back checked, and seen as a user should see them (a session whose runner is gone is `lost`).
+ * Also whether a process is alive, which is what `lost` turns on.
+ */
 import fs from 'node:fs';
 import { effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord, SessionStatus } from '../core/protocol/protocol.js';

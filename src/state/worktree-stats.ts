@@ -1,9 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Clock } from '../core/clock.js';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
-import { git, gitComplaint, type GitResult } from './git.js';
-
 /**
  * What a worktree session's work amounts to against its base, in four git
  * runs: the merge base, then at once `diff --numstat` from it (committed and
@@ -12,6 +6,11 @@ import { git, gitComplaint, type GitResult } from './git.js';
  * the untracked files, whose lines count as added). A worktree folder that
  * is gone is `missing`; a git failure is one line in `error`. Never throws.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../core/clock.js';
+import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
+import { git, gitComplaint, type GitResult } from './git.js';
 
 /** Untracked files bigger than this are counted as files, their lines not read. */
 const MAX_COUNTED_BYTES = 1024 * 1024;

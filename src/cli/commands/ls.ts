@@ -4,7 +4,7 @@ import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
-import { roomOf } from '../../state/rooms.js';
+import { roomOf } from '../../core/chat/chat.js';
 import { getHome } from '../context.js';
 import { ago, table } from '../format.js';
 
