@@ -1,3 +1,4 @@
+/** The chat of the rooms on the board, followed on disk as it grows, with each room's loop guard. */
 import fs from 'node:fs';
 import { checkRoomName, loopGuard, type ChatRecord } from '../core/chat/chat.js';
 import { ChatCursor } from '../state/chat-store.js';

@@ -1,3 +1,4 @@
+/** The activity tracker's state as `agent-board explain` shows it: each layer's reading and the rule that decided. */
 import type { ActivitySource } from '../core/agents/activity.js';
 import { LAYER_RULES, type Decision } from '../core/agents/activity-layers.js';
 import type { ResolvedKind } from '../core/agents/kind-rules.js';

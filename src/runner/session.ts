@@ -1,3 +1,4 @@
+/** One session inside its runner: the child in its PTY, the headless model, the output ring and the clients. */
 import { normalizeSignal } from '../core/protocol/signals.js';
 import { OutputRing } from '../core/terminal/output-ring.js';
 import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';

@@ -1,3 +1,4 @@
+/** A worktree session's counts, kept fresh by its runner: at start, at each turn's end, after changes in the worktree. */
 import type { Clock, Scheduler } from '../core/clock.js';
 import type { Disposable } from '../core/lifetime.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';

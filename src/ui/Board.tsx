@@ -1,3 +1,4 @@
+/** The board's root component: its state, the contexts the components read, and the wiring of keys and feed. */
 import { useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { boardReducer, initialBoardState } from '../core/board/board-state.js';

@@ -1,3 +1,4 @@
+/** The board's loop: drawn with Ink until the user quits or attaches, and drawn again after an attach. */
 import { render } from 'ink';
 import { createElement } from 'react';
 import { sessionConnector } from '../client/attach-session.js';

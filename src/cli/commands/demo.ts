@@ -1,3 +1,4 @@
+/** `agent-board demo`: the demo room (two scripted demo agents and a shell) set up and shown on the board. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+/** `agent-board ls`: the sessions as a table or as JSON, here or on another machine. */
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';

@@ -1,3 +1,4 @@
+/** The board's body: the session list with the detail pane below it or beside it. */
 import { Box } from 'ink';
 import type { BoardState } from '../../core/board/board-types.js';
 import type { PreviewScreen } from '../board-api.js';

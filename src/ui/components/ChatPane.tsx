@@ -1,3 +1,4 @@
+/** The chat pane: a room's title line, its messages and the input line, in place of the preview. */
 import { Box } from 'ink';
 import type { ChatOverlay } from '../../core/board/board-types.js';
 import { roomOf } from '../../core/chat/chat.js';

@@ -1,3 +1,4 @@
+/** The diff review: a session's files and their counts, the diff with a cursor, the comments and the comment field. */
 import { Box, Text } from 'ink';
 import { useEffect, useMemo } from 'react';
 import { unsentComments } from '../../core/board/diff-board.js';

@@ -1,3 +1,4 @@
+/** The explain overlay: why the selected session has its state, in place of the preview. */
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
 import type { ExplainOverlay } from '../../core/board/board-types.js';

@@ -1,3 +1,4 @@
+/** The board's header: the sessions counted by state, the filter, paused rooms and marked rows. */
 import { Box, Text } from 'ink';
 import type { BoardSession } from '../../core/board/board-types.js';
 import { sessionState, type SessionState } from '../../core/session-state.js';

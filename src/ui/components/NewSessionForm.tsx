@@ -1,3 +1,4 @@
+/** The new-session form: name, command, working directory. */
 import { Box, Text } from 'ink';
 import { NEW_FIELDS, type NewFields } from '../../core/board/board-types.js';
 import { TextField } from './TextField.js';

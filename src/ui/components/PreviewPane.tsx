@@ -1,3 +1,4 @@
+/** The selected session's screen, cropped to fit, under its title line. */
 import { Box, Text } from 'ink';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { statusText } from '../../core/board/board-derived.js';

@@ -1,3 +1,4 @@
+/** The prompt line: who it goes to, the line, and once sent how it went in each session. */
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
 import type { PromptOverlay, PromptStatus } from '../../core/board/board-types.js';

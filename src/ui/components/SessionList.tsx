@@ -1,3 +1,4 @@
+/** The session list: the window of the (filtered) rows that fits on screen. */
 import { Box, Text } from 'ink';
 import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';

@@ -1,3 +1,4 @@
+/** The board's keyboard: Ink's keys through the binding table into commands. */
 import { useInput, type Key } from 'ink';
 import { useRef } from 'react';
 import { keyModeOf } from '../../core/board/board-derived.js';
