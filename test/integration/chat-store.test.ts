@@ -9,6 +9,7 @@ import { withFileLock } from '../../src/state/file-lock.js';
 import { chatFile, chatLockFile, guardCacheFile, roomDir } from '../../src/state/paths.js';
 import { realClock, realScheduler } from '../../src/state/real-time.js';
 import { writeRoomConfig } from '../../src/state/rooms.js';
+import { FakeTime } from '../helpers/fake-time.js';
 import { makeHome, ROOT } from '../helpers/home.js';
 
 /** These tests race real processes, so the lock waits by the real clock (test/unit/file-lock.test.ts drives it with a fake one). */
@@ -157,5 +158,19 @@ describe('chat store', () => {
     fs.writeFileSync(`${file}.new`, all + JSON.stringify({ id: 4, ts: 't', from: 'ann', kind: 'human', text: 'd', mentions: [] }) + '\n');
     fs.renameSync(`${file}.new`, file);
     expect(cursor.read().map((r) => r.text)).toEqual(['d']);
+  });
+
+  it('stamps a post, and the guard\'s note with it, by the clock it is given', async () => {
+    writeRoomConfig(home, 'stamped', { maxHops: 4 });
+    const time = new FakeTime(Date.UTC(2026, 0, 2, 3, 4, 5));
+    const at = { clock: time, scheduler: time };
+    const agent = (text: string) => appendChat(home, 'stamped', { from: 'alice', kind: 'agent', text, mentions: [] }, at);
+    expect((await agent('one')).record.ts).toBe('2026-01-02T03:04:05.000Z');
+    await agent('two');
+    await agent('three');
+    time.advance(1500);
+    const r = await agent('four');
+    expect(r.record.ts).toBe('2026-01-02T03:04:06.500Z');
+    expect(r.system).toMatchObject({ event: 'pause', ts: '2026-01-02T03:04:06.500Z' });
   });
 });
