@@ -124,7 +124,7 @@ function parseLine(line: string): ChatRecord | null {
   try {
     return asChatRecord(JSON.parse(line));
   } catch {
-    return null;
+    return null; // a torn line a writer left when it died: skipped, as readers must
   }
 }
 
@@ -168,7 +168,7 @@ export class ChatCursor {
     try {
       fd = fs.openSync(this.file, 'r');
     } catch {
-      return [];
+      return []; // no chat yet: nothing appended
     }
     try {
       const st = fs.fstatSync(fd);
@@ -214,7 +214,7 @@ function readGuardCache(home: string, room: string, lastId: number): LoopState |
     if (c.lastId !== lastId || typeof c.hops !== 'number' || typeof c.paused !== 'boolean') return null;
     return { hops: c.hops, paused: c.paused };
   } catch {
-    return null;
+    return null; // no cache or a bad one: the guard is replayed from the chat itself
   }
 }
 

@@ -133,7 +133,7 @@ function contentOf(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
-    return null;
+    return null; // no lock there (released): nothing to match
   }
 }
 
@@ -142,7 +142,7 @@ function parseOwner(text: string): Owner | null {
     const o = JSON.parse(text) as Partial<Owner>;
     return typeof o.pid === 'number' && typeof o.host === 'string' ? (o as Owner) : null;
   } catch {
-    return null;
+    return null; // empty (an O_EXCL lock being written) or not ours: judged by age alone
   }
 }
 

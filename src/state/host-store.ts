@@ -53,7 +53,7 @@ export function readHostFile(file: string): HostRecord | null {
   try {
     return asHostRecord(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
-    return null;
+    return null; // missing or half-made: the caller reads null as "no session (yet)"
   }
 }
 
@@ -106,7 +106,7 @@ export function listSessions(home: string, clock: Clock = realClock): SessionVie
   try {
     ids = fs.readdirSync(sessionsDir(home));
   } catch {
-    return [];
+    return []; // no sessions folder yet: no session was ever made here
   }
   const now = clock.now();
   const out: SessionView[] = [];

@@ -35,7 +35,7 @@ export function readRoomConfig(home: string, room: string): RoomConfig {
   try {
     raw = JSON.parse(fs.readFileSync(roomConfigFile(home, room), 'utf8'));
   } catch {
-    return { maxHops: DEFAULT_MAX_HOPS };
+    return { maxHops: DEFAULT_MAX_HOPS }; // missing or unreadable: the defaults, as above
   }
   const n = (raw as { maxHops?: unknown } | null)?.maxHops;
   if (typeof n !== 'number' || !Number.isFinite(n)) return { maxHops: DEFAULT_MAX_HOPS };
