@@ -9,6 +9,7 @@ import type { StatusExplanation } from '../agents/status-explain.js';
 import type { DiffModel } from '../worktree/diff-model.js';
 import type { CommentTarget, DiffRows } from './diff-view.js';
 
+/** What the state keeps of a session: enough to list, filter and select it. */
 export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
 
 export interface NewFields {
@@ -45,6 +46,7 @@ export interface ChatOverlay {
   lines: number;
 }
 
+/** The footer's one line: what the last action came to, or what went wrong (`error`). */
 export interface Message {
   text: string;
   error: boolean;
