@@ -1,3 +1,4 @@
+/** Durations as options spell them ("500ms", "30s", "2m"), parsed to milliseconds. */
 import { EXIT, UserError } from '../state/errors.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -1,3 +1,4 @@
+/** The CLI's entry: the program, its commands (each loaded only when it is the one asked for) and how a failure ends a run. */
 import { Command, CommanderError } from 'commander';
 import { EXIT, UserError } from '../state/errors.js';
 

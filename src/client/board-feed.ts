@@ -1,3 +1,4 @@
+/** The board's live data: the sessions with the status a user should see, and the selected session's screen. */
 import fs from 'node:fs';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord } from '../core/protocol/protocol.js';

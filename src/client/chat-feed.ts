@@ -1,6 +1,8 @@
+/** The chat of the rooms on the board, followed on disk as it grows, with each room's loop guard. */
 import fs from 'node:fs';
 import { checkRoomName, loopGuard, type ChatRecord } from '../core/chat/chat.js';
-import { ChatCursor, chatFile } from '../state/chat-store.js';
+import { ChatCursor } from '../state/chat-store.js';
+import { chatFile } from '../state/paths.js';
 import { ensureRoomDir, roomMaxHops } from '../state/rooms.js';
 import type { ChatFeed, RoomChat } from '../ui/board-api.js';
 

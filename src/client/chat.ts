@@ -1,10 +1,10 @@
 import {
-  checkRoomName, checkSenderName, DEFAULT_ROOM, MAX_CHAT_TEXT, mentionsReader, parseMentions, type ChatRecord,
+  checkRoomName, checkSenderName, DEFAULT_ROOM, MAX_CHAT_TEXT, mentionsReader, parseMentions, roomOf, type ChatRecord,
 } from '../core/chat/chat.js';
 import { appendChat, readChat, type PostResult } from '../state/chat-store.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { listSessions } from '../state/host-store.js';
-import { checkedRoom, roomMembers, roomOf } from '../state/rooms.js';
+import { checkedRoom, roomMembers } from '../state/rooms.js';
 
 /**
  * Who is talking, for the CLI and the MCP server alike. Inside a session

@@ -1,3 +1,4 @@
+/** One snapshot of a session's screen (and some history) asked of its runner and waited for whole. */
 import type { RunnerConnection } from './connection.js';
 
 export interface FetchedSnapshot {

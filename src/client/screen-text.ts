@@ -1,3 +1,4 @@
+/** A snapshot played into a private headless terminal and read back as text: what `peek` prints. */
 import { newTerminal } from '../state/headless-terminal.js';
 import { SerializeAddon } from './serialize-addon.js';
 

@@ -1,3 +1,4 @@
+/** A new session in its own git worktree: the branch and worktree made, then the session started in it. */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRecord } from '../core/protocol/protocol.js';

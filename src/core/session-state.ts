@@ -6,9 +6,10 @@
  */
 import type { HostRecord } from './protocol/protocol.js';
 
-export type SessionState = 'starting' | 'busy' | 'idle' | 'waiting' | 'exited' | 'lost';
+/** Every state word a session can show (the type is read off this list). */
+export const SESSION_STATES = ['starting', 'busy', 'idle', 'waiting', 'exited', 'lost'] as const;
 
-export const SESSION_STATES: readonly SessionState[] = ['starting', 'busy', 'idle', 'waiting', 'exited', 'lost'];
+export type SessionState = (typeof SESSION_STATES)[number];
 
 /**
  * exited and lost come from the status (the effective one: a vanished runner

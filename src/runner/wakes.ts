@@ -1,10 +1,10 @@
 import type { Clock, Scheduler } from '../core/clock.js';
-import { LOOP_START, mentionsReader, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat/chat.js';
+import { LOOP_START, mentionsReader, roomOf, stepLoopGuard, type ChatRecord, type LoopState } from '../core/chat/chat.js';
 import { DEFAULT_WAKE_TIMINGS, WakeDispatcher, type WakeTimings } from '../core/chat/wake-dispatcher.js';
 import { DisposableStore, type Disposable } from '../core/lifetime.js';
 import { wakeText } from '../core/chat/wake-text.js';
 import { chatFile } from '../state/paths.js';
-import { ensureRoomDir, roomMaxHops, roomOf } from '../state/rooms.js';
+import { ensureRoomDir, roomMaxHops } from '../state/rooms.js';
 import { ChatWatch } from './chat-watch.js';
 import type { Logger } from './log.js';
 

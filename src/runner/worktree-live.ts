@@ -1,3 +1,4 @@
+/** A worktree session's counts, kept fresh by its runner: at start, at each turn's end, after changes in the worktree. */
 import type { Clock, Scheduler } from '../core/clock.js';
 import type { Disposable } from '../core/lifetime.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
@@ -30,7 +31,7 @@ async function ignoredDirs(dir: string): Promise<Set<string>> {
  * every few seconds); written to host.json. Dispose when the session ends.
  */
 export function keepWorktreeStatsFresh(d: LiveStatsDeps): Disposable {
-  const refresher = new WorktreeRefresher({ compute: () => worktreeStats(d.info), write: d.write, clock: d.clock, scheduler: d.scheduler });
+  const refresher = new WorktreeRefresher({ compute: () => worktreeStats(d.info, d.clock), write: d.write, clock: d.clock, scheduler: d.scheduler });
   let watcher: Disposable | null = null;
   let disposed = false;
   const turnEnds = d.onActivity((a) => {

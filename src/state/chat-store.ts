@@ -1,12 +1,3 @@
-import fs from 'node:fs';
-import {
-  asChatRecord, guardNote, LOOP_START, stepLoopGuard, SYSTEM_SENDER,
-  type ChatRecord, type LoopState,
-} from '../core/chat/chat.js';
-import { withFileLock } from './file-lock.js';
-import { ensureRoomDir, readRoomConfig } from './rooms.js';
-import { chatFile, chatLockFile, guardCacheFile } from './paths.js';
-
 /**
  * rooms/<room>/chat.jsonl: one record a line, appended under the room's lock
  * (src/state/file-lock.ts). A post takes the lock, reads the last id from the
@@ -15,8 +6,15 @@ import { chatFile, chatLockFile, guardCacheFile } from './paths.js';
  * increase and a guard decision is never made on a stale count. Readers take
  * no lock: they parse whole lines and skip a torn last one.
  */
-
-export { chatFile };
+import fs from 'node:fs';
+import {
+  asChatRecord, guardNote, LOOP_START, stepLoopGuard, SYSTEM_SENDER,
+  type ChatRecord, type LoopState,
+} from '../core/chat/chat.js';
+import { withFileLock, type LockTime } from './file-lock.js';
+import { realClock, realScheduler } from './real-time.js';
+import { ensureRoomDir, readRoomConfig } from './rooms.js';
+import { chatFile, chatLockFile, guardCacheFile } from './paths.js';
 
 export interface ChatPost {
   from: string;
@@ -34,8 +32,12 @@ export interface PostResult {
   maxHops: number;
 }
 
-/** Appends a post to the room's chat, with the loop guard's check inside the same lock. */
-export async function appendChat(home: string, room: string, post: ChatPost, now: () => Date = () => new Date()): Promise<PostResult> {
+/**
+ * Appends a post to the room's chat, with the loop guard's check inside the same lock. `time`
+ * stamps the record and paces the lock's wait; it is the real time unless given, since a post is
+ * made by one-shot commands (the CLI's `chat`, the MCP server, the board) that have no other timer.
+ */
+export async function appendChat(home: string, room: string, post: ChatPost, time: LockTime = { clock: realClock, scheduler: realScheduler() }): Promise<PostResult> {
   ensureRoomDir(home, room);
   const file = chatFile(home, room);
   return withFileLock(chatLockFile(home, room), (lock) => {
@@ -46,7 +48,7 @@ export async function appendChat(home: string, room: string, post: ChatPost, now
       const tail = tailRecord(fd, size);
       const lastId = tail.last?.id ?? 0;
       const before = readGuardCache(home, room, lastId) ?? replayGuard(readChatFile(file));
-      const ts = now().toISOString();
+      const ts = new Date(time.clock.now()).toISOString();
       const record: ChatRecord = { id: lastId + 1, ts, from: post.from, kind: post.kind, text: post.text, mentions: post.mentions };
       const note = guardNote(before, record, maxHops);
       const system: ChatRecord | null = note
@@ -65,7 +67,7 @@ export async function appendChat(home: string, room: string, post: ChatPost, now
     } finally {
       fs.closeSync(fd);
     }
-  }, { what: `chat room ${room}` });
+  }, time, { what: `chat room ${room}` });
 }
 
 /** One write; if it fails or falls short (a full disk), the file is cut back so no half line stays. */
@@ -122,7 +124,7 @@ function parseLine(line: string): ChatRecord | null {
   try {
     return asChatRecord(JSON.parse(line));
   } catch {
-    return null;
+    return null; // a torn line a writer left when it died: skipped, as readers must
   }
 }
 
@@ -166,7 +168,7 @@ export class ChatCursor {
     try {
       fd = fs.openSync(this.file, 'r');
     } catch {
-      return [];
+      return []; // no chat yet: nothing appended
     }
     try {
       const st = fs.fstatSync(fd);
@@ -212,7 +214,7 @@ function readGuardCache(home: string, room: string, lastId: number): LoopState |
     if (c.lastId !== lastId || typeof c.hops !== 'number' || typeof c.paused !== 'boolean') return null;
     return { hops: c.hops, paused: c.paused };
   } catch {
-    return null;
+    return null; // no cache or a bad one: the guard is replayed from the chat itself
   }
 }
 

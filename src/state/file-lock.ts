@@ -1,9 +1,3 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import { EXIT, UserError } from './errors.js';
-import { isPidAlive } from './host-store.js';
-
 /**
  * A lock file for short critical sections shared by processes (chat appends).
  *
@@ -26,8 +20,15 @@ import { isPidAlive } from './host-store.js';
  *   (`<lock>.break`, O_EXCL, held for a few syscalls) that checks the lock
  *   still has the content judged stale before unlinking it. A breaker that
  *   died holding `.break` is cleared by age.
- * Waiting is async, with jittered sleeps growing from 1 to 16 ms.
+ * Waiting is async, with jittered sleeps growing from 1 to 16 ms on the caller's Scheduler; ages
+ * and the deadline are read off its Clock (the real ones compare with the files' mtimes).
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import type { Clock, Scheduler } from '../core/clock.js';
+import { EXIT, UserError } from './errors.js';
+import { isPidAlive } from './host-store.js';
 
 export interface FileLockOptions {
   /** Give up (UserError) after waiting this long. */
@@ -38,11 +39,24 @@ export interface FileLockOptions {
   what?: string;
 }
 
+/** The time a lock waits by: its deadline, its sleeps, the age that makes a lock stale. */
+export interface LockTime {
+  clock: Clock;
+  scheduler: Scheduler;
+}
+
 export interface HeldLock {
   /** Throws when the lock is no longer ours (broken as stale); the section then runs again. */
   verify(): void;
 }
 
+/** A wait longer than this gives up: a hold lasts milliseconds, so a lock held this long is wedged. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** A lock this old is stale whoever holds it (a reused pid, a holder on another machine). */
+const DEFAULT_STALE_MS = 10_000;
+/** The longest sleep between tries: under contention the lock changes hands every millisecond. */
+const MAX_SLEEP_MS = 16;
+/** A `.break` lock this old was left by a breaker that died: a break takes a few syscalls. */
 const BREAKER_STALE_MS = 5_000;
 
 class LockLost extends Error {}
@@ -50,13 +64,14 @@ class LockLost extends Error {}
 interface Owner { pid: number; host: string; at: number; token: string }
 
 /** Runs `fn` (synchronous, so the hold is as short as the work) while holding the lock at `lockPath`. */
-export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => T, opts: FileLockOptions = {}): Promise<T> {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  const staleMs = opts.staleMs ?? 10_000;
-  const deadline = Date.now() + timeoutMs;
+export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => T, time: LockTime, opts: FileLockOptions = {}): Promise<T> {
+  const { clock, scheduler } = time;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
+  const deadline = clock.now() + timeoutMs;
   let delay = 1;
   for (let attempt = 0; ; attempt++) {
-    const mine = tryAcquire(lockPath);
+    const mine = tryAcquire(lockPath, clock);
     if (mine !== null) {
       try {
         return fn({ verify: () => { if (contentOf(lockPath) !== mine) throw new LockLost(); } });
@@ -68,21 +83,21 @@ export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => 
       continue; // lost before anything was written: take it again
     }
     // Looking for a dead holder costs a dozen syscalls; under contention the lock changes hands every millisecond.
-    if (attempt % 8 === 0) breakIfStale(lockPath, staleMs);
-    if (Date.now() > deadline) {
+    if (attempt % 8 === 0) breakIfStale(lockPath, staleMs, clock);
+    if (clock.now() > deadline) {
       const owner = readOwner(lockPath);
       const by = owner ? ` (held by pid ${owner.pid} on ${owner.host})` : '';
       throw new UserError(`${opts.what ?? lockPath} is busy: could not take its lock ${lockPath} in ${timeoutMs / 1000} s${by}`, EXIT.failure);
     }
-    await new Promise((r) => setTimeout(r, Math.random() * delay));
-    delay = Math.min(delay * 2, 16);
+    await new Promise<void>((r) => scheduler.setTimeout(r, Math.random() * delay));
+    delay = Math.min(delay * 2, MAX_SLEEP_MS);
   }
 }
 
 /** The lock's content when we took it, or null when it is held. */
-function tryAcquire(lockPath: string): string | null {
+function tryAcquire(lockPath: string, clock: Clock): string | null {
   const token = crypto.randomBytes(8).toString('hex');
-  const text = JSON.stringify({ pid: process.pid, host: os.hostname(), at: Date.now(), token } satisfies Owner);
+  const text = JSON.stringify({ pid: process.pid, host: os.hostname(), at: clock.now(), token } satisfies Owner);
   const tmp = `${lockPath}.${process.pid}.${token}`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   try {
@@ -118,7 +133,7 @@ function contentOf(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
-    return null;
+    return null; // no lock there (released): nothing to match
   }
 }
 
@@ -127,7 +142,7 @@ function parseOwner(text: string): Owner | null {
     const o = JSON.parse(text) as Partial<Owner>;
     return typeof o.pid === 'number' && typeof o.host === 'string' ? (o as Owner) : null;
   } catch {
-    return null;
+    return null; // empty (an O_EXCL lock being written) or not ours: judged by age alone
   }
 }
 
@@ -137,7 +152,7 @@ function readOwner(lockPath: string): Owner | null {
 }
 
 /** The lock's content if it is stale, read through one descriptor so its content and age agree. */
-function staleContent(lockPath: string, staleMs: number): string | null {
+function staleContent(lockPath: string, staleMs: number, clock: Clock): string | null {
   let fd: number;
   try {
     fd = fs.openSync(lockPath, 'r');
@@ -145,7 +160,7 @@ function staleContent(lockPath: string, staleMs: number): string | null {
     return null; // released meanwhile
   }
   try {
-    const old = Date.now() - fs.fstatSync(fd).mtimeMs > staleMs;
+    const old = clock.now() - fs.fstatSync(fd).mtimeMs > staleMs;
     const text = fs.readFileSync(fd, 'utf8');
     if (old) return text;
     const owner = parseOwner(text);
@@ -156,8 +171,8 @@ function staleContent(lockPath: string, staleMs: number): string | null {
   }
 }
 
-function breakIfStale(lockPath: string, staleMs: number): void {
-  const stale = staleContent(lockPath, staleMs);
+function breakIfStale(lockPath: string, staleMs: number, clock: Clock): void {
+  const stale = staleContent(lockPath, staleMs, clock);
   if (stale === null) return;
   const breaker = `${lockPath}.break`;
   let fd: number;
@@ -167,7 +182,7 @@ function breakIfStale(lockPath: string, staleMs: number): void {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     // Someone else is breaking it; one who died doing so is cleared by age.
     try {
-      if (Date.now() - fs.statSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.rmSync(breaker, { force: true });
+      if (clock.now() - fs.statSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.rmSync(breaker, { force: true });
     } catch {
       // gone meanwhile
     }

@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { EXIT, UserError } from './errors.js';
-
 /**
  * The git CLI, the one users have: every git call of ours goes through here.
  * How it ended is data (code, stdout, stderr); a missing git is one error
  * with its own exit code. Never a shell: arguments go as they are.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { EXIT, UserError } from './errors.js';
 
 export interface GitResult {
   code: number;
@@ -54,7 +53,7 @@ export function git(args: readonly string[], o: GitOptions): Promise<GitResult> 
 /** The same, synchronously (for the CLI's short calls). */
 export function gitSync(args: readonly string[], o: GitOptions): GitResult {
   const r = spawnSync('git', args, { cwd: o.cwd, env: gitEnv(o.env), input: o.input ?? '', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') throw new GitMissingError();
+  if (r.error && 'code' in r.error && r.error.code === 'ENOENT') throw new GitMissingError();
   if (r.error) throw r.error;
   return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,3 +1,4 @@
+/** The agent-board home (where its state lives) and the private folders in it, made and checked. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,14 @@
+/**
+ * The sessions' records on disk (sessions/<id>/host.json): written whole or not at all, read
+ * back checked, and seen as a user should see them (a session whose runner is gone is `lost`).
+ * Also whether a process is alive, which is what `lost` turns on.
+ */
 import fs from 'node:fs';
 import { effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord, SessionStatus } from '../core/protocol/protocol.js';
+import type { Clock } from '../core/clock.js';
 import { hostFile, sessionsDir } from './paths.js';
+import { realClock } from './real-time.js';
 
 /**
  * Writes host.json so a reader sees the old file or the new one, never half:
@@ -46,7 +53,7 @@ export function readHostFile(file: string): HostRecord | null {
   try {
     return asHostRecord(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
-    return null;
+    return null; // missing or half-made: the caller reads null as "no session (yet)"
   }
 }
 
@@ -83,28 +90,29 @@ export interface SessionView extends HostRecord {
   runnerAlive: boolean;
 }
 
-export function viewOf(record: HostRecord, nowMs = Date.now()): SessionView {
+/** The record as a user should see it at `nowMs` (a runner whose heartbeat is that old is gone). */
+export function viewOf(record: HostRecord, nowMs: number): SessionView {
   const runnerAlive = isPidAlive(record.runnerPid);
   return { ...record, runnerAlive, status: effectiveStatus(record, runnerAlive, nowMs) };
 }
 
-/** Every session in the home, oldest first. */
-export function listSessions(home: string): SessionView[] {
+/**
+ * Every session in the home, oldest first, as seen at `clock.now()`. The real clock unless given:
+ * the callers are one-shot commands and the client's helpers under them (resolving a name,
+ * checking one is free), which read the sessions once and have no other clock.
+ */
+export function listSessions(home: string, clock: Clock = realClock): SessionView[] {
   let ids: string[];
   try {
     ids = fs.readdirSync(sessionsDir(home));
   } catch {
-    return [];
+    return []; // no sessions folder yet: no session was ever made here
   }
-  const now = Date.now();
+  const now = clock.now();
   const out: SessionView[] = [];
   for (const id of ids) {
     const rec = readHostFile(hostFile(home, id));
     if (rec && rec.id === id) out.push(viewOf(rec, now));
   }
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-}
-
-export function removeSessionDir(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true });
 }

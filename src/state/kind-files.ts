@@ -1,15 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildKindRegistry, kindOf, type KindRegistry, type ResolvedKind, type RuleSource } from '../core/agents/kind-rules.js';
-
 /**
  * Where the kinds' rules come from: the shipped files in src/core/agents/rules (the
  * same folder from the sources and from dist/, which sits beside src/), then
  * the user's own file. Read once per process: a runner keeps the rules it
  * started with, a new session or `agent-board explain` reads them afresh.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildKindRegistry, kindOf, type KindRegistry, type ResolvedKind, type RuleSource } from '../core/agents/kind-rules.js';
+
 export const SHIPPED_RULES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'core', 'agents', 'rules');
 
 /** The user's config folder: AGENT_BOARD_CONFIG_HOME, else ${XDG_CONFIG_HOME:-~/.config}/agent-board. */

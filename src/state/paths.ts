@@ -1,3 +1,4 @@
+/** Every file and folder agent-board keeps in its home, and where a session's socket goes. */
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';

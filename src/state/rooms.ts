@@ -1,3 +1,4 @@
+/** The chat rooms on disk: their folders, their settings (room.json) and who is in each. */
 import fs from 'node:fs';
 import { checkMaxHops, checkRoomName, DEFAULT_MAX_HOPS, DEFAULT_ROOM, MAX_MAX_HOPS, MIN_MAX_HOPS, roomOf } from '../core/chat/chat.js';
 import { EXIT, UserError } from './errors.js';
@@ -9,8 +10,6 @@ import { roomConfigFile, roomDir, roomsDir } from './paths.js';
 export interface RoomConfig {
   maxHops: number;
 }
-
-export { roomOf };
 
 /** A room name given by a user, checked (exit 2), or the default. */
 export function checkedRoom(room: string | undefined): string {
@@ -36,7 +35,7 @@ export function readRoomConfig(home: string, room: string): RoomConfig {
   try {
     raw = JSON.parse(fs.readFileSync(roomConfigFile(home, room), 'utf8'));
   } catch {
-    return { maxHops: DEFAULT_MAX_HOPS };
+    return { maxHops: DEFAULT_MAX_HOPS }; // missing or unreadable: the defaults, as above
   }
   const n = (raw as { maxHops?: unknown } | null)?.maxHops;
   if (typeof n !== 'number' || !Number.isFinite(n)) return { maxHops: DEFAULT_MAX_HOPS };

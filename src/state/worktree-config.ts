@@ -1,13 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { EXIT, UserError } from './errors.js';
-
 /**
  * Where a session's worktree goes and what a repository asks of a new one
  * (docs/worktrees.md, "Where worktrees live"): `AGENT_BOARD_WORKTREE_DIR`,
  * else `.agent-board.json`'s `worktree.dir` at the repository root, else a
  * sibling of the main checkout, `<parent>/<repo name>.worktrees`.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { EXIT, UserError } from './errors.js';
 
 /** The repository's own settings file, at its root. */
 export const REPO_CONFIG_FILE = '.agent-board.json';

@@ -1,8 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import { git, gitComplaint } from './git.js';
-
 /**
  * `.worktreeinclude` (gitignore syntax, at the repository root): the
  * untracked files a fresh checkout lacks but the project needs (`.env`,
@@ -10,6 +5,10 @@ import { git, gitComplaint } from './git.js';
  * worktree, modes kept. A symlink is copied as a link only when it points
  * inside the repository; nothing is ever read through one.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { git, gitComplaint } from './git.js';
 
 export const INCLUDE_FILE = '.worktreeinclude';
 

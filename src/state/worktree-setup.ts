@@ -1,13 +1,11 @@
-import type { HostRecord } from '../core/protocol/protocol.js';
-
 /**
  * A worktree's setup command (`--setup`, or `.agent-board.json`'s
  * `worktree.setup`): it runs in the session's PTY before the program, on
  * the first start only, its output in the session. host.json keeps the
  * program's own command and args (restart, the kind and the wiring go by
- * them) and says here whether the setup ran.
+ * them) and says in its `worktreeSetup` whether the setup ran.
  */
-export type WorktreeSetup = NonNullable<HostRecord['worktreeSetup']>;
+import type { HostRecord } from '../core/protocol/protocol.js';
 
 
 /** The $0 of the wrapper shell: what `ps` shows while the setup runs. */

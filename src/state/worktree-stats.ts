@@ -1,8 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
-import { git, gitComplaint, type GitResult } from './git.js';
-
 /**
  * What a worktree session's work amounts to against its base, in four git
  * runs: the merge base, then at once `diff --numstat` from it (committed and
@@ -11,6 +6,11 @@ import { git, gitComplaint, type GitResult } from './git.js';
  * the untracked files, whose lines count as added). A worktree folder that
  * is gone is `missing`; a git failure is one line in `error`. Never throws.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../core/clock.js';
+import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
+import { git, gitComplaint, type GitResult } from './git.js';
 
 /** Untracked files bigger than this are counted as files, their lines not read. */
 const MAX_COUNTED_BYTES = 1024 * 1024;
@@ -68,7 +68,8 @@ export function parseNumstat(z: string): { files: number; added: number; removed
   return { files, added, removed };
 }
 
-export async function worktreeStats(w: WorktreeInfo, now: () => Date = () => new Date()): Promise<WorktreeStats> {
+export async function worktreeStats(w: WorktreeInfo, clock: Clock): Promise<WorktreeStats> {
+  const now = () => new Date(clock.now());
   const zero = { files: 0, added: 0, removed: 0, ahead: 0, behind: 0, uncommitted: 0 };
   if (!fs.existsSync(w.path)) return { ...zero, at: now().toISOString(), missing: true };
   try {

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { keyModeOf, selectedIndex, selectedSession, visibleSessions, type BoardState } from '../core/board/board-state.js';
+import { keyModeOf, selectedIndex, selectedSession, visibleSessions } from '../core/board/board-derived.js';
+import type { BoardState } from '../core/board/board-types.js';
 import type { HintWhen } from '../core/board/keybindings.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';

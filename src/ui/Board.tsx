@@ -1,6 +1,8 @@
+/** The board's root component: its state, the contexts the components read, and the wiring of keys and feed. */
 import { useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import { boardReducer, initialBoardState, type BoardAction, type BoardState, type NewFields } from '../core/board/board-state.js';
+import { boardReducer, initialBoardState } from '../core/board/board-state.js';
+import type { BoardAction, BoardState, NewFields } from '../core/board/board-types.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { App } from './App.js';
 import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from './board-api.js';

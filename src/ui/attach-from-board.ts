@@ -1,6 +1,7 @@
+/** The board's terminal lent to a full-screen attach, and the line the board shows when it comes back. */
 import { runAttach, type AttachOptions } from '../client/attach.js';
 import { attachEndMessage } from '../client/attach-session.js';
-import type { Message } from '../core/board/board-state.js';
+import type { Message } from '../core/board/board-types.js';
 import type { SessionView } from '../state/host-store.js';
 
 export interface BoardAttachOptions extends AttachOptions {

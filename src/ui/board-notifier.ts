@@ -1,3 +1,4 @@
+/** Rings the terminal, runs the notify command and marks the row when a session needs the user or finishes a turn. */
 import { runNotifyCommand } from '../client/notify-command.js';
 import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
 import { sessionState } from '../core/session-state.js';

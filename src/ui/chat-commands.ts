@@ -1,3 +1,4 @@
+/** The chat pane's commands: posting the input line and what the footer says after. */
 import { CONTINUE_COMMAND } from '../core/chat/chat.js';
 import type { ChatPosted } from './board-api.js';
 import type { CommandContext } from './session-commands.js';

@@ -1,6 +1,7 @@
 import type { SendOutcome } from '../client/durable-send.js';
-import { selectedSession } from '../core/board/board-state.js';
-import { unsentComments, type DiffAction } from '../core/board/diff-board.js';
+import { selectedSession } from '../core/board/board-derived.js';
+import { unsentComments } from '../core/board/diff-board.js';
+import type { DiffAction } from '../core/board/board-types.js';
 import { commentPrompt } from '../core/board/diff-view.js';
 import { Command } from '../core/board/keybindings.js';
 import type { CommandContext } from './session-commands.js';

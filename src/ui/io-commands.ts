@@ -1,6 +1,7 @@
 import type { SendOutcome } from '../client/durable-send.js';
-import { promptSummary, type PromptResult } from '../core/board/board-prompt.js';
-import { selectedSession } from '../core/board/board-state.js';
+import { promptSummary } from '../core/board/board-prompt.js';
+import type { PromptResult } from '../core/board/board-types.js';
+import { selectedSession } from '../core/board/board-derived.js';
 import { sessionState } from '../core/session-state.js';
 import type { CommandContext } from './session-commands.js';
 

@@ -1,8 +1,10 @@
+/** The board's loop: drawn with Ink until the user quits or attaches, and drawn again after an attach. */
 import { render } from 'ink';
 import { createElement } from 'react';
 import { sessionConnector } from '../client/attach-session.js';
 import type { RunnerConnection } from '../client/connection.js';
-import { boardReducer, type BoardState, type NewFields } from '../core/board/board-state.js';
+import { boardReducer } from '../core/board/board-state.js';
+import type { BoardState, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from './attach-from-board.js';

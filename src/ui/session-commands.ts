@@ -1,6 +1,6 @@
 import type { Dispatch } from 'react';
-import type { BoardAction, BoardState } from '../core/board/board-state.js';
-import { selectedSession } from '../core/board/board-state.js';
+import type { BoardAction, BoardState } from '../core/board/board-types.js';
+import { selectedSession } from '../core/board/board-derived.js';
 import type { KillOutcome } from '../client/session-actions.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import type { SessionView } from '../state/host-store.js';

@@ -1,3 +1,4 @@
+/** Keys typed into a session from the board (type-through), over one runner connection. */
 import type { RunnerConnection } from '../client/connection.js';
 import type { SessionInput } from './board-api.js';
 

@@ -1,4 +1,4 @@
-import type { BoardSession } from '../core/board/board-state.js';
+import type { BoardSession } from '../core/board/board-types.js';
 import { sessionState } from '../core/session-state.js';
 
 /** How a session's state looks in the list: a glyph and its colour (Ink/chalk colour names). */

@@ -5,7 +5,7 @@
  * started saying what it says (nextReading), and the layered reading of the
  * two. The reference the detector test and the runner playback test judge by.
  */
-import { layer, nextReading } from '../../src/core/agents/activity.js';
+import { layer, nextReading } from '../../src/core/agents/activity-layers.js';
 import type { ActivityReading } from '../../src/core/agents/activity.js';
 import { activityFromScreen, activityFromTitle, screenPatternMatches } from '../../src/core/agents/status-detectors.js';
 import { DETECTORS } from './kinds.js';

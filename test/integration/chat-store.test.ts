@@ -7,9 +7,13 @@ import type { ChatRecord } from '../../src/core/chat/chat.js';
 import { appendChat, ChatCursor, readChat } from '../../src/state/chat-store.js';
 import { withFileLock } from '../../src/state/file-lock.js';
 import { chatFile, chatLockFile, guardCacheFile, roomDir } from '../../src/state/paths.js';
+import { realClock, realScheduler } from '../../src/state/real-time.js';
 import { writeRoomConfig } from '../../src/state/rooms.js';
+import { FakeTime } from '../helpers/fake-time.js';
 import { makeHome, ROOT } from '../helpers/home.js';
 
+/** These tests race real processes, so the lock waits by the real clock (test/unit/file-lock.test.ts drives it with a fake one). */
+const REAL_TIME = { clock: realClock, scheduler: realScheduler() };
 const POSTER = path.join(ROOT, 'test', 'fixtures', 'programs', 'chat-poster.mjs');
 
 let home: string;
@@ -110,11 +114,11 @@ describe('chat store', () => {
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)']);
     try {
       fs.writeFileSync(lock, JSON.stringify({ pid: live.pid, host: os.hostname(), at: Date.now(), token: 'v' }));
-      await expect(withFileLock(lock, () => 1, { timeoutMs: 300, what: 'the test room' })).rejects.toThrow(/the test room is busy.*held by pid \d+/);
+      await expect(withFileLock(lock, () => 1, REAL_TIME, { timeoutMs: 300, what: 'the test room' })).rejects.toThrow(/the test room is busy.*held by pid \d+/);
       expect(fs.existsSync(lock)).toBe(true); // a live, fresh holder's lock is never broken
       const t = Date.now();
       setTimeout(() => fs.rmSync(lock), 200); // the holder lets go
-      expect(await withFileLock(lock, () => 'mine')).toBe('mine');
+      expect(await withFileLock(lock, () => 'mine', REAL_TIME)).toBe('mine');
       expect(Date.now() - t).toBeGreaterThanOrEqual(190);
       expect(fs.existsSync(lock)).toBe(false);
     } finally {
@@ -154,5 +158,19 @@ describe('chat store', () => {
     fs.writeFileSync(`${file}.new`, all + JSON.stringify({ id: 4, ts: 't', from: 'ann', kind: 'human', text: 'd', mentions: [] }) + '\n');
     fs.renameSync(`${file}.new`, file);
     expect(cursor.read().map((r) => r.text)).toEqual(['d']);
+  });
+
+  it('stamps a post, and the guard\'s note with it, by the clock it is given', async () => {
+    writeRoomConfig(home, 'stamped', { maxHops: 4 });
+    const time = new FakeTime(Date.UTC(2026, 0, 2, 3, 4, 5));
+    const at = { clock: time, scheduler: time };
+    const agent = (text: string) => appendChat(home, 'stamped', { from: 'alice', kind: 'agent', text, mentions: [] }, at);
+    expect((await agent('one')).record.ts).toBe('2026-01-02T03:04:05.000Z');
+    await agent('two');
+    await agent('three');
+    time.advance(1500);
+    const r = await agent('four');
+    expect(r.record.ts).toBe('2026-01-02T03:04:06.500Z');
+    expect(r.system).toMatchObject({ event: 'pause', ts: '2026-01-02T03:04:06.500Z' });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Staged acks per command type (seed 002), over a raw socket with envelopes,
+ * Staged acks per command type (docs/protocol.md, "The control lifecycle"), over a raw socket with envelopes,
  * against a real runner whose program records every byte it receives.
  */
 import fs from 'node:fs';

@@ -79,7 +79,7 @@ async function sameScreen(id: string, t: FakeTerminal): Promise<Screen> {
 
 const COLOURFUL = ['--', 'sh', '-c', "stty -echo; printf '\\033[1;31mred\\033[0m \\033[42mgreen\\033[0m \\033[4munder\\033[0m\\n'; while IFS= read -r l; do printf '\\033[33mgot:%s\\033[0m\\n' \"$l\"; done"];
 
-describe('attach reconnects (seed 002 order)', () => {
+describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
   it('a connection cut mid-attach is back within a second, resumed without a gap, with the exact screen; typing works after', async () => {
     const id = newSession(home, COLOURFUL);
     const t = new FakeTerminal(100, 30);

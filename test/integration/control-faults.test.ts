@@ -1,7 +1,8 @@
 /**
  * Faults end to end, checked on the bytes the program really received: the
- * runner killed between accepting a prompt and typing it (the seed's
- * section 10 window), and 1,000 sends through connections cut at random.
+ * runner killed between accepting a prompt and typing it (the window the
+ * journal covers: docs/protocol.md, "The control lifecycle"), and 1,000
+ * sends through connections cut at random.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The seed's A2: disconnect, hello, reconcile, subscribe (replay or
+ * A reconnect, step by step: disconnect, hello, reconcile, subscribe (replay or
  * snapshot), resume; the reconcile result matches the runner (generation,
  * host revision, terminal cursor, unresolved prompts), and a restart is a new
  * generation that fences old envelopes.
@@ -34,7 +34,7 @@ async function settled(c: EnvClient, id: string, commandIds?: string[], subscrib
   }
 }
 
-describe('reconnect: hello, reconcile, subscribe, resume (A2)', () => {
+describe('reconnect: hello, reconcile, subscribe, resume', () => {
   it('the baseline matches the runner, a queued when-idle prompt is reported until it is typed, and the stream resumes without a gap', async () => {
     const id = newSession(home, recorderArgs(dir, '--tick', '100'));
     await recorderReady(dir);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorktreeInfo, WorktreeStats } from '../../src/core/worktree/worktree.js';
 import { worktreeStats } from '../../src/state/worktree-stats.js';
+import { FakeTime } from '../helpers/fake-time.js';
 import { cli, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { makeRepo, sh } from './worktree-new-helpers.js';
 
@@ -23,10 +24,16 @@ function repoWithWorktree(): { repo: string; info: WorktreeInfo } {
 
 const counts = ({ at: _at, ...s }: WorktreeStats) => s;
 
+/** The counts are stamped by the clock they are given. */
+const time = new FakeTime(Date.UTC(2026, 0, 2, 3, 4, 5));
+const STAMP = '2026-01-02T03:04:05.000Z';
+
 describe('worktreeStats', () => {
   it('counts committed, uncommitted and untracked work against the base, and commits ahead and behind', async () => {
     const { repo, info } = repoWithWorktree();
-    expect(counts(await worktreeStats(info))).toEqual({ files: 0, added: 0, removed: 0, ahead: 0, behind: 0, uncommitted: 0 });
+    const first = await worktreeStats(info, time);
+    expect(counts(first)).toEqual({ files: 0, added: 0, removed: 0, ahead: 0, behind: 0, uncommitted: 0 });
+    expect(first.at).toBe(STAMP);
     fs.writeFileSync(path.join(info.path, 'a.txt'), 'one\nTWO\nthree\nfour\n');
     sh(info.path, 'commit', '-q', '-am', 'committed work');
     fs.writeFileSync(path.join(info.path, 'b.txt'), '');
@@ -35,15 +42,15 @@ describe('worktreeStats', () => {
     sh(repo, 'add', 'main-only.txt');
     sh(repo, 'commit', '-q', '-m', 'the base moves on');
     // a.txt: +2 -1 (committed); b.txt: -1 (uncommitted); new.txt: +3 (untracked).
-    expect(counts(await worktreeStats(info))).toEqual({ files: 3, added: 5, removed: 2, ahead: 1, behind: 1, uncommitted: 2 });
+    expect(counts(await worktreeStats(info, time))).toEqual({ files: 3, added: 5, removed: 2, ahead: 1, behind: 1, uncommitted: 2 });
   });
 
   it('a worktree deleted by hand is missing; a base that cannot be counted is one line of error', async () => {
     const { info } = repoWithWorktree();
-    const bad = await worktreeStats({ ...info, base: 'gone', baseCommit: '0'.repeat(40) });
+    const bad = await worktreeStats({ ...info, base: 'gone', baseCommit: '0'.repeat(40) }, time);
     expect(bad.error).toMatch(/^[^\n]+$/);
     fs.rmSync(info.path, { recursive: true, force: true });
-    expect(await worktreeStats(info)).toMatchObject({ missing: true, files: 0 });
+    expect(await worktreeStats(info, time)).toMatchObject({ missing: true, files: 0, at: STAMP });
   });
 });
 

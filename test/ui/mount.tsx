@@ -1,7 +1,7 @@
 /** Mounts the board (the real <Board/>) with fakes, in an emulated terminal. */
 import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
-import type { BoardState } from '../../src/core/board/board-state.js';
+import type { BoardState } from '../../src/core/board/board-types.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
 import { FakeStdin, FakeStdout } from './harness.js';

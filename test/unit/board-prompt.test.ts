@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { markedSessions, promptSummary, type PromptResult } from '../../src/core/board/board-prompt.js';
-import { boardReducer, initialBoardState, keyModeOf, type BoardAction, type BoardSession, type BoardState } from '../../src/core/board/board-state.js';
+import { markedSessions, promptSummary } from '../../src/core/board/board-prompt.js';
+import type { BoardAction, BoardSession, BoardState, PromptResult } from '../../src/core/board/board-types.js';
+import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
+import { keyModeOf } from '../../src/core/board/board-derived.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({

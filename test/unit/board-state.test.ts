@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  boardReducer,
-  initialBoardState,
-  keyModeOf,
-  matchesFilter,
-  selectedSession,
-  statusText,
-  visibleSessions,
-  type BoardAction,
-  type BoardSession,
-  type BoardState,
-} from '../../src/core/board/board-state.js';
+import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
+import { keyModeOf, matchesFilter, selectedSession, statusText, visibleSessions } from '../../src/core/board/board-derived.js';
+import type { BoardAction, BoardSession, BoardState } from '../../src/core/board/board-types.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   id: `id-${name}`,

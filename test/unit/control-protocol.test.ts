@@ -1,5 +1,5 @@
 /**
- * The seed 002 "A1" unit matrix: the control lifecycle's pure layer, the
+ * The control lifecycle's pure layer (docs/protocol.md), case by case: the
  * whole command type table (stages, journal, dedup, retry, final stages,
  * retry actions), envelopes and legacy detection, seq ordering, the ledger,
  * resize latest-wins and the journal with its GC policy.

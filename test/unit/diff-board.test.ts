@@ -1,7 +1,8 @@
 import { parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { boardReducer, initialBoardState, keyModeOf, type BoardAction, type BoardState } from '../../src/core/board/board-state.js';
-import type { DiffOverlay } from '../../src/core/board/diff-board.js';
+import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
+import { keyModeOf } from '../../src/core/board/board-derived.js';
+import type { BoardAction, BoardState, DiffOverlay } from '../../src/core/board/board-types.js';
 import { diffModel } from '../../src/core/worktree/diff-model.js';
 import { BINDINGS, Command, matchKey } from '../../src/core/board/keybindings.js';
 import { PATCH } from './diff-patch.js';

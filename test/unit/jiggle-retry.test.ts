@@ -1,25 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_KINDS, agentKind } from '../../src/core/agents/agent-kinds.js';
+import { kindOf } from '../../src/core/agents/kind-rules.js';
+import { SHIPPED } from '../helpers/kinds.js';
 import { readRecording } from '../helpers/recordings.js';
 import {
   advanceRetry,
   BACKOFF_MS,
   createJiggleRetryState,
   feedOutput,
-  hasFullClearSequence,
+  FULL_CLEAR,
+  hasSettleMarker,
   MAX_RETRIES,
   nextRetryDelay,
   stopRetry,
 } from '../../src/core/terminal/jiggle-retry.js';
 
-describe('the seed 000 cases', () => {
-  // hasFullClearSequence
-  it('detects ESC[2J in plain data', () => expect(hasFullClearSequence('hello\x1b[2Jworld')).toBe(true));
-  it('detects ESC[2J at start', () => expect(hasFullClearSequence('\x1b[2J')).toBe(true));
-  it('detects ESC[2J followed by ESC[H', () => expect(hasFullClearSequence('\x1b[2J\x1b[H')).toBe(true));
-  it('rejects data without ESC[2J', () => expect(hasFullClearSequence('hello world')).toBe(false));
-  it('rejects ESC[3J (scrollback clear, not full clear)', () => expect(hasFullClearSequence('\x1b[3J')).toBe(false));
-  it('rejects partial escape ESC[2 (no J)', () => expect(hasFullClearSequence('\x1b[2')).toBe(false));
+describe('the jiggle chain, step by step', () => {
+  // the default marker, ESC[2J: hasSettleMarker with FULL_CLEAR alone
+  it('detects ESC[2J in plain data', () => expect(hasSettleMarker('hello\x1b[2Jworld', [FULL_CLEAR])).toBe(true));
+  it('detects ESC[2J at start', () => expect(hasSettleMarker('\x1b[2J', [FULL_CLEAR])).toBe(true));
+  it('detects ESC[2J followed by ESC[H', () => expect(hasSettleMarker('\x1b[2J\x1b[H', [FULL_CLEAR])).toBe(true));
+  it('rejects data without ESC[2J', () => expect(hasSettleMarker('hello world', [FULL_CLEAR])).toBe(false));
+  it('rejects ESC[3J (scrollback clear, not full clear)', () => expect(hasSettleMarker('\x1b[3J', [FULL_CLEAR])).toBe(false));
+  it('rejects partial escape ESC[2 (no J)', () => expect(hasSettleMarker('\x1b[2', [FULL_CLEAR])).toBe(false));
   // createJiggleRetryState
   it('initial state is fresh', () => {
     const s = createJiggleRetryState();
@@ -100,7 +102,7 @@ describe('the seed 000 cases', () => {
 });
 
 describe('settle markers beyond ESC[2J', () => {
-  const claude = agentKind('claude').settleMarkers;
+  const claude = kindOf(SHIPPED, 'claude').settleMarkers;
 
   it("finds Claude's home-and-erase redraw, split at every position across two chunks", () => {
     const data = 'xx\x1b[2D\x1b[3B\x1b[H\x1b[2K\x1b[1B\x1b[2Kyy';
@@ -127,13 +129,13 @@ describe('settle markers beyond ESC[2J', () => {
   });
 
   it('any one of several markers settles the chain', () => {
-    const codex = agentKind('codex').settleMarkers;
+    const codex = kindOf(SHIPPED, 'codex').settleMarkers;
     expect(feedOutput(createJiggleRetryState(codex), '\x1b[?2026h\x1b[1;1H\x1b[J', '').clearFound).toBe(true);
     expect(feedOutput(createJiggleRetryState(codex), '\x1b[2J', '').clearFound).toBe(true);
   });
 
   it('an unknown agent kind falls back to the shell settings', () => {
-    expect(agentKind('nope')).toBe(AGENT_KINDS.shell);
+    expect(kindOf(SHIPPED, 'nope')).toBe(SHIPPED.kinds.get('shell'));
   });
 });
 
@@ -155,7 +157,7 @@ describe('settle markers on the recordings', () => {
       let settledAfter = 0;
       for (const at of resizes) {
         // Feed what the program printed in the 3 s after the resize, chunk by chunk, as the attach client would.
-        let state = createJiggleRetryState(agentKind(kind).settleMarkers);
+        let state = createJiggleRetryState(kindOf(SHIPPED, kind).settleMarkers);
         let carry = '';
         for (const e of events.slice(at + 1)) {
           if (e.t - events[at]!.t > 3000 || e.resize) break;

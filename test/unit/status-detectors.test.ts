@@ -2,11 +2,11 @@
  * The status detectors on synthetic screens: for every pattern in the tables
  * a screen it must read and one it must not, the priority between patterns
  * (a dialog beats a busy footer beats an idle hint), where each pattern looks,
- * and the layering rule in src/core/agents/activity.ts. The real screens are in
+ * and the layering rule in src/core/agents/activity-layers.ts. The real screens are in
  * test/integration/detectors-recordings.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { layer, nextReading } from '../../src/core/agents/activity.js';
+import { layer, nextReading } from '../../src/core/agents/activity-layers.js';
 import type { Activity, ActivityReading, ActivitySource } from '../../src/core/agents/activity.js';
 import {
   activityFromScreen,

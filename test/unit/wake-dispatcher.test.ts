@@ -186,7 +186,7 @@ describe('the ticket: repaint starvation and its safe cap', () => {
   });
 });
 
-describe('the review: G1-G5', () => {
+describe('the lifecycle guarantees (docs/wakes.md): one typing per wake, nothing after stop, no leaked listener, the owned Enter', () => {
   it('output that stops gives the idle drain at the idle threshold (no regression)', () => {
     const { pty, d } = setup({ cap: true });
     pty.print();

@@ -1,3 +1,4 @@
+/** `agent-board attach`: a session full screen, typed into until the detach key (or watched, read-only). */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { runAttach } from '../../client/attach.js';

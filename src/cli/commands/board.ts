@@ -1,3 +1,4 @@
+/** `agent-board` and `agent-board board`: the command that opens the full-screen board. */
 import type { Command } from 'commander';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/terminal/detach-key.js';
 import { terminalRestoreSequence } from '../../core/terminal/terminal-restore.js';

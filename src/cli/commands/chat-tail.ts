@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { parseSince, readRoom } from '../../client/chat.js';
-import { ChatCursor, chatFile } from '../../state/chat-store.js';
+import { ChatCursor } from '../../state/chat-store.js';
+import { chatFile } from '../../state/paths.js';
 import { ensureRoomDir } from '../../state/rooms.js';
 import { printRecords, readRoomOf } from '../chat-output.js';
 import { getHome } from '../context.js';

@@ -1,3 +1,4 @@
+/** `agent-board chat`: post to and read a room's chat, as an agent inside a session or as a human outside. */
 import type { Command } from 'commander';
 import {
   chatIdentity, formatRecord, parseSince, postChat, readerName, readRoom, roomFor,

@@ -1,3 +1,4 @@
+/** `agent-board demo`: the demo room (two scripted demo agents and a shell) set up and shown on the board. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,11 +7,11 @@ import { chatIdentity, postChat, readRoom } from '../../client/chat.js';
 import { removeSession } from '../../client/session-actions.js';
 import { createSession, findExecutable } from '../../client/sessions.js';
 import { AGENT_KINDS } from '../../core/agents/agent-kinds.js';
-import { CONTINUE_COMMAND, loopGuard } from '../../core/chat/chat.js';
+import { CONTINUE_COMMAND, loopGuard, roomOf } from '../../core/chat/chat.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { isPidAlive, listSessions } from '../../state/host-store.js';
 import { roomConfigFile } from '../../state/paths.js';
-import { readRoomConfig, roomOf, writeRoomConfig } from '../../state/rooms.js';
+import { readRoomConfig, writeRoomConfig } from '../../state/rooms.js';
 import { getHome } from '../context.js';
 import { openBoard } from './board.js';
 

@@ -1,3 +1,4 @@
+/** `agent-board kill`: end a session's program (SIGTERM and SIGHUP, SIGKILL later), or send it one signal. */
 import type { Command } from 'commander';
 import { killSession, type KillOutcome } from '../../client/session-actions.js';
 import type { SessionView } from '../../state/host-store.js';

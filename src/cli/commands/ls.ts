@@ -1,10 +1,11 @@
+/** `agent-board ls`: the sessions as a table or as JSON, here or on another machine. */
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
-import { roomOf } from '../../state/rooms.js';
+import { roomOf } from '../../core/chat/chat.js';
 import { getHome } from '../context.js';
 import { ago, table } from '../format.js';
 

@@ -1,3 +1,4 @@
+/** `agent-board mcp`: the chat served as MCP tools on stdin and stdout, for agents. */
 import type { Command } from 'commander';
 import { getHome } from '../context.js';
 

@@ -1,3 +1,4 @@
+/** `agent-board new`: start a session in the background (optionally in its own git worktree) and print its id. */
 import type { Command } from 'commander';
 import { recognizeKind } from '../../client/recognize-kind.js';
 import { createSession, DEFAULT_SCROLLBACK, type NewSessionOptions } from '../../client/sessions.js';

@@ -1,3 +1,4 @@
+/** `agent-board peek`: print a session's current screen (the last one, for an exited session). */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { RunnerConnection } from '../../client/connection.js';

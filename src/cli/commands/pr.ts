@@ -1,3 +1,4 @@
+/** `agent-board pr`: push a worktree session's branch and open a pull request with gh. */
 import type { Command } from 'commander';
 import { findSession } from '../../client/sessions.js';
 import { openPullRequest } from '../../client/worktree-pr.js';

@@ -1,3 +1,4 @@
+/** `agent-board rename`: give a session a new name. */
 import type { Command } from 'commander';
 import { renameSession } from '../../client/session-actions.js';
 import { findSession } from '../../client/sessions.js';

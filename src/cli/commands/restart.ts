@@ -1,3 +1,4 @@
+/** `agent-board restart`: start a session again in place (same id, name, command and folder). */
 import type { Command } from 'commander';
 import { restartSession } from '../../client/session-actions.js';
 import { findSession } from '../../client/sessions.js';

@@ -1,3 +1,4 @@
+/** `agent-board runner` (hidden): the entry of the background process that owns one session. */
 import type { Command } from 'commander';
 
 export function registerRunner(program: Command): void {

@@ -1,3 +1,4 @@
+/** `agent-board send`: type a prompt into a session exactly once (or say it cannot tell), then Enter. */
 import type { Command } from 'commander';
 import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
 import { connectSession, findSession } from '../../client/sessions.js';

@@ -27,7 +27,7 @@
  *    A dialog older than the winner's reading is not: Claude's title turns
  *    idle a frame before the answered dialog is erased.
  */
-import type { ActivityReading, ActivitySource } from './activity.js';
+import type { Activity, ActivityReading, ActivitySource } from './activity.js';
 
 /** How much later a lesser layer must change to overrule a better one. */
 export const OVERRULE_AFTER_MS = 1500;
@@ -73,8 +73,35 @@ export function decideActivity(readings: readonly ActivityReading[]): Decision |
   if (!pick) return null;
   if (held && pick === screen) rule = 'idle-screen-holds';
   if (pick.activity !== 'waiting') {
-    const dialog = ranked.find((r) => r !== pick && r.activity === 'waiting' && r.at >= pick!.at);
+    const dialog = ranked.find((r) => r !== pick && r.activity === 'waiting' && r.at >= pick.at);
     if (dialog) return { reading: dialog, rule: 'dialog-wins' };
   }
   return { reading: pick, rule };
+}
+
+/**
+ * A source's reading after it looked again: the same object while it says
+ * the same thing (so `at` stays the time it started saying it), a new one
+ * when it changes, null when it says nothing.
+ */
+export function nextReading(prev: ActivityReading | null, activity: Activity | null, source: ActivitySource, at: number): ActivityReading | null {
+  if (activity === null) return null;
+  if (prev !== null && prev.activity === activity && prev.source === source) return prev;
+  return { activity, source, at };
+}
+
+/**
+ * The layered reading of a set of readings (the newest of each source), by
+ * the one rule above (decideActivity). The runner's tracker keeps its readings itself
+ * (src/runner/activity-tracker.ts); these two are the same steps for a replayed recording
+ * (test/helpers/replay.ts).
+ */
+export function layer(readings: readonly (ActivityReading | null | undefined)[]): ActivityReading | null {
+  const newest = new Map<ActivitySource, ActivityReading>();
+  for (const r of readings) {
+    if (!r) continue;
+    const had = newest.get(r.source);
+    if (!had || r.at > had.at) newest.set(r.source, r);
+  }
+  return decideActivity([...newest.values()])?.reading ?? null;
 }

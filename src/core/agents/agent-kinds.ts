@@ -121,12 +121,6 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
   },
 });
 
-export const AGENT_KIND_NAMES = Object.keys(AGENT_KINDS);
-
-export function agentKind(name: string): AgentKind {
-  return AGENT_KINDS[name] ?? AGENT_KINDS.shell!;
-}
-
 /** How `ls` and the board name what runs: the kind, or `shell › claude` while an agent runs in a shell session. */
 export function agentLabel(rec: { agent: string; foregroundAgent?: string }): string {
   return rec.foregroundAgent && rec.foregroundAgent !== rec.agent ? `${rec.agent} › ${rec.foregroundAgent}` : rec.agent;

@@ -77,7 +77,7 @@ export function wiringFor(kind: AgentKind, sessionDir: string, place: WiringPlac
       // Gemini wants JSON on a hook's stdout: --json prints {}.
       const ours = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: hook(e, ' --json') }] }]]));
       const admin = systemLayer.settings ?? {};
-      const adminHooks = (isObject(admin.hooks) ? admin.hooks : {}) as Record<string, unknown>;
+      const adminHooks = (isObject(admin.hooks) ? admin.hooks : {});
       const hooks = { ...adminHooks, ...Object.fromEntries(Object.entries(ours).map(([e, h]) => [e, [...(Array.isArray(adminHooks[e]) ? adminHooks[e] : []), ...h]])) };
       const mcpServers = { ...(isObject(admin.mcpServers) ? admin.mcpServers : {}), 'agent-board': MCP_SERVER };
       // Its hook notifications would flash `agent-board hook ...` in the user's screen three times a turn.

@@ -1,9 +1,8 @@
-import type { LayerExplanation, StatusExplanation } from './status-explain.js';
-
 /**
  * `agent-board explain` and the board's explain overlay (`e`) as lines of a
  * label and a text: one spelling of the runner's explanation for both.
  */
+import type { LayerExplanation, StatusExplanation } from './status-explain.js';
 
 /** How wide the label column is. */
 export const EXPLAIN_LABEL_WIDTH = 9;

@@ -81,7 +81,7 @@ type Pattern = (TitlePattern | ScreenPattern) & { disable?: boolean };
 function compilePattern(v: unknown, layer: 'title' | 'screen', file: string): Pattern | string {
   if (!isObject(v)) return 'must be an object';
   if (typeof v.name !== 'string' || v.name === '') return 'needs a "name"';
-  if (v.disable === true) return { name: v.name, activity: 'idle', match: /$^/, disable: true, file } as Pattern;
+  if (v.disable === true) return { name: v.name, activity: 'idle', match: /$^/, disable: true, file };
   if (typeof v.activity !== 'string' || !(ACTIVITIES as readonly string[]).includes(v.activity)) return `"activity" must be one of ${ACTIVITIES.join(', ')}`;
   const activity = v.activity as Activity;
   if (layer === 'title') {

@@ -2,7 +2,7 @@
  * The board's chat pane, as reducer steps: scrolling, following new lines,
  * and what a post's outcome does to the input line. Used by boardReducer.
  */
-import type { BoardAction, BoardState, ChatOverlay } from './board-state.js';
+import type { BoardAction, BoardState, ChatOverlay } from './board-types.js';
 
 const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
 

@@ -3,7 +3,7 @@
  * filter, the rows it lets through, the selection, and what the keyboard
  * talks to. Pure, like the reducer (src/core/board/board-state.ts) it belongs to.
  */
-import type { BoardSession, BoardState } from './board-state.js';
+import type { BoardSession, BoardState } from './board-types.js';
 import type { KeyMode } from './keybindings.js';
 import { sessionState } from '../session-state.js';
 

@@ -4,7 +4,7 @@
  * a field whose content is on its way somewhere takes no edits. The filter
  * is the reducer's own (it moves the selection). Used by boardReducer.
  */
-import { NEW_FIELDS, type BoardState } from './board-state.js';
+import { NEW_FIELDS, type BoardState } from './board-types.js';
 import { editDraft } from './diff-board.js';
 
 export function editOverlayField(state: BoardState, edit: (value: string) => string): BoardState {

@@ -5,36 +5,8 @@
  * sending itself is the UI's (src/ui/prompt-commands.ts); it reports each
  * session's outcome back as `prompt-result`. Used by boardReducer.
  */
-import type { BoardState } from './board-state.js';
+import type { BoardState, PromptAction, PromptOverlay, PromptResult, PromptStatus } from './board-types.js';
 import { selectedSession } from './board-derived.js';
-
-/** How a prompt went in one session (src/client/durable-send.ts's outcomes, and what came before them). */
-export type PromptStatus = 'sending' | 'applied' | 'accepted' | 'unconfirmed' | 'not typed' | 'error';
-
-export interface PromptResult {
-  id: string;
-  name: string;
-  status: PromptStatus;
-  /** Why, for the ones that were not typed or cannot be told. */
-  detail?: string;
-}
-
-export interface PromptOverlay {
-  kind: 'prompt';
-  /** Who gets it: the marked sessions when the line opened, else the selected one. */
-  targets: readonly { id: string; name: string }[];
-  input: string;
-  /** Empty while the line is edited; one per target once Enter sent it. */
-  results: readonly PromptResult[];
-  /** The text that was sent (the input is cleared). */
-  sent: string;
-}
-
-export type PromptAction =
-  | { type: 'toggle-mark' }
-  | { type: 'open-prompt' }
-  | { type: 'prompt-sending' }
-  | { type: 'prompt-result'; result: PromptResult };
 
 /** The marked sessions, in the list's order. */
 export function markedSessions(state: BoardState): { id: string; name: string }[] {

@@ -5,32 +5,8 @@
  * detach key. Both need the session running: its runner answers. Used by
  * boardReducer.
  */
-import type { BoardSession, BoardState } from './board-state.js';
+import type { BoardSession, BoardState, ExplainOverlay, SessionViewAction, TypingOverlay } from './board-types.js';
 import { selectedSession } from './board-derived.js';
-import type { StatusExplanation } from '../agents/status-explain.js';
-
-export interface ExplainOverlay {
-  kind: 'explain';
-  id: string;
-  name: string;
-  /** The runner's answer, once it came. */
-  explanation: StatusExplanation | null;
-  /** Why there is none: one line. */
-  error: string | null;
-}
-
-export interface TypingOverlay {
-  kind: 'typing';
-  id: string;
-  name: string;
-}
-
-export type SessionViewAction =
-  | { type: 'open-explain' }
-  | { type: 'explained'; id: string; explanation: StatusExplanation }
-  | { type: 'explain-failed'; id: string; message: string }
-  | { type: 'open-typing' }
-  | { type: 'typing-ended'; id: string; message: string; error?: boolean };
 
 /** Why the session has no runner to ask, or null when it has one. */
 function notRunning(s: BoardSession, what: string): string | null {

@@ -1,118 +1,21 @@
 /**
- * The board's state and its reducer, pure: the session list as the feed last
- * gave it, the filter, the selection (by id, so it stays put as sessions come
- * and go), the window of the list on screen, and whatever is open over the
- * list (help, filter bar, a form, a confirmation, the chat pane) with a one-line message,
- * and the rows that want the user's attention (a session that finished or
- * needs them, until the user looks: moves onto its row or attaches).
- * Side effects (attach, create, kill...) belong to the UI; it reports their
- * outcome back as actions.
+ * The board's reducer, pure: the session list as the feed last gave it, the filter, the selection
+ * (by id, so it stays put as sessions come and go), the window of the list on screen, whatever is
+ * open over the list (help, filter bar, a form, a confirmation, the chat pane) with a one-line
+ * message, and the rows that want the user's attention (a session that finished or needs them,
+ * until the user looks: moves onto its row or attaches). The shapes are in ./board-types.ts; what
+ * the state says without changing it (the visible rows, the selection) in ./board-derived.ts.
+ * Side effects (attach, create, kill...) belong to the UI; it reports their outcome back as
+ * actions.
  */
 import { chatOutcome, chatPage, chatViewport, scrollChat } from './board-chat.js';
-import { keepMarks, promptStep, type PromptAction, type PromptOverlay } from './board-prompt.js';
-import { sessionViewStep, type ExplainOverlay, type SessionViewAction, type TypingOverlay } from './board-session-views.js';
+import { keepMarks, promptStep } from './board-prompt.js';
+import { sessionViewStep } from './board-session-views.js';
 import { roomOf } from '../chat/chat.js';
-import { diffStep, isDiffAction, type DiffAction, type DiffOverlay } from './diff-board.js';
-import type { HostRecord } from '../protocol/protocol.js';
+import { diffStep, isDiffAction } from './diff-board.js';
 import { selectedIndex, selectedSession, visibleSessions } from './board-derived.js';
 import { dropLast, editOverlayField } from './board-fields.js';
-
-export { keyModeOf, matchesFilter, selectedIndex, selectedSession, statusText, visibleSessions } from './board-derived.js';
-
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
-
-/** The chat room a session belongs to (records from before rooms have none: `default`). */
-
-export interface NewFields {
-  name: string;
-  command: string;
-  cwd: string;
-}
-export const NEW_FIELDS: readonly (keyof NewFields)[] = ['name', 'command', 'cwd'];
-
-export type Overlay =
-  | { kind: 'none' }
-  | { kind: 'help' }
-  | { kind: 'filter' }
-  | { kind: 'new'; fields: NewFields; focus: number; pending: boolean; error: string | null }
-  | { kind: 'rename'; id: string; name: string; value: string; pending: boolean; error: string | null }
-  | { kind: 'confirm-kill'; id: string; name: string }
-  | ChatOverlay
-  | PromptOverlay
-  | ExplainOverlay
-  | TypingOverlay
-  | DiffOverlay;
-
-/** The chat pane of a room: its input line and how far back its history is scrolled. */
-export interface ChatOverlay {
-  kind: 'chat';
-  room: string;
-  input: string;
-  /** A post is on its way; the input waits. */
-  pending: boolean;
-  /** Wrapped lines the view is scrolled back from the newest; 0 follows new messages. */
-  scroll: number;
-  /** The log's rows on screen and its wrapped lines in all, as the pane last reported them. */
-  rows: number;
-  lines: number;
-}
-
-export interface Message {
-  text: string;
-  error: boolean;
-}
-
-export interface BoardState {
-  sessions: readonly BoardSession[];
-  selectedId: string | null;
-  /** A session to select as soon as the feed shows it (one just created). */
-  wantedId: string | null;
-  filter: string;
-  /** Index (in the visible list) of the first row on screen. */
-  scroll: number;
-  /** How many list rows the screen has room for. */
-  listRows: number;
-  overlay: Overlay;
-  message: Message | null;
-  /** Sessions whose row is marked (it rang: src/core/board/notify.ts) until the user looks, in the order they rang. */
-  attention: readonly string[];
-  /** Sessions the user marked (Space) for the prompt line, in the order marked. */
-  marks: readonly string[];
-}
-
-export type BoardAction =
-  | { type: 'sessions'; sessions: readonly BoardSession[] }
-  | { type: 'viewport'; rows: number }
-  | { type: 'move'; by: number }
-  | { type: 'page'; by: 1 | -1 }
-  | { type: 'jump'; to: 'first' | 'last' }
-  | { type: 'select'; id: string }
-  | { type: 'attention'; ids: readonly string[] }
-  | { type: 'attached'; id: string }
-  | { type: 'message'; text: string; error?: boolean }
-  | { type: 'clear' }
-  | { type: 'open-help' }
-  | { type: 'open-filter' }
-  | { type: 'accept-filter' }
-  | { type: 'open-new'; defaults: NewFields }
-  | { type: 'open-rename' }
-  | { type: 'open-kill' }
-  | { type: 'close' }
-  | { type: 'type'; text: string }
-  | { type: 'delete-back' }
-  | { type: 'clear-field' }
-  | { type: 'focus-field'; by: 1 | -1 }
-  | { type: 'form-pending' }
-  | { type: 'form-failed'; message: string }
-  | { type: 'form-done'; message: string; selectId?: string }
-  | { type: 'open-chat' }
-  | { type: 'chat-viewport'; rows: number; lines: number }
-  | { type: 'chat-pending' }
-  | { type: 'chat-posted'; message?: string }
-  | { type: 'chat-failed'; message: string }
-  | PromptAction
-  | SessionViewAction
-  | DiffAction;
+import { NEW_FIELDS, type BoardAction, type BoardState } from './board-types.js';
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
   return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], ...init };

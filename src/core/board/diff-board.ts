@@ -6,55 +6,8 @@
  * Esc with unsent comments asks once more before they are dropped. Used by
  * boardReducer.
  */
-import type { BoardState } from './board-state.js';
-import type { DiffModel } from '../worktree/diff-model.js';
-import { commentTarget, diffRows, jumpStart, moveCursor, windowTop, type CommentTarget, type DiffRows } from './diff-view.js';
-
-/** new: not sent yet; sending: on its way; sent: typed; unconfirmed: may have been typed (never sent again blind). */
-export type CommentStatus = 'new' | 'sending' | 'sent' | 'unconfirmed';
-
-export interface DiffComment extends CommentTarget {
-  text: string;
-  status: CommentStatus;
-}
-
-export interface DiffOverlay {
-  kind: 'diff';
-  id: string;
-  name: string;
-  /** The diff once it came, and its rows. */
-  model: DiffModel | null;
-  rows: DiffRows | null;
-  /** Why there is none: one line. */
-  error: string | null;
-  cursor: number;
-  /** The first row on screen, and the rows the view has, as it last reported. */
-  top: number;
-  height: number;
-  comments: readonly DiffComment[];
-  /** The comment being written and where it goes; null: no field open. */
-  draft: { target: CommentTarget; text: string } | null;
-  /** Esc was pressed once with unsent comments: the next one drops them. */
-  closing: boolean;
-  /** The key list (`?`) shows in place of the diff. */
-  keys: boolean;
-}
-
-export type DiffAction =
-  | { type: 'open-diff'; id: string; name: string }
-  | { type: 'diff-loaded'; id: string; model: DiffModel }
-  | { type: 'diff-failed'; id: string; message: string }
-  | { type: 'diff-viewport'; rows: number }
-  | { type: 'diff-move'; by: number }
-  | { type: 'diff-page'; by: 1 | -1 }
-  | { type: 'diff-jump'; to: 'first' | 'last' | 'next-hunk' | 'prev-hunk' | 'next-file' | 'prev-file' }
-  | { type: 'diff-keys' }
-  | { type: 'diff-comment' }
-  | { type: 'diff-comment-add' }
-  | { type: 'diff-comment-cancel' }
-  | { type: 'diff-sending' }
-  | { type: 'diff-sent'; id: string; status: 'sent' | 'unconfirmed' | 'new'; message: string; error: boolean }
-  | { type: 'diff-close' };
+import type { BoardState, DiffAction, DiffComment, DiffOverlay } from './board-types.js';
+import { commentTarget, diffRows, jumpStart, moveCursor, windowTop, type DiffRows } from './diff-view.js';
 
 export function isDiffAction(a: { type: string }): a is DiffAction {
   return a.type === 'open-diff' || a.type.startsWith('diff-');

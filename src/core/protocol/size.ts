@@ -1,3 +1,4 @@
+/** A terminal's size, kept within what a PTY and the runner's model can hold. */
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './protocol.js';
 
 export interface TermSize { cols: number; rows: number }

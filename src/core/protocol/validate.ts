@@ -1,3 +1,4 @@
+/** Checks a client's message off the socket, field by field, before the runner acts on it. */
 import { isCommandId, readEnvelope, type Envelope } from './control-protocol.js';
 import type { ClientMessage, ErrorCode } from './protocol.js';
 

@@ -1,5 +1,5 @@
 /**
- * The attach "jiggle retry" chain (seed 000): after attaching, make the
+ * The attach "jiggle retry" chain: after attaching, make the
  * program redraw, and ask again with backoff until its output shows it really
  * did a full redraw (the settle marker). A snapshot is exact, but a program
  * that keeps its own idea of the screen (a TUI diffing against what it last
@@ -61,10 +61,6 @@ export function stopRetry(state: JiggleRetryState): JiggleRetryState {
   return { ...state, stopped: true };
 }
 
-export function hasFullClearSequence(data: string): boolean {
-  return data.includes(FULL_CLEAR);
-}
-
 export function hasSettleMarker(data: string, markers: readonly string[]): boolean {
   return markers.some((m) => data.includes(m));
 }
@@ -73,8 +69,8 @@ export function hasSettleMarker(data: string, markers: readonly string[]): boole
  * Keeps what could be the start of a marker cut by the chunk edge: the longest
  * tail that is the beginning of some marker (markers such as Claude's
  * `ESC[H ESC[2K` hold two escapes, so "from the last ESC" is not enough);
- * failing that, from the last ESC in the final (longest marker - 1) characters,
- * as the seed does.
+ * failing that, from the last ESC in the final (longest marker - 1) characters
+ * (a sequence cut after its ESC could still be a marker's start).
  */
 function tailCarry(data: string, markers: readonly string[]): string {
   const longest = Math.max(0, ...markers.map((m) => m.length - 1));

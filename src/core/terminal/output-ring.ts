@@ -3,12 +3,12 @@
  * grows. Lets a client that lost its connection resume from where it was
  * without a full snapshot, as long as the chunks it missed are still held.
  */
-
 import { utf8Length } from '../protocol/frame-decoder.js';
 
 /**
- * Defaults follow the runner of the seeds: 2048 chunks or 4 MiB, whichever
- * fills first. Bytes are UTF-8 bytes, what a replay puts on the wire.
+ * How much a runner keeps: 2048 chunks or 4 MiB, whichever fills first (a few screens of a busy
+ * agent's output, enough to bridge a reconnect of seconds; a client further behind gets a
+ * snapshot). Bytes are UTF-8 bytes, what a replay puts on the wire.
  */
 export const DEFAULT_RING_CHUNKS = 2048;
 export const DEFAULT_RING_BYTES = 4 * 1024 * 1024;

@@ -1,5 +1,6 @@
+/** The board's body: the session list with the detail pane below it or beside it. */
 import { Box } from 'ink';
-import type { BoardState } from '../../core/board/board-state.js';
+import type { BoardState } from '../../core/board/board-types.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { BoardLayout } from '../layout.js';
 import type { SessionView } from '../../state/host-store.js';

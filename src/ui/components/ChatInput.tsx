@@ -1,3 +1,4 @@
+/** The chat pane's input line. */
 import { Box, Text } from 'ink';
 import { TextField } from './TextField.js';
 

@@ -1,3 +1,4 @@
+/** The chat pane's messages, wrapped to the width, the newest at the bottom. */
 import { Box, Text, type TextProps } from 'ink';
 import { useMemo } from 'react';
 import type { ChatRecord } from '../../core/chat/chat.js';

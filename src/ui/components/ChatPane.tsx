@@ -1,5 +1,6 @@
+/** The chat pane: a room's title line, its messages and the input line, in place of the preview. */
 import { Box } from 'ink';
-import type { ChatOverlay } from '../../core/board/board-state.js';
+import type { ChatOverlay } from '../../core/board/board-types.js';
 import { roomOf } from '../../core/chat/chat.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useChatFeed } from '../hooks/useChatFeed.js';

@@ -1,3 +1,4 @@
+/** The chat pane's title line: the room, its members, and whether the loop guard paused it. */
 import { Text } from 'ink';
 import { cut, textWidth } from '../text-width.js';
 

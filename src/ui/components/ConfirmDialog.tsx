@@ -1,3 +1,4 @@
+/** The question asked before a kill. */
 import { Box, Text } from 'ink';
 
 export interface ConfirmDialogProps {

@@ -1,4 +1,5 @@
-import type { BoardState } from '../../core/board/board-state.js';
+/** The pane beside or below the list: what is open over the board, else the selected session's screen. */
+import type { BoardState } from '../../core/board/board-types.js';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ChatPane } from './ChatPane.js';

@@ -1,3 +1,4 @@
+/** A waiting session's dialog (its question and numbered options) drawn over its screen in the preview. */
 import { Box, Text } from 'ink';
 import type { DialogText } from '../../core/agents/dialog-text.js';
 import { cut } from '../text-width.js';

@@ -1,3 +1,4 @@
+/** The diff review's window of lines: both sides' numbers, +/- in colour, the cursor line inverse. */
 import { Text } from 'ink';
 import { fileCounts, fileLabel, type DiffModel } from '../../core/worktree/diff-model.js';
 import type { DiffRow } from '../../core/board/diff-view.js';

@@ -1,6 +1,8 @@
+/** The diff review: a session's files and their counts, the diff with a cursor, the comments and the comment field. */
 import { Box, Text } from 'ink';
 import { useEffect, useMemo } from 'react';
-import { unsentComments, type DiffComment, type DiffOverlay } from '../../core/board/diff-board.js';
+import { unsentComments } from '../../core/board/diff-board.js';
+import type { DiffComment, DiffOverlay } from '../../core/board/board-types.js';
 import { fileCounts, fileLabel } from '../../core/worktree/diff-model.js';
 import { commentPlace, fileAt } from '../../core/board/diff-view.js';
 import { BINDINGS } from '../../core/board/keybindings.js';

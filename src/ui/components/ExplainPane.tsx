@@ -1,6 +1,7 @@
+/** The explain overlay: why the selected session has its state, in place of the preview. */
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { ExplainOverlay } from '../../core/board/board-session-views.js';
+import type { ExplainOverlay } from '../../core/board/board-types.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';

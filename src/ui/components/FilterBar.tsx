@@ -1,3 +1,4 @@
+/** The filter being typed, in place of the footer. */
 import { Box, Text } from 'ink';
 import { TextField } from './TextField.js';
 

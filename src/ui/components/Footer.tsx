@@ -1,5 +1,6 @@
+/** The board's footer: the last message, then the key hints that fit. */
 import { Box, Text } from 'ink';
-import type { Message } from '../../core/board/board-state.js';
+import type { Message } from '../../core/board/board-types.js';
 import { BINDINGS, type HintWhen, type KeyMode } from '../../core/board/keybindings.js';
 import { textWidth } from '../text-width.js';
 

@@ -1,5 +1,6 @@
+/** The board's header: the sessions counted by state, the filter, paused rooms and marked rows. */
 import { Box, Text } from 'ink';
-import type { BoardSession } from '../../core/board/board-state.js';
+import type { BoardSession } from '../../core/board/board-types.js';
 import { sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
 import { PICK_COLOR, PICK_MARK } from './SessionRow.js';

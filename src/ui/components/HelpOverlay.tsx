@@ -1,3 +1,4 @@
+/** The help overlay: every key, drawn from the binding table itself. */
 import { Box, Text } from 'ink';
 import { BINDINGS, Command, type Binding } from '../../core/board/keybindings.js';
 import { ATTENTION_COLOR, ATTENTION_MARK } from '../status-style.js';

@@ -1,5 +1,6 @@
+/** The new-session form: name, command, working directory. */
 import { Box, Text } from 'ink';
-import { NEW_FIELDS, type NewFields } from '../../core/board/board-state.js';
+import { NEW_FIELDS, type NewFields } from '../../core/board/board-types.js';
 import { TextField } from './TextField.js';
 
 const LABELS: Record<keyof NewFields, string> = { name: 'name', command: 'command', cwd: 'directory' };

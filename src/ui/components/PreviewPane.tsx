@@ -1,6 +1,7 @@
+/** The selected session's screen, cropped to fit, under its title line. */
 import { Box, Text } from 'ink';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
-import { statusText } from '../../core/board/board-state.js';
+import { statusText } from '../../core/board/board-derived.js';
 import { dialogText } from '../../core/agents/dialog-text.js';
 import { sessionState } from '../../core/session-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';

@@ -1,6 +1,7 @@
+/** The prompt line: who it goes to, the line, and once sent how it went in each session. */
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { PromptOverlay, PromptStatus } from '../../core/board/board-prompt.js';
+import type { PromptOverlay, PromptStatus } from '../../core/board/board-types.js';
 import { fit, textWidth } from '../text-width.js';
 import { TextField } from './TextField.js';
 

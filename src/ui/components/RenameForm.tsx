@@ -1,3 +1,4 @@
+/** The rename form. */
 import { Box, Text } from 'ink';
 import { TextField } from './TextField.js';
 

@@ -1,5 +1,7 @@
+/** The session list: the window of the (filtered) rows that fits on screen. */
 import { Box, Text } from 'ink';
-import { visibleSessions, type BoardState } from '../../core/board/board-state.js';
+import { visibleSessions } from '../../core/board/board-derived.js';
+import type { BoardState } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
 import { rowColumns, SessionRow } from './SessionRow.js';

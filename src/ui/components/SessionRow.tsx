@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { ago } from '../../core/board/ago.js';
-import { statusText } from '../../core/board/board-state.js';
+import { statusText } from '../../core/board/board-derived.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';

@@ -1,3 +1,4 @@
+/** A one-line text field of the board's forms. */
 import { Text } from 'ink';
 import { textWidth } from '../text-width.js';
 

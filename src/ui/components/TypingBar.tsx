@@ -1,3 +1,4 @@
+/** The header while the board types into a session (type-through). */
 import { Box, Text } from 'ink';
 import { cut } from '../text-width.js';
 

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { BoardActions } from '../board-api.js';
-import type { NewFields } from '../../core/board/board-state.js';
+import type { NewFields } from '../../core/board/board-types.js';
 import type { DetachKey } from '../../core/terminal/detach-key.js';
 import type { SessionKeys } from '../session-keys.js';
 

@@ -1,5 +1,5 @@
 import { createContext, useContext, type Dispatch } from 'react';
-import type { BoardAction, BoardState } from '../../core/board/board-state.js';
+import type { BoardAction, BoardState } from '../../core/board/board-types.js';
 
 /** The board's state (src/core/board/board-state.ts) and its dispatch, apart from what acts on it. */
 export interface BoardStore {

@@ -1,6 +1,7 @@
+/** The board's keyboard: Ink's keys through the binding table into commands. */
 import { useInput, type Key } from 'ink';
 import { useRef } from 'react';
-import { keyModeOf } from '../../core/board/board-state.js';
+import { keyModeOf } from '../../core/board/board-derived.js';
 import { matchKey, splitKeys, textOf, TEXT_MODES, type KeyPress } from '../../core/board/keybindings.js';
 import { runCommand } from '../commands.js';
 import { useBoardControl } from '../contexts/ActionsContext.js';

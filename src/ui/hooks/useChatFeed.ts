@@ -1,3 +1,4 @@
+/** The chat feed's paused rooms and open room, for the components that draw them. */
 import type { RoomChat } from '../board-api.js';
 import { useFeedVersion } from './useFeedVersion.js';
 import { useChatFeedSource } from '../contexts/ChatFeedContext.js';

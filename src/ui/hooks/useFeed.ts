@@ -1,3 +1,4 @@
+/** The board feed's sessions and preview, for the components that draw them. */
 import { useContext } from 'react';
 import type { PreviewScreen } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';

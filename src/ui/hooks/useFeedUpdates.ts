@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BoardAction } from '../../core/board/board-state.js';
+import type { BoardAction } from '../../core/board/board-types.js';
 import type { BoardFeed } from '../board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { visibleSessions } from '../../core/board/board-state.js';
+import { visibleSessions } from '../../core/board/board-derived.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { boardLayout, type BoardLayout } from '../layout.js';
 import { useTerminalSize } from './useTerminalSize.js';

@@ -1,3 +1,4 @@
+/** The size of the terminal the board draws in, following resizes. */
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
 

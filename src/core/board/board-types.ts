@@ -1,0 +1,208 @@
+/**
+ * The board's state and its actions, as types: what the reducer (./board-state.ts) holds and
+ * what it is told, with the shape of everything that opens over the list (a form, the chat pane,
+ * the prompt line, the explain and type-through views, the diff review). Types and the new-session
+ * form's field order only: the reducer's steps import these, and the reducer imports its steps.
+ */
+import type { HostRecord } from '../protocol/protocol.js';
+import type { StatusExplanation } from '../agents/status-explain.js';
+import type { DiffModel } from '../worktree/diff-model.js';
+import type { CommentTarget, DiffRows } from './diff-view.js';
+
+/** What the state keeps of a session: enough to list, filter and select it. */
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
+
+export interface NewFields {
+  name: string;
+  command: string;
+  cwd: string;
+}
+export const NEW_FIELDS: readonly (keyof NewFields)[] = ['name', 'command', 'cwd'];
+
+export type Overlay =
+  | { kind: 'none' }
+  | { kind: 'help' }
+  | { kind: 'filter' }
+  | { kind: 'new'; fields: NewFields; focus: number; pending: boolean; error: string | null }
+  | { kind: 'rename'; id: string; name: string; value: string; pending: boolean; error: string | null }
+  | { kind: 'confirm-kill'; id: string; name: string }
+  | ChatOverlay
+  | PromptOverlay
+  | ExplainOverlay
+  | TypingOverlay
+  | DiffOverlay;
+
+/** The chat pane of a room: its input line and how far back its history is scrolled. */
+export interface ChatOverlay {
+  kind: 'chat';
+  room: string;
+  input: string;
+  /** A post is on its way; the input waits. */
+  pending: boolean;
+  /** Wrapped lines the view is scrolled back from the newest; 0 follows new messages. */
+  scroll: number;
+  /** The log's rows on screen and its wrapped lines in all, as the pane last reported them. */
+  rows: number;
+  lines: number;
+}
+
+/** The footer's one line: what the last action came to, or what went wrong (`error`). */
+export interface Message {
+  text: string;
+  error: boolean;
+}
+
+export interface BoardState {
+  sessions: readonly BoardSession[];
+  selectedId: string | null;
+  /** A session to select as soon as the feed shows it (one just created). */
+  wantedId: string | null;
+  filter: string;
+  /** Index (in the visible list) of the first row on screen. */
+  scroll: number;
+  /** How many list rows the screen has room for. */
+  listRows: number;
+  overlay: Overlay;
+  message: Message | null;
+  /** Sessions whose row is marked (it rang: src/core/board/notify.ts) until the user looks, in the order they rang. */
+  attention: readonly string[];
+  /** Sessions the user marked (Space) for the prompt line, in the order marked. */
+  marks: readonly string[];
+}
+
+export type BoardAction =
+  | { type: 'sessions'; sessions: readonly BoardSession[] }
+  | { type: 'viewport'; rows: number }
+  | { type: 'move'; by: number }
+  | { type: 'page'; by: 1 | -1 }
+  | { type: 'jump'; to: 'first' | 'last' }
+  | { type: 'select'; id: string }
+  | { type: 'attention'; ids: readonly string[] }
+  | { type: 'attached'; id: string }
+  | { type: 'message'; text: string; error?: boolean }
+  | { type: 'clear' }
+  | { type: 'open-help' }
+  | { type: 'open-filter' }
+  | { type: 'accept-filter' }
+  | { type: 'open-new'; defaults: NewFields }
+  | { type: 'open-rename' }
+  | { type: 'open-kill' }
+  | { type: 'close' }
+  | { type: 'type'; text: string }
+  | { type: 'delete-back' }
+  | { type: 'clear-field' }
+  | { type: 'focus-field'; by: 1 | -1 }
+  | { type: 'form-pending' }
+  | { type: 'form-failed'; message: string }
+  | { type: 'form-done'; message: string; selectId?: string }
+  | { type: 'open-chat' }
+  | { type: 'chat-viewport'; rows: number; lines: number }
+  | { type: 'chat-pending' }
+  | { type: 'chat-posted'; message?: string }
+  | { type: 'chat-failed'; message: string }
+  | PromptAction
+  | SessionViewAction
+  | DiffAction;
+
+// ---- the prompt line (./board-prompt.ts) ----------------------------------
+
+/** How a prompt went in one session (src/client/durable-send.ts's outcomes, and what came before them). */
+export type PromptStatus = 'sending' | 'applied' | 'accepted' | 'unconfirmed' | 'not typed' | 'error';
+
+export interface PromptResult {
+  id: string;
+  name: string;
+  status: PromptStatus;
+  /** Why, for the ones that were not typed or cannot be told. */
+  detail?: string;
+}
+
+export interface PromptOverlay {
+  kind: 'prompt';
+  /** Who gets it: the marked sessions when the line opened, else the selected one. */
+  targets: readonly { id: string; name: string }[];
+  input: string;
+  /** Empty while the line is edited; one per target once Enter sent it. */
+  results: readonly PromptResult[];
+  /** The text that was sent (the input is cleared). */
+  sent: string;
+}
+
+export type PromptAction =
+  | { type: 'toggle-mark' }
+  | { type: 'open-prompt' }
+  | { type: 'prompt-sending' }
+  | { type: 'prompt-result'; result: PromptResult };
+
+// ---- the explain and type-through views (./board-session-views.ts) -------
+
+export interface ExplainOverlay {
+  kind: 'explain';
+  id: string;
+  name: string;
+  /** The runner's answer, once it came. */
+  explanation: StatusExplanation | null;
+  /** Why there is none: one line. */
+  error: string | null;
+}
+
+export interface TypingOverlay {
+  kind: 'typing';
+  id: string;
+  name: string;
+}
+
+export type SessionViewAction =
+  | { type: 'open-explain' }
+  | { type: 'explained'; id: string; explanation: StatusExplanation }
+  | { type: 'explain-failed'; id: string; message: string }
+  | { type: 'open-typing' }
+  | { type: 'typing-ended'; id: string; message: string; error?: boolean };
+
+// ---- the diff review (./diff-board.ts) ------------------------------------
+
+/** new: not sent yet; sending: on its way; sent: typed; unconfirmed: may have been typed (never sent again blind). */
+export type CommentStatus = 'new' | 'sending' | 'sent' | 'unconfirmed';
+
+export interface DiffComment extends CommentTarget {
+  text: string;
+  status: CommentStatus;
+}
+
+export interface DiffOverlay {
+  kind: 'diff';
+  id: string;
+  name: string;
+  /** The diff once it came, and its rows. */
+  model: DiffModel | null;
+  rows: DiffRows | null;
+  /** Why there is none: one line. */
+  error: string | null;
+  cursor: number;
+  /** The first row on screen, and the rows the view has, as it last reported. */
+  top: number;
+  height: number;
+  comments: readonly DiffComment[];
+  /** The comment being written and where it goes; null: no field open. */
+  draft: { target: CommentTarget; text: string } | null;
+  /** Esc was pressed once with unsent comments: the next one drops them. */
+  closing: boolean;
+  /** The key list (`?`) shows in place of the diff. */
+  keys: boolean;
+}
+
+export type DiffAction =
+  | { type: 'open-diff'; id: string; name: string }
+  | { type: 'diff-loaded'; id: string; model: DiffModel }
+  | { type: 'diff-failed'; id: string; message: string }
+  | { type: 'diff-viewport'; rows: number }
+  | { type: 'diff-move'; by: number }
+  | { type: 'diff-page'; by: 1 | -1 }
+  | { type: 'diff-jump'; to: 'first' | 'last' | 'next-hunk' | 'prev-hunk' | 'next-file' | 'prev-file' }
+  | { type: 'diff-keys' }
+  | { type: 'diff-comment' }
+  | { type: 'diff-comment-add' }
+  | { type: 'diff-comment-cancel' }
+  | { type: 'diff-sending' }
+  | { type: 'diff-sent'; id: string; status: 'sent' | 'unconfirmed' | 'new'; message: string; error: boolean }
+  | { type: 'diff-close' };
