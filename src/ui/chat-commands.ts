@@ -1,5 +1,5 @@
 import { CONTINUE_COMMAND } from '../core/chat/chat.js';
-import type { ChatPosted } from './board-api.js';
+import type { ChatPosted } from '../client/board-api.js';
 import type { CommandContext } from './session-commands.js';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));

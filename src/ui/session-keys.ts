@@ -1,5 +1,5 @@
 import type { SessionView } from '../state/host-store.js';
-import type { SessionInput } from './board-api.js';
+import type { SessionInput } from '../client/board-api.js';
 
 /**
  * The board's keys connection: one at a time, to the session keys last went

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import type { BoardState } from '../../core/board/board-state.js';
-import type { PreviewScreen } from '../board-api.js';
+import type { PreviewScreen } from '../../client/board-api.js';
 import type { BoardLayout } from '../layout.js';
 import type { SessionView } from '../../state/host-store.js';
 import { DetailPane } from './DetailPane.js';

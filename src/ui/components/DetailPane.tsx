@@ -1,5 +1,5 @@
 import type { BoardState } from '../../core/board/board-state.js';
-import type { PreviewScreen } from '../board-api.js';
+import type { PreviewScreen } from '../../client/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ChatPane } from './ChatPane.js';
 import { ConfirmDialog } from './ConfirmDialog.js';

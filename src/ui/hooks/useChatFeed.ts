@@ -1,4 +1,4 @@
-import type { RoomChat } from '../board-api.js';
+import type { RoomChat } from '../../client/board-api.js';
 import { useFeedVersion } from './useFeedVersion.js';
 import { useChatFeedSource } from '../contexts/ChatFeedContext.js';
 

@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import type { PreviewScreen } from '../board-api.js';
+import type { PreviewScreen } from '../../client/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { FeedVersionContext, useFeedSource } from '../contexts/FeedContext.js';
 
