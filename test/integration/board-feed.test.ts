@@ -278,7 +278,6 @@ interface HolderResult {
 const HOLDER = `
 import { LiveBoardFeed } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'client', 'board-feed.js')).href)};
 import { realClock, realScheduler } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'state', 'real-time.js')).href)};
-import { REAL_TIME } from '../helpers/real-time.js';
 const env = process.env;
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -117,13 +117,13 @@ describe('the explain overlay', () => {
     expect(shown).toMatch(/^decided {2}a dialog on screen beats an idle title$/m);
     expect(shown).toMatch(/^kind {5}claude$/m);
     expect(shown).toMatch(/^hook {5}nothing {2}never spoke$/m);
-    expect(shown).toMatch(/^title {4}idle {2}\d\d:\d\d:\d\d \(9s ago\) {2}rule claude\.title\.ready \(src\/core\/status-detectors\.ts\)$/m);
+    expect(shown).toMatch(/^title {4}idle {2}\d\d:\d\d:\d\d \(9s ago\) {2}rule claude\.title\.ready \(src\/core\/agents\/status-detectors\.ts\)$/m);
     expect(shown).toMatch(/^ {11}read: "✳ Claude Code"$/m);
     expect(shown).toMatch(/^screen {3}waiting {2}.* rule claude\.screen\.apiKeyDialog /m);
     expect(shown).toMatch(/^ {11}read: "Do you want to use this API key\?"$/m);
     expect(shown).toMatch(/^bytes {4}not read for this kind$/m);
     expect(shown).toMatch(/^hooks {4}wired; last SessionStart at \d\d:\d\d:\d\d \(10s ago\); hooks come through --settings$/m);
-    expect(shown).toMatch(/^rules {4}src\/core\/status-detectors\.ts, \/home\/me\/\.config\/agent-board\/rules\.json$/m);
+    expect(shown).toMatch(/^rules {4}src\/core\/agents\/status-detectors\.ts, \/home\/me\/\.config\/agent-board\/rules\.json$/m);
     expect(shown).toMatch(/^ {11}refused: rules\.json: claude\.screen\.mine: the pattern does not compile$/m);
     expect(m.actions.connections).toEqual(['board-explain beta']);
     expect(m.actions.runner(b!.id).sent.map((x) => x.type)).toEqual(['explain']);
