@@ -68,7 +68,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
   const typed = useRef('');
   // The keys connection lives as long as this rendering of the board.
   const keys = useMemo(() => new SessionKeys((s) => actions.openInput(s)), [actions]);
-  useEffect(() => () => keys.close(), [keys]);
+  useEffect(() => () => keys.dispose(), [keys]);
   const control = useMemo<BoardControl>(
     () => ({
       actions,
@@ -89,6 +89,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
           typed.current += raw;
         };
         const stop = rawInput?.listen(keep);
+        // One tick, and it always runs (the board is leaving): nothing to hold on to.
         time.scheduler.setTimeout(() => {
           stop?.dispose();
           onLeave(req, latest.current, req.kind === 'attach' ? typed.current : '');

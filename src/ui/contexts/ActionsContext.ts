@@ -30,6 +30,6 @@ export const ActionsContext = createContext<BoardControl | null>(null);
 
 export function useBoardControl(): BoardControl {
   const c = useContext(ActionsContext);
-  if (!c) throw new Error('ActionsContext is missing: render the board inside <BoardProviders>');
+  if (!c) throw new Error('ActionsContext is missing: render the board through <Board>, which provides it');
   return c;
 }
