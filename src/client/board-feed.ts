@@ -11,7 +11,7 @@ import type { BoardFeed, FeedError, PreviewScreen } from './board-api.js';
 import { asHostRecord } from '../state/host-store.js';
 import { describeError } from './describe-error.js';
 import { byAge, feedView, readRecord, sameButHeartbeat } from './feed-records.js';
-import { PreviewMirror } from './preview-mirror.js';
+import { FeedPreview, type PreviewTarget } from './feed-preview.js';
 import { StatusLink } from './status-link.js';
 
 /** What a feed tells a user when one of its callbacks threw (the detail goes to the board log). */
@@ -77,12 +77,7 @@ export class LiveBoardFeed implements BoardFeed {
   private readonly sweepTimer = new MutableDisposable();
   private list: readonly SessionView[] = [];
   private listStale = true;
-  private previewId: string | null = null;
-  private mirror: PreviewMirror | null = null;
-  /** The mirror and the feed's listeners on it. */
-  private readonly mirrorHeld = new MutableDisposable<DisposableStore>();
-  private previewScreen: PreviewScreen | null = null;
-  private previewStale = false;
+  private readonly previewer: FeedPreview;
   private disposed = false;
 
   constructor(readonly home: string, options: BoardFeedOptions) {
@@ -96,12 +91,14 @@ export class LiveBoardFeed implements BoardFeed {
     };
     this.clock = options.clock;
     this.scheduler = options.scheduler;
-    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifyTimer, this.sweepTimer, this.mirrorHeld]) this.store.add(d);
-    this.store.add(toDisposable(() => {
-      for (const e of this.entries.values()) e.link.dispose();
-      this.entries.clear();
-      this.mirror = null;
-    }));
+    this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.problem(detail) });
+    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifyTimer, this.sweepTimer, this.previewer]) this.store.add(d);
+    this.store.add(
+      toDisposable(() => {
+        for (const e of this.entries.values()) e.link.dispose();
+        this.entries.clear();
+      }),
+    );
     ensurePrivateDir(sessionsDir(home), 'sessions directory');
     this.watchRoot(); // before the first scan, so nothing made in between is missed
     this.refresh();
@@ -117,11 +114,7 @@ export class LiveBoardFeed implements BoardFeed {
   }
 
   get preview(): PreviewScreen | null {
-    if (this.previewStale) {
-      this.previewScreen = this.mirror?.screen() ?? null;
-      this.previewStale = false;
-    }
-    return this.previewScreen;
+    return this.previewer.screen;
   }
 
   subscribe(fn: () => void): Disposable {
@@ -132,12 +125,9 @@ export class LiveBoardFeed implements BoardFeed {
   readonly onError: Event<FeedError> = (fn) => this.errors.event(fn);
 
   setPreview(id: string | null): void {
-    if (this.disposed || id === this.previewId) return;
-    this.previewId = id;
-    this.dropMirror();
+    if (this.disposed) return;
     const e = id === null ? undefined : this.entries.get(id);
-    if (e) this.followPreview(e);
-    this.previewChanged();
+    this.previewer.select(id, e && target(e));
   }
 
   dispose(): void {
@@ -158,11 +148,6 @@ export class LiveBoardFeed implements BoardFeed {
 
   private changed(): void {
     this.listStale = true;
-    this.scheduleNotify();
-  }
-
-  private previewChanged(): void {
-    this.previewStale = true;
     this.scheduleNotify();
   }
 
@@ -267,7 +252,7 @@ export class LiveBoardFeed implements BoardFeed {
       scheduler: this.scheduler,
       owner: {
         onHost: (host) => this.guard('a status push', () => this.setRecord(e, host)),
-        onOpen: () => this.guard('a status link opening', () => e.id === this.previewId && this.followPreview(e)),
+        onOpen: () => this.guard('a status link opening', () => this.previewer.update(target(e))),
         onLost: () => {
           let again = false;
           this.guard('a status link closing', () => {
@@ -286,7 +271,7 @@ export class LiveBoardFeed implements BoardFeed {
     this.entries.set(id, e);
     this.changed();
     this.sync(e);
-    if (id === this.previewId && !this.mirror) this.followPreview(e);
+    this.previewer.appeared(target(e));
   }
 
   private drop(id: string): void {
@@ -295,10 +280,7 @@ export class LiveBoardFeed implements BoardFeed {
     e.link.dispose();
     this.entries.delete(id);
     this.changed();
-    if (id === this.previewId && this.mirror) {
-      this.dropMirror();
-      this.previewChanged();
-    }
+    this.previewer.gone(id);
   }
 
   // ---- one session -----------------------------------------------------------
@@ -332,7 +314,7 @@ export class LiveBoardFeed implements BoardFeed {
     if (sameButHeartbeat(e.view, view)) return;
     e.view = view;
     this.changed();
-    if (e.id === this.previewId) this.followPreview(e);
+    if (this.previewer.follows(e.id)) this.previewer.update(target(e));
   }
 
   private sweep(): void {
@@ -354,34 +336,9 @@ export class LiveBoardFeed implements BoardFeed {
       this.sync(e);
     }
   }
+}
 
-  // ---- the preview -------------------------------------------------------------
-
-  private followPreview(e: Entry): void {
-    if (live(e) && this.mirror?.isFinal) {
-      // Taken for lost (a runner that slept with the machine) and back: follow it live again.
-      this.dropMirror();
-    }
-    this.mirror ??= this.newMirror(e.id);
-    if (live(e)) {
-      this.mirror.live();
-      this.mirror.fit(e.view.cols, e.view.rows);
-    } else {
-      this.mirror.showFinal(e.record.cols, e.record.rows);
-    }
-  }
-
-  private newMirror(id: string): PreviewMirror {
-    const mirror = new PreviewMirror(this.home, id, this.scheduler);
-    const held = (this.mirrorHeld.value = new DisposableStore());
-    held.add(mirror);
-    held.add(mirror.onChange(() => this.previewChanged()));
-    held.add(mirror.onError((detail) => this.problem(detail)));
-    return mirror;
-  }
-
-  private dropMirror(): void {
-    this.mirrorHeld.clear();
-    this.mirror = null;
-  }
+/** What the preview needs of a session. */
+function target(e: Entry): PreviewTarget {
+  return { id: e.id, live: live(e), cols: e.view.cols, rows: e.view.rows, finalCols: e.record.cols, finalRows: e.record.rows };
 }
