@@ -37,8 +37,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const feed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler });
   const chat = new LiveChatFeed(home, { scheduler: feedScheduler });
   const time = { clock: realClock, scheduler: realScheduler() };
-  // A log that cannot be written is the one thing it cannot hold: one line on stderr, once (the board redraws over it).
-  const log = new FileBoardLog(home, realClock, (why) => process.stderr.write(`agent-board: ${why}\n`));
+  const log = new FileBoardLog(home, realClock);
   const feeds = {
     dispose() {
       feed.dispose();
@@ -63,6 +62,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   } finally {
     offSignals();
     feeds.dispose();
+    log.dispose();
   }
 }
 

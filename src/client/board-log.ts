@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
+import { Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import { ensurePrivateDir } from '../state/home.js';
 
 /** A log over this size is truncated before the next line: old lines matter least. */
@@ -18,17 +19,18 @@ export const boardLogFile = (home: string): string => path.join(home, 'board.log
 /** Where the board writes lines a developer needs. */
 export interface BoardLog {
   write(line: string): void;
+  /** A line could not be written (once per failure streak): the board says so in its footer, since the log cannot hold it. */
+  readonly onWriteError: Event<string>;
 }
 
-/**
- * The real log file. A write that fails (disk full, the home gone) is given to `onWriteError` once
- * per failure streak: the caller shows it in the footer, since the log cannot hold it.
- */
-export class FileBoardLog implements BoardLog {
+/** The real log file. */
+export class FileBoardLog implements BoardLog, Disposable {
   private readonly file: string;
+  private readonly writeErrors = new Emitter<string>();
+  readonly onWriteError: Event<string> = this.writeErrors.event;
   private failing = false;
 
-  constructor(home: string, private readonly clock: Clock, private readonly onWriteError: (message: string) => void = () => undefined) {
+  constructor(home: string, private readonly clock: Clock) {
     this.file = boardLogFile(ensurePrivateDir(home, 'agent-board home'));
   }
 
@@ -41,8 +43,12 @@ export class FileBoardLog implements BoardLog {
     } catch (err) {
       if (this.failing) return; // told once already for this streak: the first message said it
       this.failing = true;
-      this.onWriteError(`cannot write ${this.file}: ${(err as Error).message}`);
+      this.writeErrors.fire(`cannot write ${this.file}: ${(err as Error).message}`);
     }
+  }
+
+  dispose(): void {
+    this.writeErrors.dispose();
   }
 }
 

@@ -55,6 +55,11 @@ export class BoardNotifier implements BoardNotices, Disposable {
     return d;
   }
 
+  /** A line for the footer from elsewhere on the board (the board log that cannot be written), held while nobody listens. */
+  say(text: string, error: boolean): void {
+    this.tell({ kind: 'message', text, error });
+  }
+
   unseen(ids: readonly string[]): void {
     this.watch.setUnseen(ids);
   }

@@ -10,6 +10,7 @@ import { attachFromBoard } from './attach-from-board.js';
 import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
 import type { BoardLog } from '../client/board-log.js';
+import { DisposableStore } from '../core/lifetime.js';
 import type { ClientTime } from '../client/client-time.js';
 import { BoardNotifier } from './board-notifier.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
@@ -54,7 +55,9 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   const gate = new RingGate(stdout);
   const notifier = new BoardNotifier({ feed: o.feed, ring: (seq) => gate.ring(seq), env: o.env ?? process.env, notifyCmd: o.notifyCmd });
   // For the whole run, attaches included: the feed goes on while the board is away.
-  const logging = o.feed.onError((e) => o.log.write(e.detail));
+  const logging = new DisposableStore();
+  logging.add(o.feed.onError((e) => o.log.write(e.detail)));
+  logging.add(o.log.onWriteError((why) => notifier.say(`the board log: ${why}`, true)));
   try {
     for (;;) {
       const left = await showBoard(o, notifier, state);

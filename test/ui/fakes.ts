@@ -9,7 +9,7 @@ import type { DiffModel } from '../../src/core/worktree/diff-model.js';
 import type { HostRecord } from '../../src/core/protocol/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
-import { Emitter, toDisposable, type Disposable, type Event } from '../../src/core/lifetime.js';
+import { Emitter, NEVER, toDisposable, type Disposable, type Event } from '../../src/core/lifetime.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import type { BoardLog } from '../../src/client/board-log.js';
 
@@ -224,6 +224,7 @@ export function screen(id: string, lines: string[], over: Partial<PreviewScreen>
 /** A board log that keeps its lines, for tests to read. */
 export class MemoryLog implements BoardLog {
   readonly lines: string[] = [];
+  readonly onWriteError = NEVER;
   write(line: string): void {
     this.lines.push(line);
   }

@@ -13,7 +13,7 @@ import { runBoard } from '../../src/ui/run-board.js';
 import { fakeSession } from '../helpers/chat.js';
 import { destroyHome, makeHome } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
-import { FakeActions } from './fakes.js';
+import { FakeActions, FakeFeed, session } from './fakes.js';
 import { eventually, FakeStdin, FakeStdout } from './harness.js';
 
 const detachKey = (parseDetachKey('ctrl-\\') as { ok: true; key: DetachKey }).key;
@@ -65,6 +65,37 @@ describe('a feed callback that throws', () => {
       stdin.press('q');
       await done;
       feed.dispose();
+    }
+  });
+
+  it('a board log that cannot be written says so in the footer instead', async () => {
+    fs.mkdirSync(boardLogFile(home)); // a folder where the file goes: every append fails
+    const feed = new FakeFeed([session({ name: 'alpha' })]);
+    const log = new FileBoardLog(home, REAL_TIME.clock);
+    const out = new FakeStdout(120, 24);
+    const stdin = new FakeStdin();
+    const done = runBoard({
+      home,
+      feed,
+      actions: new FakeActions(),
+      time: REAL_TIME,
+      log,
+      stdin: stdin as never,
+      stdout: out as never,
+      detachKey,
+      newDefaults: { name: '', command: '/bin/sh', cwd: '/' },
+      connect: () => () => Promise.reject(new Error('no runner here')),
+      reconnectDelaysMs: [],
+    });
+    try {
+      await eventually(out, () => expect(out.text()).toContain('alpha'));
+      // A problem for the log alone (a runner's bad frame): the log cannot take it, so the footer says that.
+      feed.fireError({ detail: 'session abc: the runner sent a bad frame (malformed JSON)' });
+      await eventually(out, () => expect(out.text()).toMatch(/the board log: cannot write \S*board\.log/), 5000);
+    } finally {
+      stdin.press('q');
+      await done;
+      log.dispose();
     }
   });
 });

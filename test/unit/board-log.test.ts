@@ -37,7 +37,8 @@ describe('FileBoardLog', () => {
 
   it('a write that fails is told once per failure streak', () => {
     const told: string[] = [];
-    const log = new FileBoardLog(home, new FakeTime(), (m) => told.push(m));
+    const log = new FileBoardLog(home, new FakeTime());
+    log.onWriteError((m) => told.push(m));
     fs.mkdirSync(boardLogFile(home)); // a directory where the file should be: every append fails
     log.write('a');
     log.write('b');
