@@ -256,7 +256,10 @@ class FakeFeed {
   }
   subscribe(fn) {
     this.subs.add(fn);
-    return () => this.subs.delete(fn);
+    return { dispose: () => this.subs.delete(fn) };
+  }
+  onError() {
+    return { dispose() {} };
   }
   setPreview(id) {
     const s = this.sessions.find((x) => x.id === id);
@@ -304,7 +307,7 @@ export async function inProcessRender() {
   const hadCi = Object.prototype.hasOwnProperty.call(process.env, 'CI');
   const ci = process.env.CI;
   process.env.CI = 'false';
-  let ink, React, Board;
+  let ink, React, Board, realTime;
   try {
     // The board command loads React's production build (src/cli/commands/board.ts); measure that one.
     const savedEnv = process.env.NODE_ENV;
@@ -312,6 +315,7 @@ export async function inProcessRender() {
     ink = await import('ink');
     React = await import('react');
     ({ Board } = await import(pathToFileURL(path.join(ROOT, 'dist', 'ui', 'Board.js')).href));
+    realTime = await import(pathToFileURL(path.join(ROOT, 'dist', 'state', 'real-time.js')).href);
     if (savedEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = savedEnv;
   } finally {
@@ -337,6 +341,7 @@ export async function inProcessRender() {
     React.createElement(Board, {
       feed,
       actions: {},
+      time: { clock: realTime.realClock, scheduler: realTime.realScheduler() },
       newDefaults: { name: '', command: 'sh', cwd: '/tmp' },
       detachLabel: 'Ctrl-\\',
       onLeave: () => {},

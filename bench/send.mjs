@@ -22,11 +22,13 @@ export async function benchSend({ ab, tmux, home, log }) {
   const { sendDurable } = await import(path.join(ROOT, 'dist', 'client', 'durable-send.js'));
   const { RunnerConnection } = await import(path.join(ROOT, 'dist', 'client', 'connection.js'));
   const { socketPath } = await import(path.join(ROOT, 'dist', 'state', 'paths.js'));
+  const { realClock, realScheduler } = await import(path.join(ROOT, 'dist', 'state', 'real-time.js'));
+  const time = { clock: realClock, scheduler: realScheduler() };
   const sock = socketPath(home, id);
   const samples = [];
   for (let i = 0; i < IN_PROCESS; i++) {
     const t0 = now();
-    const r = await sendDurable({ connect: () => RunnerConnection.open(sock, { client: 'bench' }), text: `p${i}`, submit: false, wait: 'applied', timeoutMs: 5000 });
+    const r = await sendDurable({ time, connect: () => RunnerConnection.open(sock, { client: 'bench', scheduler: time.scheduler }), text: `p${i}`, submit: false, wait: 'applied', timeoutMs: 5000 });
     if (r.status !== 'applied') throw new Error(`send ${i}: ${r.status}`);
     samples.push(now() - t0);
   }

@@ -1,6 +1,8 @@
+/** How an attach reaches its session, local or over ssh, first time and on every reconnect; and how it ended, in words. */
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
+import type { ClientTime } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { connectRemote, listRemote, RemoteError } from './remote.js';
 import { connectSession } from './sessions.js';
@@ -10,11 +12,11 @@ import { connectSession } from './sessions.js';
  * reconnect: it reads the session afresh, so a session that exited while we
  * were away ends the attach (SessionExitedError) instead of failing to connect.
  */
-export function sessionConnector(home: string, s: SessionView, readOnly = false): () => Promise<RunnerConnection> {
+export function sessionConnector(home: string, s: SessionView, time: ClientTime, readOnly = false): () => Promise<RunnerConnection> {
   return async () => {
     const now = listSessions(home).find((x) => x.id === s.id);
     if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
-    return connectSession(home, now ?? s, 'attach', readOnly);
+    return connectSession(home, now ?? s, 'attach', time, readOnly);
   };
 }
 
@@ -24,17 +26,17 @@ export function sessionConnector(home: string, s: SessionView, readOnly = false)
  * ref has become ambiguous there; when a reconnect is refused by the remote
  * (not by ssh), the remote list says whether the session exited meanwhile.
  */
-export function remoteConnector(host: string, ref: string, readOnly = false): { connect: () => Promise<RunnerConnection>; session: () => HostRecord | null } {
+export function remoteConnector(host: string, ref: string, time: ClientTime, readOnly = false): { connect: () => Promise<RunnerConnection>; session: () => HostRecord | null } {
   let known: HostRecord | null = null;
   const connect = async () => {
     try {
-      const conn = await connectRemote(host, known?.id ?? ref, { client: 'attach', readOnly });
+      const conn = await connectRemote(host, known?.id ?? ref, { client: 'attach', readOnly, scheduler: time.scheduler });
       known = conn.hello.host;
       return conn;
     } catch (err) {
       if (known && err instanceof RemoteError && !err.sshFailed) {
         const id = known.id;
-        const now = (await listRemote(host).catch(() => [])).find((x) => x.id === id);
+        const now = (await listRemote(host, time.scheduler).catch(() => [])).find((x) => x.id === id);
         if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
       }
       throw err;

@@ -3,8 +3,9 @@ import { kindNamed } from '../state/kind-files.js';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
 import { JiggleChain } from './jiggle-chain.js';
 import type { Scheduler } from '../core/clock.js';
-import { realScheduler } from '../state/real-time.js';
+import { DisposableStore, MutableDisposable } from '../core/lifetime.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
+import { sleep } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
 
@@ -56,8 +57,8 @@ export interface AttachOptions {
   readOnly?: boolean;
   /** Waits for reconnects; tests shorten them. */
   reconnectDelaysMs?: number[];
-  /** Timers for the jiggle chain; tests pass fake ones. */
-  scheduler?: Scheduler;
+  /** Timers for the reconnect waits and the jiggle chain (all released when the attach ends). */
+  scheduler: Scheduler;
 }
 
 /**
@@ -77,6 +78,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   const done = new Promise<AttachResult>((r) => (finish = r));
   let finished = false;
   let jiggle: JiggleChain | null = null;
+  /** The listeners on the current connection: replaced on every (re)connect, released at the end. */
+  const listening = new MutableDisposable<DisposableStore>();
 
   // Output is drawn once per batch of frames (one socket read), not once per
   // frame: a terminal write costs far more than the bytes it carries. The
@@ -139,13 +142,13 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     }
   };
 
-  /** The stream is live: make the program redraw for the watcher it now has (seed 000). */
+  /** The stream is live: make the program redraw for the watcher it now has (a redraw after a jiggle, src/client/jiggle-chain.ts). */
   const goneLive = () => {
     if (opts.readOnly || !conn) return;
     const kind = kindNamed(conn.hello.host.foregroundAgent ?? conn.hello.host.agent);
-    jiggle?.stop();
+    jiggle?.dispose();
     const ch = channel;
-    jiggle = new JiggleChain(kind.settleMarkers, () => ch?.send({ type: 'redraw' }), opts.scheduler ?? realScheduler({ unref: true }));
+    jiggle = new JiggleChain(kind.settleMarkers, () => ch?.send({ type: 'redraw' }), opts.scheduler);
     jiggle.start();
   };
 
@@ -177,13 +180,17 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
    */
   const subscribe = async (c: RunnerConnection) => {
     conn = c;
-    channel?.close();
+    channel?.dispose();
     const ch = (channel = new ControlChannel(c));
-    c.onMessage(onMessage);
-    c.onBatchEnd?.(flushOut); // a stand-in connection without it (a test's fake) keeps the microtask flush
-    c.onClose(() => {
-      if (!finished && conn === c) void reconnect();
-    });
+    const store = (listening.value = new DisposableStore());
+    store.add(c.onMessage(onMessage));
+    // A stand-in connection without it (a test's fake) keeps the microtask flush.
+    if (c.onBatchEnd) store.add(c.onBatchEnd(flushOut));
+    store.add(
+      c.onClose(() => {
+        if (!finished && conn === c) void reconnect();
+      }),
+    );
     const baseline = await ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
     if (finished || conn !== c) return;
     const gen = baseline?.generation ?? c.hello.generation;
@@ -195,7 +202,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
 
   const reconnect = async () => {
     for (const delay of opts.reconnectDelaysMs ?? RECONNECT_DELAYS_MS) {
-      await new Promise((r) => setTimeout(r, delay));
+      await sleep(opts.scheduler, delay);
       if (finished) return;
       try {
         await subscribe(await opts.connect());
@@ -215,7 +222,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     if (finished) return;
     flushOut();
     finished = true;
-    jiggle?.stop();
+    jiggle?.dispose();
     input.off('data', onKeys);
     output.off('resize', sendSize);
     output.write(terminalRestoreSequence(alt.active));
@@ -223,7 +230,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     input.pause();
     const c = conn;
     conn = null;
-    channel?.close();
+    listening.dispose();
+    channel?.dispose();
     channel = null;
     c?.close();
     finish(r);

@@ -1,19 +1,27 @@
-/** The board's live data: the sessions with the status a user should see, and the selected session's screen. */
+/** The board's live data (the real BoardFeed of src/client/board-api.ts): the sessions, their status, the preview. */
 import fs from 'node:fs';
+import type { Clock, Scheduler } from '../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { ensurePrivateDir } from '../state/home.js';
 import type { SessionView } from '../state/host-store.js';
 import { sessionsDir } from '../state/paths.js';
-import type { BoardFeed, PreviewScreen } from '../ui/board-api.js';
+import type { BoardFeed, FeedError, PreviewScreen } from './board-api.js';
 import { asHostRecord } from '../state/host-store.js';
+import { describeError } from './describe-error.js';
 import { byAge, feedView, readRecord, sameButHeartbeat } from './feed-records.js';
-import { PreviewMirror, type FeedTimers } from './preview-mirror.js';
+import { FeedPreview, type PreviewTarget } from './feed-preview.js';
 import { StatusLink } from './status-link.js';
 
-export type { FeedTimers } from './preview-mirror.js';
+/** What a feed tells a user when one of its callbacks threw (the detail goes to the board log). */
+export const FEED_BUG_MESSAGE = 'the board hit an internal error following the sessions (details in board.log); it carries on';
 
 export interface BoardFeedOptions {
+  /** Ages heartbeats and stamps views. */
+  clock: Clock;
+  /** Every timer of the feed, its status links and its preview. */
+  scheduler: Scheduler;
   /** Subscribers hear of changes at most this often (ms). */
   notifyMs?: number;
   /** A change in the sessions folder is looked at after this quiet time (ms). */
@@ -29,14 +37,7 @@ export interface BoardFeedOptions {
    * (a wedged runner turns `lost`) and retries what events could not. 0: off.
    */
   sweepMs?: number;
-  timers?: FeedTimers;
-  now?: () => number;
 }
-
-const DEFAULT_TIMERS: FeedTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 interface Entry {
   id: string;
@@ -54,31 +55,32 @@ const live = (e: Entry) => e.view.status === 'running' || e.view.status === 'sta
  * session's screen. While idle it holds one read-only connection per running
  * session, a watch on the sessions folder (and on the folder of each session
  * no runner speaks for) and one slow timer, and does nothing until something
- * changes.
+ * changes. A callback of its own that throws (a bug) is an `onError` event,
+ * and the feed carries on.
  */
 export class LiveBoardFeed implements BoardFeed {
   private readonly entries = new Map<string, Entry>();
-  private readonly subscribers = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
+  private readonly errors = new Emitter<FeedError>();
+  /** Everything the feed holds: released by dispose, last added first. */
+  private readonly store = new DisposableStore();
   /** Folders seen without a readable host.json, and how often. */
   private readonly pending = new Map<string, number>();
   /** Sessions whose folder changed: their host.json is read at the next refresh. */
   private readonly dirty = new Set<string>();
-  private readonly timers = new Set<unknown>();
-  private readonly o: Required<Omit<BoardFeedOptions, 'timers' | 'now'>>;
-  private readonly t: FeedTimers;
-  private readonly now: () => number;
-  private rootWatcher: fs.FSWatcher | null = null;
-  private refreshTimer: unknown = null;
-  private notifyTimer: unknown = null;
+  private readonly o: Required<Omit<BoardFeedOptions, 'clock' | 'scheduler'>>;
+  private readonly clock: Clock;
+  private readonly scheduler: Scheduler;
+  private readonly rootWatcher = new MutableDisposable();
+  private readonly refreshTimer = new MutableDisposable();
+  private readonly notifyTimer = new MutableDisposable();
+  private readonly sweepTimer = new MutableDisposable();
   private list: readonly SessionView[] = [];
   private listStale = true;
-  private previewId: string | null = null;
-  private mirror: PreviewMirror | null = null;
-  private previewScreen: PreviewScreen | null = null;
-  private previewStale = false;
+  private readonly previewer: FeedPreview;
   private disposed = false;
 
-  constructor(readonly home: string, options: BoardFeedOptions = {}) {
+  constructor(readonly home: string, options: BoardFeedOptions) {
     this.o = {
       notifyMs: options.notifyMs ?? 50,
       rescanMs: options.rescanMs ?? 50,
@@ -87,8 +89,16 @@ export class LiveBoardFeed implements BoardFeed {
       retryMs: options.retryMs ?? [100, 200, 400, 800, 1600],
       sweepMs: options.sweepMs ?? 5000,
     };
-    this.t = options.timers ?? DEFAULT_TIMERS;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock;
+    this.scheduler = options.scheduler;
+    this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.problem(detail) });
+    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifyTimer, this.sweepTimer, this.previewer]) this.store.add(d);
+    this.store.add(
+      toDisposable(() => {
+        for (const e of this.entries.values()) e.link.dispose();
+        this.entries.clear();
+      }),
+    );
     ensurePrivateDir(sessionsDir(home), 'sessions directory');
     this.watchRoot(); // before the first scan, so nothing made in between is missed
     this.refresh();
@@ -104,57 +114,36 @@ export class LiveBoardFeed implements BoardFeed {
   }
 
   get preview(): PreviewScreen | null {
-    if (this.previewStale) {
-      this.previewScreen = this.mirror?.screen() ?? null;
-      this.previewStale = false;
-    }
-    return this.previewScreen;
+    return this.previewer.screen;
   }
 
-  subscribe(fn: () => void): () => void {
-    this.subscribers.add(fn);
-    return () => this.subscribers.delete(fn);
+  subscribe(fn: () => void): Disposable {
+    return this.changes.event(fn);
   }
+
+  /** A callback of the feed threw, or a runner sent what cannot be read: the detail for the board log. */
+  readonly onError: Event<FeedError> = (fn) => this.errors.event(fn);
 
   setPreview(id: string | null): void {
-    if (this.disposed || id === this.previewId) return;
-    this.previewId = id;
-    this.mirror?.dispose();
-    this.mirror = null;
+    if (this.disposed) return;
     const e = id === null ? undefined : this.entries.get(id);
-    if (e) this.followPreview(e);
-    this.previewChanged();
+    this.previewer.select(id, e && target(e));
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.rootWatcher?.close();
-    this.rootWatcher = null;
-    for (const e of this.entries.values()) e.link.release();
-    this.entries.clear();
-    this.mirror?.dispose();
-    this.mirror = null;
-    for (const h of this.timers) this.t.clearTimeout(h);
-    this.timers.clear();
-    this.subscribers.clear();
+    this.store.dispose();
   }
 
   // ---- timers and notifications ------------------------------------------
 
-  private after(ms: number, fn: () => void): unknown {
-    const h: unknown = this.t.setTimeout(() => {
-      this.timers.delete(h);
-      if (!this.disposed) this.guard(fn);
+  /** One timer in `slot` (replacing what it held), its callback guarded. */
+  private after(slot: MutableDisposable, ms: number, what: string, fn: () => void): void {
+    slot.value = this.scheduler.setTimeout(() => {
+      slot.clear();
+      if (!this.disposed) this.guard(what, fn);
     }, ms);
-    this.timers.add(h);
-    return h;
-  }
-
-  private cancel(h: unknown): void {
-    if (h === null || h === undefined) return;
-    this.timers.delete(h);
-    this.t.clearTimeout(h);
   }
 
   private changed(): void {
@@ -162,34 +151,38 @@ export class LiveBoardFeed implements BoardFeed {
     this.scheduleNotify();
   }
 
-  private previewChanged(): void {
-    this.previewStale = true;
-    this.scheduleNotify();
-  }
-
   private scheduleNotify(): void {
-    if (this.notifyTimer !== null || this.disposed) return;
-    this.notifyTimer = this.after(this.o.notifyMs, () => {
-      this.notifyTimer = null;
-      for (const fn of [...this.subscribers]) this.guard(fn);
-    });
+    if (this.notifyTimer.value || this.disposed) return;
+    this.after(this.notifyTimer, this.o.notifyMs, 'a subscriber', () => this.changes.fire());
   }
 
   private armSweep(): void {
     if (this.o.sweepMs <= 0) return;
-    const h = this.after(this.o.sweepMs, () => {
-      this.sweep();
-      this.armSweep();
+    // The board's start hands over an unref'd scheduler: the feed's sockets and watches are what keep a process alive.
+    this.after(this.sweepTimer, this.o.sweepMs, 'the sweep', () => {
+      try {
+        this.sweep();
+      } finally {
+        this.armSweep();
+      }
     });
-    (h as { unref?: () => void }).unref?.(); // the feed's sockets and watches are what keep a process alive
   }
 
-  private guard(fn: () => void): void {
+  /**
+   * Never out of an event handler: one bad session (or a bug) must not stop the board. What
+   * threw is an onError event: its detail for the board log, one line for the user.
+   */
+  private guard(what: string, fn: () => void): void {
     try {
       fn();
-    } catch {
-      // Never out of an event handler: one bad session must not stop the board.
+    } catch (err) {
+      this.errors.fire({ detail: `board feed: ${what} threw: ${describeError(err)}`, userMessage: FEED_BUG_MESSAGE });
     }
+  }
+
+  /** A problem only a developer needs (a runner's bad frame): the board log alone. */
+  private problem(detail: string): void {
+    this.errors.fire({ detail });
   }
 
   // ---- the sessions folder -------------------------------------------------
@@ -197,22 +190,20 @@ export class LiveBoardFeed implements BoardFeed {
   private watchRoot(): void {
     try {
       const w = fs.watch(sessionsDir(this.home), () => this.scheduleRefresh(this.o.rescanMs));
+      const held = toDisposable(() => w.close());
       w.on('error', () => {
-        w.close();
-        if (this.rootWatcher === w) this.rootWatcher = null; // the sweep watches again
+        if (this.rootWatcher.value === held) this.rootWatcher.clear(); // the sweep watches again
+        else w.close();
       });
-      this.rootWatcher = w;
+      this.rootWatcher.value = held;
     } catch {
-      this.rootWatcher = null;
+      this.rootWatcher.clear(); // the sweep watches again; until then the sweep's rescan sees changes
     }
   }
 
   private scheduleRefresh(ms: number): void {
-    if (this.refreshTimer !== null || this.disposed) return;
-    this.refreshTimer = this.after(ms, () => {
-      this.refreshTimer = null;
-      this.refresh();
-    });
+    if (this.refreshTimer.value || this.disposed) return;
+    this.after(this.refreshTimer, ms, 'a refresh', () => this.refresh());
   }
 
   /** Diffs the folder against what we know, and re-reads host.json of sessions whose folder changed. */
@@ -221,7 +212,7 @@ export class LiveBoardFeed implements BoardFeed {
     try {
       names = fs.readdirSync(sessionsDir(this.home));
     } catch {
-      // gone: every session with it
+      // gone: every session with it (names stays empty, so each is dropped)
     }
     const present = new Set(names);
     for (const id of [...this.entries.keys()]) if (!present.has(id)) this.drop(id);
@@ -253,42 +244,43 @@ export class LiveBoardFeed implements BoardFeed {
 
   private add(record: HostRecord): void {
     const id = record.id;
-    const e: Entry = { id, record, view: feedView(record, this.now()), link: null as unknown as StatusLink };
-    e.link = new StatusLink(this.home, id, this.o.retryMs, {
-      after: (ms, fn) => this.after(ms, fn),
-      cancel: (h) => this.cancel(h),
-      onHost: (host) => this.guard(() => this.setRecord(e, host)),
-      onOpen: () => this.guard(() => e.id === this.previewId && this.followPreview(e)),
-      onLost: () => {
-        let again = false;
-        this.guard(() => {
-          if (!this.reread(e)) this.scheduleRefresh(this.o.rescanMs); // gone with its folder?
-          again = live(e);
-        });
-        return again;
-      },
-      onFolderChange: () => {
-        this.dirty.add(id);
-        this.scheduleRefresh(this.o.rescanMs);
+    const e: Entry = { id, record, view: feedView(record, this.clock.now()), link: null as unknown as StatusLink };
+    e.link = new StatusLink({
+      home: this.home,
+      id,
+      retryMs: this.o.retryMs,
+      scheduler: this.scheduler,
+      owner: {
+        onHost: (host) => this.guard('a status push', () => this.setRecord(e, host)),
+        onOpen: () => this.guard('a status link opening', () => this.previewer.update(target(e))),
+        onLost: () => {
+          let again = false;
+          this.guard('a status link closing', () => {
+            if (!this.reread(e)) this.scheduleRefresh(this.o.rescanMs); // gone with its folder?
+            again = live(e);
+          });
+          return again;
+        },
+        onFolderChange: () => {
+          this.dirty.add(id);
+          this.scheduleRefresh(this.o.rescanMs);
+        },
+        onProblem: (detail) => this.problem(detail),
       },
     });
     this.entries.set(id, e);
     this.changed();
     this.sync(e);
-    if (id === this.previewId && !this.mirror) this.followPreview(e);
+    this.previewer.appeared(target(e));
   }
 
   private drop(id: string): void {
     const e = this.entries.get(id);
     if (!e) return;
-    e.link.release();
+    e.link.dispose();
     this.entries.delete(id);
     this.changed();
-    if (id === this.previewId && this.mirror) {
-      this.mirror.dispose();
-      this.mirror = null;
-      this.previewChanged();
-    }
+    this.previewer.gone(id);
   }
 
   // ---- one session -----------------------------------------------------------
@@ -318,19 +310,19 @@ export class LiveBoardFeed implements BoardFeed {
   }
 
   private updateView(e: Entry): void {
-    const view = feedView(e.record, this.now(), e.link.open);
+    const view = feedView(e.record, this.clock.now(), e.link.open);
     if (sameButHeartbeat(e.view, view)) return;
     e.view = view;
     this.changed();
-    if (e.id === this.previewId) this.followPreview(e);
+    if (this.previewer.follows(e.id)) this.previewer.update(target(e));
   }
 
   private sweep(): void {
-    if (!this.rootWatcher) {
+    if (!this.rootWatcher.value) {
       this.watchRoot();
       this.scheduleRefresh(0);
     }
-    const now = this.now();
+    const now = this.clock.now();
     for (const e of this.entries.values()) {
       if (e.link.open) {
         // A runner that pushes no heartbeats still writes them to host.json: look there before calling it wedged.
@@ -344,21 +336,9 @@ export class LiveBoardFeed implements BoardFeed {
       this.sync(e);
     }
   }
+}
 
-  // ---- the preview -------------------------------------------------------------
-
-  private followPreview(e: Entry): void {
-    if (live(e) && this.mirror?.isFinal) {
-      // Taken for lost (a runner that slept with the machine) and back: follow it live again.
-      this.mirror.dispose();
-      this.mirror = null;
-    }
-    this.mirror ??= new PreviewMirror(this.home, e.id, this.t, () => this.previewChanged());
-    if (live(e)) {
-      this.mirror.live();
-      this.mirror.fit(e.view.cols, e.view.rows);
-    } else {
-      this.mirror.showFinal(e.record.cols, e.record.rows);
-    }
-  }
+/** What the preview needs of a session. */
+function target(e: Entry): PreviewTarget {
+  return { id: e.id, live: live(e), cols: e.view.cols, rows: e.view.rows, finalCols: e.record.cols, finalRows: e.record.rows };
 }

@@ -1,12 +1,16 @@
-/** The chat of the rooms on the board, followed on disk as it grows, with each room's loop guard. */
+/** The board's chat data (the real ChatFeed of src/client/board-api.ts): the rooms' messages and paused banners. */
 import fs from 'node:fs';
+import type { Scheduler } from '../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable } from '../core/lifetime.js';
 import { checkRoomName, loopGuard, type ChatRecord } from '../core/chat/chat.js';
 import { ChatCursor } from '../state/chat-store.js';
 import { chatFile } from '../state/paths.js';
 import { ensureRoomDir, roomMaxHops } from '../state/rooms.js';
-import type { ChatFeed, RoomChat } from '../ui/board-api.js';
+import type { ChatFeed, RoomChat } from './board-api.js';
 
 export interface ChatFeedOptions {
+  /** The read, notify and poll timers (the board's start hands an unref'd one: a poll must not hold a process). */
+  scheduler: Scheduler;
   /** Subscribers hear of changes at most this often (ms). */
   notifyMs?: number;
   /** Events in a room's folder come in bursts (a post writes the chat, the lock, the guard cache): read once, this long after the first (ms). */
@@ -16,10 +20,10 @@ export interface ChatFeedOptions {
 }
 
 /** One room followed: its records so far, and its loop guard worked out from them when they change. */
-class FollowedRoom {
+class FollowedRoom implements Disposable {
   private records: readonly ChatRecord[] = [];
   private readonly cursor: ChatCursor;
-  private watcher: fs.FSWatcher | null = null;
+  private readonly watcher = new MutableDisposable();
   private maxHops = -1;
   view: RoomChat;
 
@@ -30,16 +34,17 @@ class FollowedRoom {
 
   /** Watches the room's folder (the chat file may not exist yet); if that fails, the poll alone follows the room. */
   watch(): void {
-    if (this.watcher) return;
+    if (this.watcher.value) return;
     try {
       const w = fs.watch(ensureRoomDir(this.home, this.room), () => this.onEvent());
+      const held = toDisposable(() => w.close());
       w.on('error', () => {
-        w.close();
-        if (this.watcher === w) this.watcher = null; // the next poll tries again
+        if (this.watcher.value === held) this.watcher.clear(); // the next poll tries again
+        else w.close();
       });
-      this.watcher = w;
+      this.watcher.value = held;
     } catch {
-      this.watcher = null;
+      this.watcher.clear(); // the poll alone follows the room, and the next poll tries to watch again
     }
   }
 
@@ -62,9 +67,8 @@ class FollowedRoom {
     return true;
   }
 
-  close(): void {
-    this.watcher?.close();
-    this.watcher = null;
+  dispose(): void {
+    this.watcher.dispose();
   }
 }
 
@@ -76,19 +80,29 @@ class FollowedRoom {
  */
 export class LiveChatFeed implements ChatFeed {
   private readonly rooms = new Map<string, FollowedRoom>();
-  private readonly subscribers = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
   private readonly dirty = new Set<string>();
-  private readonly o: Required<ChatFeedOptions>;
+  private readonly o: Required<Omit<ChatFeedOptions, 'scheduler'>>;
+  private readonly scheduler: Scheduler;
   private watched: readonly string[] = [];
   private open: string | null = null;
   private paused: readonly string[] = [];
-  private readTimer: NodeJS.Timeout | null = null;
-  private notifyTimer: NodeJS.Timeout | null = null;
-  private pollTimer: NodeJS.Timeout | null = null;
+  private readonly readTimer = new MutableDisposable();
+  private readonly notifyTimer = new MutableDisposable();
+  private readonly pollTimer = new MutableDisposable();
+  private readonly store = new DisposableStore();
   private disposed = false;
 
-  constructor(readonly home: string, options: ChatFeedOptions = {}) {
+  constructor(readonly home: string, options: ChatFeedOptions) {
     this.o = { notifyMs: options.notifyMs ?? 50, readMs: options.readMs ?? 20, pollMs: options.pollMs ?? 2000 };
+    this.scheduler = options.scheduler;
+    for (const d of [this.changes, this.readTimer, this.notifyTimer, this.pollTimer]) this.store.add(d);
+    this.store.add(
+      toDisposable(() => {
+        for (const r of this.rooms.values()) r.dispose();
+        this.rooms.clear();
+      }),
+    );
   }
 
   get pausedRooms(): readonly string[] {
@@ -112,19 +126,13 @@ export class LiveChatFeed implements ChatFeed {
     this.notify(); // `chat` is another room's now
   }
 
-  subscribe(fn: () => void): () => void {
-    this.subscribers.add(fn);
-    return () => this.subscribers.delete(fn);
+  subscribe(fn: () => void): Disposable {
+    return this.changes.event(fn);
   }
 
   dispose(): void {
     this.disposed = true;
-    for (const r of this.rooms.values()) r.close();
-    this.rooms.clear();
-    this.subscribers.clear();
-    for (const t of [this.readTimer, this.notifyTimer]) if (t) clearTimeout(t);
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.readTimer = this.notifyTimer = this.pollTimer = null;
+    this.store.dispose();
   }
 
   /** Follows the rooms wanted (watched and open), reading each new one at once; lets the others go. */
@@ -135,7 +143,7 @@ export class LiveChatFeed implements ChatFeed {
     let changed = false;
     for (const [name, r] of this.rooms) {
       if (wanted.has(name)) continue;
-      r.close();
+      r.dispose();
       this.rooms.delete(name);
       changed = true;
     }
@@ -154,8 +162,9 @@ export class LiveChatFeed implements ChatFeed {
   private markDirty(name: string): void {
     if (this.disposed) return;
     this.dirty.add(name);
-    this.readTimer ??= setTimeout(() => {
-      this.readTimer = null;
+    if (this.readTimer.value) return;
+    this.readTimer.value = this.scheduler.setTimeout(() => {
+      this.readTimer.clear();
       this.readDirty();
     }, this.o.readMs);
   }
@@ -172,19 +181,17 @@ export class LiveChatFeed implements ChatFeed {
 
   private armPoll(): void {
     if (this.o.pollMs <= 0 || this.rooms.size === 0) {
-      if (this.pollTimer) clearInterval(this.pollTimer);
-      this.pollTimer = null;
+      this.pollTimer.clear();
       return;
     }
-    if (this.pollTimer) return;
-    this.pollTimer = setInterval(() => {
+    if (this.pollTimer.value) return;
+    this.pollTimer.value = this.scheduler.setInterval(() => {
       for (const r of this.rooms.values()) {
         r.watch(); // a watch that failed or broke is tried again
         this.dirty.add(r.room);
       }
       this.readDirty();
     }, this.o.pollMs);
-    this.pollTimer.unref();
   }
 
   /** The watched rooms the loop guard paused; true when that changed. */
@@ -196,10 +203,10 @@ export class LiveChatFeed implements ChatFeed {
   }
 
   private notify(): void {
-    if (this.notifyTimer || this.disposed) return;
-    this.notifyTimer = setTimeout(() => {
-      this.notifyTimer = null;
-      for (const fn of [...this.subscribers]) fn();
+    if (this.notifyTimer.value || this.disposed) return;
+    this.notifyTimer.value = this.scheduler.setTimeout(() => {
+      this.notifyTimer.clear();
+      this.changes.fire();
     }, this.o.notifyMs);
   }
 }

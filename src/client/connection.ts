@@ -1,6 +1,13 @@
+/**
+ * One connection to a runner, over its unix socket or any byte stream (ssh's stdio): hello first,
+ * then frames out as `onMessage` events and, after the style of vscode-jsonrpc, a frame that cannot
+ * be read as an `onError` event instead of a throw or silence.
+ */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createFrameDecoder, encodeFrame } from '../core/protocol/frame-decoder.js';
+import type { Scheduler } from '../core/clock.js';
+import { Emitter, NONE, type Disposable, type Event } from '../core/lifetime.js';
+import { createFrameDecoder, encodeFrame, type DecodedFrame } from '../core/protocol/frame-decoder.js';
 import { PROTOCOL_VERSION, type ClientMessage, type RunnerHello, type RunnerMessage } from '../core/protocol/protocol.js';
 
 /** How long a runner may take to answer hello before we call it unreachable. */
@@ -10,23 +17,37 @@ export interface ConnectOptions {
   client: string;
   readOnly?: boolean;
   timeoutMs?: number;
+  /** The hello's timeout, and the timers of whatever waits on this connection (acks, snapshots). */
+  scheduler: Scheduler;
+}
+
+/** A frame the runner sent that we could not read: what was wrong with it. */
+export interface ProtocolError {
+  code: 'frame_too_large' | 'malformed_json' | 'not_a_message';
+  message: string;
 }
 
 /**
- * One connection to a runner. Frames come out as `message` events; a line the
- * decoder could not read becomes a `protocol_error` event, never a throw.
+ * A connection to a runner. A bad frame (a runner bug: a line too long, not JSON, JSON that is no
+ * message) fires `onError` and the connection carries on with the next line: the decoder resyncs
+ * at the next newline, and one unreadable line must not cut an attach or a board's status link.
+ * When the connection closes, `onClose` fires; everything waiting on it (ControlChannel's acks,
+ * fetchSnapshot, requestExplanation) listens for that and fails with an error, never silence.
  */
-export class RunnerConnection {
-  private readonly listeners = new Set<(m: RunnerMessage) => void>();
-  private readonly closeListeners = new Set<(err: Error | null) => void>();
+export class RunnerConnection implements Disposable {
+  private readonly messages = new Emitter<RunnerMessage>();
+  private readonly closes = new Emitter<Error | null>();
+  private readonly batches = new Emitter<void>();
+  private readonly errors = new Emitter<ProtocolError>();
   private closedWith: { err: Error | null } | null = null;
   /** Messages that came before anyone listened; handed to the first listener. */
   private unheard: RunnerMessage[] = [];
-  private readonly batchListeners = new Set<() => void>();
+  /** Bad frames that came before the hello, handed to the first onError listener. */
+  private earlyErrors: ProtocolError[] = [];
   /** True while the messages of one socket read are being delivered (onBatchEnd follows). */
   private inBatch = false;
 
-  private constructor(readonly socket: Duplex, readonly hello: RunnerHello) {}
+  private constructor(readonly socket: Duplex, readonly hello: RunnerHello, readonly scheduler: Scheduler) {}
 
   /** Connects to a runner's unix socket. */
   static open(sockPath: string, opts: ConnectOptions): Promise<RunnerConnection> {
@@ -43,34 +64,40 @@ export class RunnerConnection {
     let conn: RunnerConnection | null = null;
     let onHello: ((h: RunnerHello) => void) | null = null;
     let onFail: ((e: Error) => void) | null = null;
+    /** Bad frames before the hello (which is still awaited): told to the first onError listener. */
+    const early: ProtocolError[] = [];
 
     socket.on('data', (chunk: string) => {
       try {
         for (const frame of decoder.push(chunk)) {
-          if (!frame.ok) continue; // a runner bug; nothing a client could do with it
-          const msg = frame.value as RunnerMessage;
-          if (!conn) {
-            if (msg.type === 'hello') onHello?.(msg);
-            else if (msg.type === 'error') onFail?.(new Error(msg.message));
+          const msg = asMessage(frame);
+          if (!msg.ok) {
+            if (conn) conn.errors.fire(msg.error);
+            else early.push(msg.error); // nobody can listen before the hello: kept for the first listener
             continue;
           }
-          conn.deliver(msg);
+          if (!conn) {
+            if (msg.value.type === 'hello') onHello?.(msg.value);
+            else if (msg.value.type === 'error') onFail?.(new Error(msg.value.message));
+            continue;
+          }
+          conn.deliver(msg.value);
         }
       } finally {
         conn?.deliveredBatch();
       }
     });
     const hello = await new Promise<RunnerHello>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = opts.scheduler.setTimeout(() => {
         socket.destroy();
         reject(new Error('the runner did not answer'));
       }, opts.timeoutMs ?? HELLO_TIMEOUT_MS);
       onHello = (h) => {
-        clearTimeout(timer);
+        timer.dispose();
         resolve(h);
       };
       onFail = (e) => {
-        clearTimeout(timer);
+        timer.dispose();
         socket.destroy();
         reject(e);
       };
@@ -81,10 +108,12 @@ export class RunnerConnection {
     });
     socket.removeAllListeners('error');
     socket.removeAllListeners('close');
-    conn = new RunnerConnection(socket, hello);
-    socket.on('error', (err) => conn!.markClosed(err));
-    socket.on('close', () => conn!.markClosed(null));
-    return conn;
+    const c = new RunnerConnection(socket, hello, opts.scheduler);
+    c.earlyErrors = early;
+    conn = c;
+    socket.on('error', (err) => c.markClosed(err));
+    socket.on('close', () => c.markClosed(null));
+    return c;
   }
 
   get closed(): boolean {
@@ -95,39 +124,47 @@ export class RunnerConnection {
     if (!this.closed && this.socket.writable) this.socket.write(encodeFrame(message));
   }
 
-  onMessage(fn: (m: RunnerMessage) => void): () => void {
-    this.listeners.add(fn);
+  /** Every message after the hello; the first listener also gets those that came before it. */
+  readonly onMessage: Event<RunnerMessage> = (fn) => {
+    const d = this.messages.event(fn);
     const unheard = this.unheard;
     this.unheard = [];
     for (const m of unheard) fn(m);
-    return () => this.listeners.delete(fn);
-  }
+    return d;
+  };
 
   /**
-   * Called after the messages of one read from the socket have all been
+   * Fires after the messages of one read from the socket have all been
    * delivered: a client that batches work per read (the attach client's
    * terminal writes) can do it then, without waiting for a later tick.
    */
-  onBatchEnd(fn: () => void): () => void {
-    this.batchListeners.add(fn);
-    return () => this.batchListeners.delete(fn);
-  }
+  readonly onBatchEnd: Event<void> = (fn) => this.batches.event(fn);
 
-  /** err is null for an orderly close. Called at once if already closed. */
-  onClose(fn: (err: Error | null) => void): () => void {
+  /** A frame from the runner that could not be read (the connection carries on). */
+  readonly onError: Event<ProtocolError> = (fn) => {
+    const d = this.errors.event(fn);
+    const early = this.earlyErrors;
+    this.earlyErrors = [];
+    for (const e of early) fn(e);
+    return d;
+  };
+
+  /** err is null for an orderly close. Fires at once if already closed. */
+  readonly onClose: Event<Error | null> = (fn) => {
     if (this.closedWith) {
       fn(this.closedWith.err);
-      return () => undefined;
+      return NONE;
     }
-    this.closeListeners.add(fn);
-    return () => this.closeListeners.delete(fn);
-  }
+    return this.closes.event(fn);
+  };
 
+  /** The protocol's orderly close: ends our side once what was written is sent. */
   close(): void {
     this.socket.end();
   }
 
-  destroy(): void {
+  /** Drops the connection at once (onClose still fires). */
+  dispose(): void {
     this.socket.destroy();
   }
 
@@ -138,19 +175,38 @@ export class RunnerConnection {
 
   private deliver(m: RunnerMessage): void {
     this.inBatch = true;
-    if (this.listeners.size === 0) this.unheard.push(m);
-    for (const fn of this.listeners) fn(m);
+    if (!this.messages.hasListeners) this.unheard.push(m);
+    this.messages.fire(m);
   }
 
   private deliveredBatch(): void {
     if (!this.inBatch) return;
     this.inBatch = false;
-    for (const fn of this.batchListeners) fn();
+    this.batches.fire();
   }
 
   private markClosed(err: Error | null): void {
     if (this.closedWith) return;
     this.closedWith = { err };
-    for (const fn of this.closeListeners) fn(err);
+    try {
+      this.closes.fire(err);
+    } finally {
+      this.messages.dispose();
+      this.closes.dispose();
+      this.batches.dispose();
+      this.errors.dispose();
+    }
   }
+}
+
+type Read = { ok: true; value: RunnerMessage } | { ok: false; error: ProtocolError };
+
+/** A decoded frame as a message, or what was wrong with it. */
+function asMessage(frame: DecodedFrame): Read {
+  if (!frame.ok) return { ok: false, error: { code: frame.code, message: frame.message } };
+  const v = frame.value;
+  if (typeof v !== 'object' || v === null || typeof (v as { type?: unknown }).type !== 'string') {
+    return { ok: false, error: { code: 'not_a_message', message: `a frame with no message type: ${JSON.stringify(v).slice(0, 80)}` } };
+  }
+  return { ok: true, value: v as RunnerMessage };
 }

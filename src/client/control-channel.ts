@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { withEnvelope, type AckStage, type CmdAck, type ControlType, type ReconcileResult } from '../core/protocol/control-protocol.js';
 import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
+import { DisposableStore, type Disposable } from '../core/lifetime.js';
 import type { RunnerConnection } from './connection.js';
 
 /** One id per client process: the runner's logs and journal name who sent what. */
@@ -21,7 +22,7 @@ interface Waiter {
   commandId: string;
   stages: readonly AckStage[];
   resolve: (o: AckOutcome) => void;
-  timer: ReturnType<typeof setTimeout> | null;
+  timer: Disposable | null;
 }
 
 /**
@@ -29,17 +30,18 @@ interface Waiter {
  * generation the runner said hello with, acks matched by commandId. When the
  * connection closes every pending wait ends with `closed`, never silence.
  */
-export class ControlChannel {
+export class ControlChannel implements Disposable {
   private seq = 0;
   private readonly waiters = new Set<Waiter>();
   private readonly reconciles = new Map<string, (r: ReconcileResult | null) => void>();
   /** Acks seen per command: a wait that starts after its ack arrived (same socket read) still sees it. */
   private readonly seen = new Map<string, CmdAck[]>();
-  private readonly dispose: Array<() => void> = [];
+  private readonly store = new DisposableStore();
 
+  /** Its timeouts run on the connection's scheduler. */
   constructor(readonly conn: RunnerConnection, readonly clientId = CLIENT_ID) {
-    this.dispose.push(conn.onMessage((m) => this.onMessage(m)));
-    this.dispose.push(conn.onClose(() => this.failAll('closed', 'the connection to the session closed')));
+    this.store.add(conn.onMessage((m) => this.onMessage(m)));
+    this.store.add(conn.onClose(() => this.failAll('closed', 'the connection to the session closed')));
   }
 
   get generation(): string {
@@ -67,7 +69,7 @@ export class ControlChannel {
       if (earlier) return resolve({ ok: true, ack: earlier });
       if (this.conn.closed) return resolve({ ok: false, reason: 'closed', message: 'the connection to the session closed' });
       const w: Waiter = { commandId, stages, resolve, timer: null };
-      w.timer = setTimeout(() => this.settle(w, { ok: false, reason: 'timeout', message: `no ${stages.join('/')} within ${timeoutMs} ms` }), timeoutMs);
+      w.timer = this.conn.scheduler.setTimeout(() => this.settle(w, { ok: false, reason: 'timeout', message: `no ${stages.join('/')} within ${timeoutMs} ms` }), timeoutMs);
       this.waiters.add(w);
     });
   }
@@ -78,18 +80,19 @@ export class ControlChannel {
       if (this.conn.closed) return resolve(null);
       const id = newCommandId();
       const done = (r: ReconcileResult | null) => {
-        clearTimeout(timer);
+        timer.dispose();
         this.reconciles.delete(id);
         resolve(r);
       };
-      const timer = setTimeout(() => done(null), timeoutMs);
+      const timer = this.conn.scheduler.setTimeout(() => done(null), timeoutMs);
       this.reconciles.set(id, done);
       this.send({ type: 'reconcile', commandIds }, id);
     });
   }
 
-  close(): void {
-    for (const d of this.dispose.splice(0)) d();
+  /** Stops listening; every wait still pending ends with `closed`. */
+  dispose(): void {
+    this.store.dispose();
     this.failAll('closed', 'the channel was closed');
   }
 
@@ -116,7 +119,7 @@ export class ControlChannel {
 
   private settle(w: Waiter, o: AckOutcome): void {
     if (!this.waiters.delete(w)) return;
-    if (w.timer) clearTimeout(w.timer);
+    w.timer?.dispose();
     w.resolve(o);
   }
 

@@ -1,6 +1,8 @@
+/** `send`'s path for a prompt (the CLI's and the board's): typed exactly once, or reported unconfirmed. */
 import { retryAction } from '../core/protocol/control-retry.js';
 import type { InputMsg } from '../core/protocol/protocol.js';
 import { UserError, EXIT } from '../state/errors.js';
+import { sleep, type ClientTime } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel, newCommandId } from './control-channel.js';
 
@@ -8,6 +10,8 @@ import { ControlChannel, newCommandId } from './control-channel.js';
 export const SEND_RETRY_DELAYS_MS = [50, 100, 250, 500, 1000];
 
 export interface DurableSendOptions {
+  /** The deadline and the waits between reconnects. */
+  time: ClientTime;
   /** Opens a connection; a UserError with EXIT.unknownSession / ambiguousSession ends the send at once. */
   connect: () => Promise<RunnerConnection>;
   text: string;
@@ -30,17 +34,16 @@ export type SendOutcome =
   /** Known not typed: refused, the session exited first, or no runner could be reached. */
   | { status: 'not_typed'; commandId: string; message: string; exitCode: number };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Sends one prompt so that it is typed exactly once or reported unconfirmed
- * (seed 002): a lost answer is followed by a reconcile by commandId before
+ * (docs/protocol.md's durable input): a lost answer is followed by a reconcile by commandId before
  * anything is sent again, and a prompt an earlier runner instance may have
  * typed is never sent again.
  */
 export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome> {
   const commandId = opts.commandId ?? newCommandId();
-  const deadline = Date.now() + opts.timeoutMs;
+  const { clock, scheduler } = opts.time;
+  const deadline = clock.now() + opts.timeoutMs;
   const delays = opts.retryDelaysMs ?? SEND_RETRY_DELAYS_MS;
   const msg: InputMsg = { type: 'input', data: opts.text, durable: true, submit: opts.submit, whenIdle: opts.whenIdle, quietMs: opts.quietMs };
   let askFirst = opts.commandId !== undefined;
@@ -48,8 +51,8 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
   let lastProblem = 'the session could not be reached';
   const notTyped = (message: string, exitCode: number = EXIT.failure): SendOutcome => ({ status: 'not_typed', commandId, message, exitCode });
 
-  for (let attempt = 0; Date.now() < deadline; attempt++) {
-    if (attempt > 0) await sleep(Math.min(delays[Math.min(attempt - 1, delays.length - 1)]!, Math.max(0, deadline - Date.now())));
+  for (let attempt = 0; clock.now() < deadline; attempt++) {
+    if (attempt > 0) await sleep(scheduler, Math.min(delays[Math.min(attempt - 1, delays.length - 1)]!, Math.max(0, deadline - clock.now())));
     let conn: RunnerConnection;
     try {
       conn = await opts.connect();
@@ -64,7 +67,7 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
     const ch = new ControlChannel(conn);
     try {
       if (askFirst) {
-        const r = await ch.reconcile([commandId], Math.max(1, Math.min(3000, deadline - Date.now())));
+        const r = await ch.reconcile([commandId], Math.max(1, Math.min(3000, deadline - clock.now())));
         if (!r) continue; // the connection went too: try again
         const status = r.commands.find((c) => c.commandId === commandId)?.status ?? 'unknown';
         const action = retryAction('durable_input', { type: 'reconciled', status });
@@ -79,7 +82,7 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
       ch.send(msg, commandId);
       askFirst = true;
       for (;;) {
-        const o = await ch.waitFor(commandId, accepted ? ['applied'] : ['accepted', 'applied'], Math.max(1, deadline - Date.now()));
+        const o = await ch.waitFor(commandId, accepted ? ['applied'] : ['accepted', 'applied'], Math.max(1, deadline - clock.now()));
         if (!o.ok) {
           if (o.reason === 'error') return notTyped(`the session refused the prompt: ${o.message}`);
           lastProblem = o.message;
@@ -102,8 +105,8 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
         if (opts.wait === 'accepted') return { status: 'accepted', commandId };
       }
     } finally {
-      ch.close();
-      conn.destroy();
+      ch.dispose();
+      conn.dispose();
     }
   }
   if (!askFirst) return notTyped(`${lastProblem}; nothing was typed`, EXIT.sessionUnavailable);

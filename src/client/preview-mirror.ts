@@ -1,15 +1,13 @@
+/** The board's preview of one session: its screen mirrored into a private headless terminal. */
 import fs from 'node:fs';
+import type { Scheduler } from '../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 import { finalScreenFile, socketPath } from '../state/paths.js';
-import type { PreviewScreen } from '../ui/board-api.js';
+import type { PreviewScreen } from './board-api.js';
 import { RunnerConnection } from './connection.js';
-
-/** A timer service the feed hands in, so tests can drive time. */
-export interface FeedTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import { describeError } from './describe-error.js';
 
 /** How long the mirror waits between attempts to reach a runner that refused it. */
 export const PREVIEW_RETRY_MS: readonly number[] = [100, 300, 1000];
@@ -28,14 +26,23 @@ export const PREVIEW_RESUME_BYTES = 128 * 1024;
  * terminal stream (screen only, no history), the snapshot written first and
  * every output chunk after it. Final: the session's final-screen.ans.
  *
- * Never throws out of a callback; `changed` is called (often) after the
- * terminal took in new bytes, and the owner coalesces.
+ * Never throws out of a callback: what goes wrong in one (a bad frame, a
+ * bug) is an `onError` event, for the board log. `onChange` fires (often)
+ * after the terminal took in new bytes, and the owner coalesces.
  */
-export class PreviewMirror {
+export class PreviewMirror implements Disposable {
+  private readonly changes = new Emitter<void>();
+  private readonly errors = new Emitter<string>();
+  /** The screen changed. */
+  readonly onChange: Event<void> = this.changes.event;
+  /** Something went wrong that only a developer needs to know (for the board log); the mirror carries on. */
+  readonly onError: Event<string> = this.errors.event;
   private term: Terminal | null = null;
   private conn: RunnerConnection | null = null;
+  /** The current connection and its listeners. */
+  private readonly connection = new MutableDisposable<DisposableStore>();
   private connecting = false;
-  private retryTimer: unknown = null;
+  private readonly retryTimer = new MutableDisposable();
   private tries = 0;
   /** Waiting for the snapshot asked for by the last subscribe_terminal. */
   private awaitingSnapshot = false;
@@ -49,8 +56,7 @@ export class PreviewMirror {
   constructor(
     readonly home: string,
     readonly id: string,
-    private readonly timers: FeedTimers,
-    private readonly changed: () => void,
+    private readonly scheduler: Scheduler,
   ) {}
 
   get isFinal(): boolean {
@@ -61,7 +67,7 @@ export class PreviewMirror {
   live(): void {
     if (this.disposed || this.mode === 'final') return;
     this.mode = 'live';
-    if (this.conn || this.connecting || this.retryTimer !== null) return;
+    if (this.conn || this.connecting || this.retryTimer.value) return;
     this.tries = 0;
     this.connect();
   }
@@ -111,32 +117,40 @@ export class PreviewMirror {
     this.dropConnection();
     this.term?.dispose();
     this.term = null;
+    this.changes.dispose();
+    this.errors.dispose();
   }
 
   private connect(): void {
     const epoch = this.epoch;
     this.connecting = true;
-    RunnerConnection.open(socketPath(this.home, this.id), { client: 'board-preview', readOnly: true }).then(
+    RunnerConnection.open(socketPath(this.home, this.id), { client: 'board-preview', readOnly: true, scheduler: this.scheduler }).then(
       (conn) => {
         this.connecting = false;
         if (this.disposed || epoch !== this.epoch || this.mode !== 'live') {
-          conn.destroy();
+          conn.dispose();
           return;
         }
         this.conn = conn;
         this.tries = 0;
-        conn.onMessage((m) => this.guard(() => this.onMessage(m)));
-        conn.onClose(() =>
-          this.guard(() => {
-            if (this.conn !== conn) return;
-            this.conn = null;
-            this.awaitingSnapshot = false;
-            this.retry(); // the feed switches to the final screen if the runner is gone for good
-          }),
+        const store = (this.connection.value = new DisposableStore());
+        store.add(conn);
+        store.add(conn.onMessage((m) => this.guard('a message', () => this.onMessage(m))));
+        store.add(conn.onError((e) => this.errors.fire(`preview of ${this.id}: the runner sent a bad frame (${e.message})`)));
+        store.add(
+          conn.onClose(() =>
+            this.guard('a close', () => {
+              if (this.conn !== conn) return;
+              this.conn = null;
+              this.awaitingSnapshot = false;
+              this.retry(); // the feed switches to the final screen if the runner is gone for good
+            }),
+          ),
         );
         this.subscribe(conn);
       },
       () => {
+        // Refused or silent: retry() tries again a few times; the feed shows the final screen if it is gone.
         this.connecting = false;
         if (!this.disposed && epoch === this.epoch) this.retry();
       },
@@ -146,9 +160,9 @@ export class PreviewMirror {
   private retry(): void {
     if (this.disposed || this.mode !== 'live' || this.tries >= PREVIEW_RETRY_MS.length) return;
     const delay = PREVIEW_RETRY_MS[this.tries++]!;
-    this.retryTimer = this.timers.setTimeout(() => {
-      this.retryTimer = null;
-      this.guard(() => {
+    this.retryTimer.value = this.scheduler.setTimeout(() => {
+      this.retryTimer.clear();
+      this.guard('a retry', () => {
         if (!this.disposed && this.mode === 'live' && !this.conn && !this.connecting) this.connect();
       });
     }, delay);
@@ -193,23 +207,29 @@ export class PreviewMirror {
     term.write(data, () => {
       this.unparsed -= data.length;
       if (this.unparsed < PREVIEW_RESUME_BYTES && this.conn?.socket.isPaused()) this.conn.socket.resume();
-      if (!this.disposed && term === this.term) this.guard(this.changed);
+      if (!this.disposed && term === this.term) this.changed();
     });
   }
 
   private dropConnection(): void {
-    if (this.retryTimer !== null) this.timers.clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    this.conn?.destroy();
+    this.retryTimer.clear();
+    this.connection.clear();
     this.conn = null;
     this.awaitingSnapshot = false;
   }
 
-  private guard(fn: () => void): void {
+  /** Tells the owner the screen changed; a listener that throws is reported, never thrown into xterm's callback. */
+  private changed(): void {
+    this.guard('a change listener', () => this.changes.fire());
+  }
+
+  /** A broken runner or a bug in handling `what` must not break the board: it becomes an onError event. */
+  private guard(what: string, fn: () => void): void {
     try {
       fn();
-    } catch {
-      // A broken runner or a bad frame must not break the board.
+    } catch (err) {
+      this.errors.fire(`preview of ${this.id}: ${what} threw: ${describeError(err)}`);
     }
   }
 }
+

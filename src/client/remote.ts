@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import type { Scheduler } from '../core/clock.js';
+import { NONE, type Disposable } from '../core/lifetime.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { asHostRecord, type SessionView } from '../state/host-store.js';
 import { RunnerConnection, type ConnectOptions } from './connection.js';
@@ -15,6 +17,8 @@ export { RemoteError } from './ssh.js';
 
 /** Over ssh a hello takes a TCP and ssh handshake plus a node start on the other side. */
 export const REMOTE_HELLO_TIMEOUT_MS = 20_000;
+/** After a failed hello, how long ssh may take to exit and say why. */
+const SSH_END_GRACE_MS = 2000;
 /** `ls --host` gives up after this long. */
 const LIST_TIMEOUT_MS = 30_000;
 
@@ -48,26 +52,28 @@ export async function connectRemote(host: string, ref: string, opts: ConnectOpti
   const lastLine = stderrTail(child);
   const ended = childEnd(child);
   try {
-    return await RunnerConnection.over(new ChildStream(child), { ...opts, timeoutMs: opts.timeoutMs ?? REMOTE_HELLO_TIMEOUT_MS });
+    return await RunnerConnection.over(new ChildStream(child, opts.scheduler), { ...opts, timeoutMs: opts.timeoutMs ?? REMOTE_HELLO_TIMEOUT_MS });
   } catch (err) {
     // ssh closed its output: its exit code and last stderr line follow within moments.
-    const end = await Promise.race([ended, new Promise<null>((r) => setTimeout(r, 2000, null))]);
+    let grace: Disposable = NONE;
+    const end = await Promise.race([ended, new Promise<null>((r) => (grace = opts.scheduler.setTimeout(() => r(null), SSH_END_GRACE_MS)))]);
+    grace.dispose();
     child.kill();
     throw remoteFailure(host, end, lastLine(), `the session did not answer over ssh (${(err as Error).message})`);
   }
 }
 
 /** The sessions on `host`, as `agent-board ls --json` there reports them. */
-export async function listRemote(host: string): Promise<SessionView[]> {
+export async function listRemote(host: string, scheduler: Scheduler): Promise<SessionView[]> {
   const { target } = parseHost(host);
   const child = spawn('ssh', sshArgv(target, ['ls', '--json']), { stdio: ['ignore', 'pipe', 'pipe'] });
   const lastLine = stderrTail(child);
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (s: string) => (out += s));
-  const timer = setTimeout(() => child.kill(), LIST_TIMEOUT_MS);
+  const timer = scheduler.setTimeout(() => child.kill(), LIST_TIMEOUT_MS);
   const end = await childEnd(child);
-  clearTimeout(timer);
+  timer.dispose();
   if (end.code !== 0) throw remoteFailure(host, end, lastLine(), `ls did not finish within ${LIST_TIMEOUT_MS / 1000} s`);
   const sessions = parseList(out);
   if (!sessions) throw new UserError(`${host}: agent-board ls --json printed something else than a session list`, EXIT.failure);

@@ -19,14 +19,14 @@ export async function renderSnapshot(cols: number, rows: number, history: string
   const historyLines = (history + frame).split('\n').length;
   const term = newTerminal({ cols, rows, scrollback: historyLines + rows + 10, allowProposedApi: true });
   const ser = new SerializeAddon();
-  term.loadAddon(ser as never);
+  term.loadAddon(ser);
   await new Promise<void>((r) => term.write(history + frame, r));
   const buf = term.buffer.normal;
   const lines: string[] = [];
   const ansiLines: string[] = [];
   for (let i = 0; i < buf.length; i++) {
     lines.push(buf.getLine(i)?.translateToString(true) ?? '');
-    ansiLines.push(ser.serialize({ range: { start: i, end: i }, excludeModes: true, excludeAltBuffer: true } as never) + '\x1b[0m');
+    ansiLines.push(ser.serialize({ range: { start: i, end: i }, excludeModes: true, excludeAltBuffer: true }) + '\x1b[0m');
   }
   // When the alternate screen is on, the user is looking at it: show that instead of the normal screen.
   if (term.buffer.active.type === 'alternate') {

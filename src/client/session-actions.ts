@@ -8,6 +8,8 @@ import { launchFor } from '../core/agents/agent-wiring.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
+import { DisposableStore } from '../core/lifetime.js';
+import { sleep, type ClientTime } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { connectSession, startRunner } from './sessions.js';
 import { removeWorktree } from './worktree-remove.js';
@@ -19,7 +21,14 @@ import { removeWorktree } from './worktree-remove.js';
 
 /** After a signal that need not end the program, how long to wait to report whether it did. */
 const SIGNAL_SETTLE_MS = 500;
-
+/**
+ * Once the kill's connection closed without an `exit`, how often to look whether the runner
+ * process is gone (then nothing more can come, and kill says so at once instead of at its deadline).
+ */
+const RUNNER_GONE_POLL_MS = 50;
+/** How often rm --force and restart look whether a runner has gone. */
+const RUNNER_EXIT_POLL_MS = 50;
+const RESTART_POLL_MS = 20;
 
 export type KillOutcome =
   | { kind: 'exit'; code: number | null; signal: string | null }
@@ -27,47 +36,61 @@ export type KillOutcome =
   | { kind: 'already-exited' }
   | { kind: 'signalled-orphan'; signal: string; pid: number };
 
-export async function killSession(home: string, s: SessionView, signal?: string): Promise<KillOutcome> {
+export async function killSession(home: string, s: SessionView, time: ClientTime, signal?: string): Promise<KillOutcome> {
   if (s.status === 'exited') return { kind: 'already-exited' };
   const sig = signal ? normalizeSignal(signal) : 'SIGTERM';
   if (s.status === 'lost') {
     // The runner is gone; its program may not be. Do what the runner would have done.
     if (s.childPid && isPidAlive(s.childPid)) {
-      process.kill(-s.childPid, sig as NodeJS.Signals);
+      process.kill(-s.childPid, sig);
       return { kind: 'signalled-orphan', signal: sig, pid: s.childPid };
     }
     throw new UserError(`${s.name} is lost and its program is not running; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
   }
-  const conn = await connectSession(home, s, 'kill');
+  const conn = await connectSession(home, s, 'kill', time);
   try {
     // A plain terminate may take the whole grace period; another signal may not end it at all.
     const escalates = sig === 'SIGTERM' || sig === 'SIGKILL';
-    const exit = waitForExit(conn, escalates ? TERMINATE_GRACE_MS + 3000 : SIGNAL_SETTLE_MS);
+    const exit = waitForExit(conn, escalates ? TERMINATE_GRACE_MS + 3000 : SIGNAL_SETTLE_MS, conn.hello.host.runnerPid ?? s.runnerPid);
     conn.send({ type: 'terminate', signal });
     const r = await exit;
     if (r.kind === 'error') throw new UserError(r.message, EXIT.usage);
     if (r.kind === 'exit') return r;
+    // Out of time, or the runner died without telling: the same report either way.
     if (!escalates) return { kind: 'still-running', signal: sig };
     throw new UserError(`${s.name} did not exit; its runner may be stuck (see agent-board ls)`, EXIT.failure);
   } finally {
-    conn.destroy();
+    conn.dispose();
   }
 }
 
-type WaitResult = { kind: 'exit'; code: number | null; signal: string | null } | { kind: 'error'; message: string } | { kind: 'timeout' };
+type WaitResult = { kind: 'exit'; code: number | null; signal: string | null } | { kind: 'error'; message: string } | { kind: 'timeout' } | { kind: 'runner-gone' };
 
-function waitForExit(conn: RunnerConnection, timeoutMs: number): Promise<WaitResult> {
+/**
+ * The runner's `exit`, an error, the deadline, or, sooner, the runner gone: once the connection
+ * closed (after every frame the runner sent, an `exit` included) and its process is dead, nothing
+ * more can come. Timed on the connection's scheduler.
+ */
+function waitForExit(conn: RunnerConnection, timeoutMs: number, runnerPid: number | null): Promise<WaitResult> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
-    conn.onMessage((m) => {
-      if (m.type === 'exit') {
-        clearTimeout(timer);
-        resolve({ kind: 'exit', code: m.code, signal: m.signal });
-      } else if (m.type === 'error') {
-        clearTimeout(timer);
-        resolve({ kind: 'error', message: m.message });
-      }
-    });
+    const waiting = new DisposableStore();
+    const done = (r: WaitResult) => {
+      waiting.dispose();
+      resolve(r);
+    };
+    waiting.add(conn.scheduler.setTimeout(() => done({ kind: 'timeout' }), timeoutMs));
+    waiting.add(
+      conn.onMessage((m) => {
+        if (m.type === 'exit') done({ kind: 'exit', code: m.code, signal: m.signal });
+        else if (m.type === 'error') done({ kind: 'error', message: m.message });
+      }),
+    );
+    waiting.add(
+      conn.onClose(() => {
+        const gone = () => !isPidAlive(runnerPid) && (done({ kind: 'runner-gone' }), true);
+        if (!gone()) waiting.add(conn.scheduler.setInterval(gone, RUNNER_GONE_POLL_MS));
+      }),
+    );
   });
 }
 
@@ -77,20 +100,20 @@ function waitForExit(conn: RunnerConnection, timeoutMs: number): Promise<WaitRes
  * be lost (worktree-remove.ts), never with `discard` here: that is
  * removeSessionReporting's, which also says what became of them.
  */
-export async function removeSession(home: string, s: SessionView, force = false): Promise<void> {
-  await removeSessionReporting(home, s, force, false);
+export async function removeSession(home: string, s: SessionView, time: ClientTime, force = false): Promise<void> {
+  await removeSessionReporting(home, s, time, force, false);
 }
 
 /** removeSession, and `discard` deletes a worktree and branch with their work; resolves with the worktree's one line (null without one). */
-export async function removeSessionReporting(home: string, s: SessionView, force = false, discard = false): Promise<string | null> {
+export async function removeSessionReporting(home: string, s: SessionView, time: ClientTime, force = false, discard = false): Promise<string | null> {
   if (s.status === 'running' || s.status === 'starting') {
     if (!force) {
       throw new UserError(`${s.name} is still running; end it with: agent-board kill ${s.name} (or rm --force)`, EXIT.failure);
     }
     // Stop the runner (it terminates its program first) and wait for it to go.
     if (s.runnerPid) process.kill(s.runnerPid, 'SIGTERM');
-    const deadline = Date.now() + TERMINATE_GRACE_MS + 3000;
-    while (Date.now() < deadline && isPidAlive(s.runnerPid)) await new Promise((r) => setTimeout(r, 50));
+    const deadline = time.clock.now() + TERMINATE_GRACE_MS + 3000;
+    while (time.clock.now() < deadline && isPidAlive(s.runnerPid)) await sleep(time.scheduler, RUNNER_EXIT_POLL_MS);
     if (isPidAlive(s.runnerPid)) process.kill(s.runnerPid!, 'SIGKILL');
   }
   // After the program is gone (nothing writes there any more), before the record goes (a failure leaves it to retry).
@@ -100,7 +123,7 @@ export async function removeSessionReporting(home: string, s: SessionView, force
   return note;
 }
 
-export async function renameSession(home: string, s: SessionView, name: string): Promise<void> {
+export async function renameSession(home: string, s: SessionView, name: string, time: ClientTime): Promise<void> {
   const bad = checkSessionName(name);
   if (bad) throw new UserError(bad, EXIT.usage);
   if (listSessions(home).some((x) => x.name === name && x.id !== s.id)) {
@@ -108,18 +131,22 @@ export async function renameSession(home: string, s: SessionView, name: string):
   }
   if (s.status === 'running' || s.status === 'starting') {
     // The runner owns host.json while it runs; it makes the change.
-    const conn = await connectSession(home, s, 'rename');
+    const conn = await connectSession(home, s, 'rename', time);
+    const listening = new DisposableStore();
     try {
       await new Promise<void>((resolve, reject) => {
-        conn.onMessage((m) => {
-          if (m.type === 'status') resolve();
-          if (m.type === 'error') reject(new UserError(m.message, EXIT.failure));
-        });
-        conn.onClose(() => reject(new UserError(`${s.name} went away during the rename`, EXIT.sessionUnavailable)));
+        listening.add(
+          conn.onMessage((m) => {
+            if (m.type === 'status') resolve();
+            if (m.type === 'error') reject(new UserError(m.message, EXIT.failure));
+          }),
+        );
+        listening.add(conn.onClose(() => reject(new UserError(`${s.name} went away during the rename`, EXIT.sessionUnavailable))));
         conn.send({ type: 'rename', name });
       });
     } finally {
-      conn.destroy();
+      listening.dispose();
+      conn.dispose();
     }
     return;
   }
@@ -133,21 +160,21 @@ export async function renameSession(home: string, s: SessionView, name: string):
  * accepted and never confirmed are reported as accepted_unknown, not typed.
  * A running session's program is ended first, as kill does.
  */
-export async function restartSession(home: string, s: SessionView): Promise<HostRecord> {
+export async function restartSession(home: string, s: SessionView, time: ClientTime): Promise<HostRecord> {
   if (s.status === 'running' || s.status === 'starting') {
-    await killSession(home, s);
+    await killSession(home, s, time);
   }
   // A runner killed outright may leave its program running: end it too.
   if (s.status === 'lost' && s.childPid && isPidAlive(s.childPid)) {
     try {
       process.kill(-s.childPid, 'SIGKILL');
     } catch {
-      // gone meanwhile
+      // gone meanwhile: what we wanted
     }
   }
-  const deadline = Date.now() + 3000;
-  while (Date.now() < deadline && isPidAlive(readHostFile(hostFile(home, s.id))?.runnerPid ?? null)) {
-    await new Promise((r) => setTimeout(r, 20));
+  const deadline = time.clock.now() + 3000;
+  while (time.clock.now() < deadline && isPidAlive(readHostFile(hostFile(home, s.id))?.runnerPid ?? null)) {
+    await sleep(time.scheduler, RESTART_POLL_MS);
   }
   fs.rmSync(finalScreenFile(home, s.id), { force: true });
   // The record as the old runner left it (its resume id, say), else the view we were given.
@@ -158,7 +185,7 @@ export async function restartSession(home: string, s: SessionView): Promise<Host
     const launch = launchFor(kind, old.extraArgs, { command: old.command, resumeId: old.resumeId, sessionDir: sessionDir(home, s.id), shell: process.env.SHELL || '/bin/sh' });
     old.args = launch.args;
   }
-  const now = new Date().toISOString();
+  const now = new Date(time.clock.now()).toISOString();
   return startRunner(home, {
     ...old,
     status: 'starting',
@@ -172,5 +199,5 @@ export async function restartSession(home: string, s: SessionView): Promise<Host
     activity: undefined,
     activitySource: undefined,
     activitySince: undefined,
-  });
+  }, time);
 }

@@ -13,12 +13,15 @@ import { EXIT, UserError } from '../state/errors.js';
 import { ensurePrivateDir } from '../state/home.js';
 import { listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
+import { sleep, type ClientTime } from './client-time.js';
 import { RunnerConnection } from './connection.js';
 
 /** Default history kept by each session's model. */
 export const DEFAULT_SCROLLBACK = 5000;
 /** How long `new` waits for its runner to come up before it reports failure. */
 export const RUNNER_START_TIMEOUT_MS = 10_000;
+/** How often `new` looks whether its runner serves yet. */
+const RUNNER_START_POLL_MS = 20;
 
 /** The compiled runner; from the sources (tests run them directly) that is dist/runner/entry.js. */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,7 +37,7 @@ export function findSession(home: string, ref: string): SessionView {
 }
 
 /** Connect to a running session, with a clear error when it cannot be reached. */
-export async function connectSession(home: string, s: SessionView, client: string, readOnly = false): Promise<RunnerConnection> {
+export async function connectSession(home: string, s: SessionView, client: string, time: ClientTime, readOnly = false): Promise<RunnerConnection> {
   if (s.status === 'lost') {
     throw new UserError(`session ${s.name} is lost: its runner (pid ${s.runnerPid}) is gone; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
   }
@@ -42,7 +45,7 @@ export async function connectSession(home: string, s: SessionView, client: strin
     throw new UserError(`session ${s.name} has exited (${describeExit(s)})`, EXIT.sessionUnavailable);
   }
   try {
-    return await RunnerConnection.open(socketPath(home, s.id), { client, readOnly });
+    return await RunnerConnection.open(socketPath(home, s.id), { client, readOnly, scheduler: time.scheduler });
   } catch (err) {
     throw new UserError(`cannot reach session ${s.name}: ${(err as Error).message}; see ${runnerLog(home, s.id)}`, EXIT.sessionUnavailable);
   }
@@ -81,7 +84,7 @@ export function findExecutable(command: string, cwd: string): string | null {
       fs.accessSync(file, fs.constants.X_OK);
       if (fs.statSync(file).isFile()) return file;
     } catch {
-      // not here
+      // not here: the next candidate
     }
   }
   return null;
@@ -97,7 +100,7 @@ function defaultName(command: string, taken: Set<string>): string {
 }
 
 /** Writes the session's host.json and starts its runner, detached. Resolves once it serves. */
-export async function createSession(home: string, opts: NewSessionOptions): Promise<HostRecord> {
+export async function createSession(home: string, opts: NewSessionOptions, time: ClientTime): Promise<HostRecord> {
   const cwd = path.resolve(opts.cwd);
   if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) {
     throw new UserError(`working directory ${cwd} does not exist`, EXIT.usage);
@@ -129,7 +132,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   const badRoom = checkRoomName(room);
   if (badRoom) throw new UserError(badRoom, EXIT.usage);
 
-  const now = new Date().toISOString();
+  const now = new Date(time.clock.now()).toISOString();
   const record: HostRecord = {
     id,
     name,
@@ -159,7 +162,7 @@ export async function createSession(home: string, opts: NewSessionOptions): Prom
   ensurePrivateDir(sessionDir(home, id), 'session directory');
   writeWiringFiles(launch.filesDir ?? sessionDir(home, id), launch.files);
   if (launch.hooksNote) (opts.onHooksNote ?? ((n) => process.stderr.write(`agent-board: ${n}\n`)))(launch.hooksNote);
-  return startRunner(home, record);
+  return startRunner(home, record, time);
 }
 
 /** Files an agent kind's wiring needs (Gemini's settings layer), 0600, in a folder made 0700 (src/client/wiring-place.ts). */
@@ -171,7 +174,7 @@ export function writeWiringFiles(dir: string, files: Record<string, string>): vo
 }
 
 /** Writes host.json as given and starts the session's runner, detached; resolves once it serves. */
-export async function startRunner(home: string, record: HostRecord): Promise<HostRecord> {
+export async function startRunner(home: string, record: HostRecord, time: ClientTime): Promise<HostRecord> {
   // The folder the session runs in may be gone (a worktree deleted by hand): say so, not a spawn ENOENT.
   if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
@@ -184,26 +187,26 @@ export async function startRunner(home: string, record: HostRecord): Promise<Hos
     env: { ...process.env, AGENT_BOARD_HOME: home },
   });
   child.unref();
-  await waitForRunner(home, record.id);
+  await waitForRunner(home, record.id, time);
   return readHostFile(hostFile(home, record.id)) ?? record;
 }
 
-async function waitForRunner(home: string, id: string): Promise<void> {
-  const deadline = Date.now() + RUNNER_START_TIMEOUT_MS;
+async function waitForRunner(home: string, id: string, time: ClientTime): Promise<void> {
+  const deadline = time.clock.now() + RUNNER_START_TIMEOUT_MS;
   const sock = socketPath(home, id);
-  while (Date.now() < deadline) {
+  while (time.clock.now() < deadline) {
     const rec = readHostFile(hostFile(home, id));
     if (rec?.status === 'exited') return; // it ran and finished already: still a session to look at
     if (rec?.status === 'running' && fs.existsSync(sock)) {
       try {
-        const conn = await RunnerConnection.open(sock, { client: 'new' });
-        conn.destroy();
+        const conn = await RunnerConnection.open(sock, { client: 'new', scheduler: time.scheduler });
+        conn.dispose();
         return;
       } catch {
-        // not listening yet
+        // not listening yet: the next poll tries again, and the deadline reports it
       }
     }
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(time.scheduler, RUNNER_START_POLL_MS);
   }
   throw new UserError(`session ${id} did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s; see ${runnerLog(home, id)}`, EXIT.runnerDied);
 }

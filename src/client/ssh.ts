@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Duplex } from 'node:stream';
+import type { Scheduler } from '../core/clock.js';
 import { EXIT, UserError, type ExitCode } from '../state/errors.js';
 
 /**
@@ -40,7 +41,7 @@ export function shellQuote(arg: string): string {
 export class ChildStream extends Duplex {
   private stdoutEnded = false;
 
-  constructor(private readonly child: ChildProcess) {
+  constructor(private readonly child: ChildProcess, private readonly scheduler: Scheduler) {
     // Not half-open: when the remote side ends, so do we, like a socket.
     super({ allowHalfOpen: false });
     const out = child.stdout!;
@@ -53,7 +54,7 @@ export class ChildStream extends Duplex {
     });
     out.on('error', (err) => this.destroy(err));
     // EPIPE once ssh is gone: its stdout ending tells the reader, with whatever it said last.
-    child.stdin!.on('error', () => undefined);
+    child.stdin!.on('error', () => undefined); // nothing lost: see above
     child.on('error', (err) => this.destroy(err));
   }
 
@@ -80,8 +81,8 @@ export class ChildStream extends Duplex {
 
   private killLater(): void {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const timer = setTimeout(() => this.child.kill(), CLOSE_GRACE_MS);
-    this.child.once('exit', () => clearTimeout(timer));
+    const timer = this.scheduler.setTimeout(() => this.child.kill(), CLOSE_GRACE_MS);
+    this.child.once('exit', () => timer.dispose());
   }
 }
 

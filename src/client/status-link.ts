@@ -1,12 +1,16 @@
+/**
+ * One session's line to its runner for the board feed (src/client/board-feed.ts): status pushes
+ * over a read-only connection, reconnected with backoff, and a watch on the session's folder while
+ * there is no connection.
+ */
 import fs from 'node:fs';
+import type { Scheduler } from '../core/clock.js';
+import { DisposableStore, MutableDisposable, toDisposable, type Disposable } from '../core/lifetime.js';
 import { sessionDir, socketPath } from '../state/paths.js';
 import { RunnerConnection } from './connection.js';
 
-/** What a StatusLink needs from its feed. None of these may throw (the feed guards them). */
+/** What a StatusLink tells its feed. The feed guards each one (an error it throws is reported, not lost). */
 export interface StatusLinkOwner {
-  /** Timers the feed tracks, so its dispose clears them all. */
-  after(ms: number, fn: () => void): unknown;
-  cancel(handle: unknown): void;
   /** A host record from the runner (its hello, then every `status` push), unchecked. */
   onHost(host: unknown): void;
   /** The subscription is up. */
@@ -19,6 +23,17 @@ export interface StatusLinkOwner {
   onLost(): boolean;
   /** host.json changed while no connection was open. */
   onFolderChange(): void;
+  /** Something only a developer needs to know (a bad frame from the runner): for the board log. */
+  onProblem(detail: string): void;
+}
+
+export interface StatusLinkDeps {
+  home: string;
+  id: string;
+  /** Delays between attempts to reach a runner that refused (then wait for news: rearm). */
+  retryMs: readonly number[];
+  scheduler: Scheduler;
+  owner: StatusLinkOwner;
 }
 
 /**
@@ -28,21 +43,18 @@ export interface StatusLinkOwner {
  * a change to host.json (an exited session renamed, a runner writing
  * `running`) is still seen at once. Holds no timer while idle.
  */
-export class StatusLink {
+export class StatusLink implements Disposable {
   private conn: RunnerConnection | null = null;
   private connecting = false;
   /** Failed attempts since the last success or rearm; past the last delay we wait for news. */
   private tries = 0;
-  private retry: unknown = null;
-  private watcher: fs.FSWatcher | null = null;
-  private released = false;
+  private readonly retry = new MutableDisposable();
+  /** The current connection and its listeners. */
+  private readonly connection = new MutableDisposable<DisposableStore>();
+  private readonly watcher = new MutableDisposable();
+  private disposed = false;
 
-  constructor(
-    private readonly home: string,
-    private readonly id: string,
-    private readonly retryMs: readonly number[],
-    private readonly owner: StatusLinkOwner,
-  ) {}
+  constructor(private readonly d: StatusLinkDeps) {}
 
   get open(): boolean {
     return this.conn !== null && !this.conn.closed;
@@ -50,89 +62,96 @@ export class StatusLink {
 
   /** Connect, unless connected, on the way, waiting to retry, or given up (see rearm). */
   connect(): void {
-    if (this.released || this.conn || this.connecting || this.retry !== null || this.tries > 0) return;
+    if (this.disposed || this.conn || this.connecting || this.retry.value || this.tries > 0) return;
     this.attempt();
   }
 
   /** News (host.json changed, the sweep): a link that gave up may try again. */
   rearm(): void {
-    if (!this.connecting && this.retry === null && !this.conn) this.tries = 0;
+    if (!this.connecting && !this.retry.value && !this.conn) this.tries = 0;
   }
 
   /** Watch the session's folder (only wanted while no connection is open). */
   watch(want: boolean): void {
-    if (this.released) return;
+    if (this.disposed) return;
     if (!want) {
-      this.watcher?.close();
-      this.watcher = null;
+      this.watcher.clear();
       return;
     }
-    if (this.watcher) return;
+    if (this.watcher.value) return;
     try {
-      const w = fs.watch(sessionDir(this.home, this.id), (_event, file) => {
+      const w = fs.watch(sessionDir(this.d.home, this.d.id), (_event, file) => {
         if (file && file !== 'host.json') return; // runner.log, temporary files
-        this.owner.onFolderChange();
+        this.d.owner.onFolderChange();
       });
+      const held = toDisposable(() => w.close());
       w.on('error', () => {
-        w.close();
-        if (this.watcher === w) this.watcher = null;
+        // A broken watch: the feed's sweep looks at the session anyway, and watches again.
+        if (this.watcher.value === held) this.watcher.clear();
+        else w.close();
       });
-      this.watcher = w;
+      this.watcher.value = held;
     } catch {
-      this.owner.onFolderChange(); // the folder went away: the feed's rescan drops the session
+      this.d.owner.onFolderChange(); // the folder went away: the feed's rescan drops the session
     }
   }
 
-  release(): void {
-    this.released = true;
-    this.owner.cancel(this.retry);
-    this.retry = null;
-    this.conn?.destroy();
+  dispose(): void {
+    this.disposed = true;
+    this.retry.dispose();
+    this.connection.dispose();
     this.conn = null;
-    this.watcher?.close();
-    this.watcher = null;
+    this.watcher.dispose();
   }
 
   private attempt(): void {
     this.connecting = true;
-    RunnerConnection.open(socketPath(this.home, this.id), { client: 'board', readOnly: true }).then(
+    RunnerConnection.open(socketPath(this.d.home, this.d.id), { client: 'board', readOnly: true, scheduler: this.d.scheduler }).then(
       (conn) => {
         this.connecting = false;
-        if (this.released) {
-          conn.destroy();
+        if (this.disposed) {
+          conn.dispose();
           return;
         }
         this.conn = conn;
         this.tries = 0;
-        conn.onMessage((m) => {
-          if (m.type === 'status') this.owner.onHost(m.host);
-        });
-        conn.onClose(() => {
-          if (this.conn !== conn || this.released) return;
-          this.conn = null;
-          this.tries = 0;
-          this.failed(); // exited (host.json says so), died (lost), or a zombie for a moment: retry, re-reading
-        });
+        const store = (this.connection.value = new DisposableStore());
+        store.add(conn);
+        store.add(
+          conn.onMessage((m) => {
+            if (m.type === 'status') this.d.owner.onHost(m.host);
+          }),
+        );
+        store.add(conn.onError((e) => this.d.owner.onProblem(`session ${this.d.id}: the runner sent a bad frame (${e.message})`)));
+        store.add(
+          conn.onClose(() => {
+            if (this.conn !== conn || this.disposed) return;
+            this.conn = null;
+            this.tries = 0;
+            this.failed(); // exited (host.json says so), died (lost), or a zombie for a moment: retry, re-reading
+          }),
+        );
         conn.send({ type: 'subscribe_status' });
         this.watch(false);
-        this.owner.onHost(conn.hello.host);
-        this.owner.onOpen();
+        this.d.owner.onHost(conn.hello.host);
+        this.d.owner.onOpen();
       },
       () => {
+        // Refused or silent: not an error, the session may be starting or gone; failed() retries or waits for news.
         this.connecting = false;
-        if (!this.released) this.failed();
+        if (!this.disposed) this.failed();
       },
     );
   }
 
   private failed(): void {
-    const again = this.owner.onLost();
-    const delay = this.retryMs[this.tries++];
-    if (again && delay !== undefined && !this.released) {
-      this.retry = this.owner.after(delay, () => {
-        this.retry = null;
-        if (!this.released && !this.conn && !this.connecting) this.attempt();
-      });
+    const again = this.d.owner.onLost();
+    const delay = this.d.retryMs[this.tries++];
+    if (again && delay !== undefined && !this.disposed) {
+      this.retry.value = this.d.scheduler.setTimeout(() => {
+        this.retry.clear();
+        if (!this.disposed && !this.conn && !this.connecting) this.attempt();
+      }, delay);
     }
     this.watch(true);
   }

@@ -5,18 +5,21 @@ import { boardReducer, initialBoardState } from '../core/board/board-state.js';
 import type { BoardAction, BoardState, NewFields } from '../core/board/board-types.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { App } from './App.js';
-import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from './board-api.js';
+import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from '../client/board-api.js';
+import type { ClientTime } from '../client/client-time.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
 import { BoardStateContext } from './contexts/BoardStateContext.js';
 import { ChatFeedContext, NO_CHAT } from './contexts/ChatFeedContext.js';
 import { FeedContext, FeedVersionContext } from './contexts/FeedContext.js';
 import { NO_NOTICES, NoticesContext } from './contexts/NoticesContext.js';
+import { TimeContext } from './contexts/TimeContext.js';
 import { useBoardKeys } from './hooks/useBoardKeys.js';
 import { useChatSync } from './hooks/useChatSync.js';
+import { useFeedErrors } from './hooks/useFeedErrors.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
 import { useFeedUpdates } from './hooks/useFeedUpdates.js';
 import { useNotices } from './hooks/useNotices.js';
-import { useRawInput } from './hooks/useRawInput.js';
+import { useRawInput } from './ink-internals.js';
 import { SessionKeys } from './session-keys.js';
 
 export interface BoardProps {
@@ -26,6 +29,8 @@ export interface BoardProps {
   /** Rows to mark when a session rings (none: nothing is marked). */
   notices?: BoardNotices;
   actions: BoardActions;
+  /** The board's clock and timers (its start hands the real ones; hooks read them from TimeContext). */
+  time: ClientTime;
   newDefaults: NewFields;
   /** How the detach key is shown in the help. */
   detachLabel: string;
@@ -43,7 +48,7 @@ export interface BoardProps {
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
 const DEFAULT_KEY = (parseDetachKey(DEFAULT_DETACH_KEY) as { ok: true; key: DetachKey }).key;
 
-export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, detachKey = DEFAULT_KEY, initialState, onLeave }: BoardProps) {
+export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, initialState, onLeave }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const rawInput = useRawInput();
@@ -65,7 +70,7 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
   const typed = useRef('');
   // The keys connection lives as long as this rendering of the board.
   const keys = useMemo(() => new SessionKeys((s) => actions.openInput(s)), [actions]);
-  useEffect(() => () => keys.close(), [keys]);
+  useEffect(() => () => keys.dispose(), [keys]);
   const control = useMemo<BoardControl>(
     () => ({
       actions,
@@ -86,17 +91,19 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
           typed.current += raw;
         };
         const stop = rawInput?.listen(keep);
-        setImmediate(() => {
-          stop?.();
+        // One tick, and it always runs (the board is leaving): nothing to hold on to.
+        time.scheduler.setTimeout(() => {
+          stop?.dispose();
           onLeave(req, latest.current, req.kind === 'attach' ? typed.current : '');
           exit();
-        });
+        }, 0);
       },
     }),
-    [actions, newDefaults, detachLabel, detachKey, keys, onLeave, exit, rawInput],
+    [actions, time, newDefaults, detachLabel, detachKey, keys, onLeave, exit, rawInput],
   );
   const store = useMemo(() => ({ state, dispatch, getState }), [state, dispatch, getState]);
   return (
+    <TimeContext.Provider value={time}>
     <FeedContext.Provider value={feed}>
       <FeedVersionContext.Provider value={feedVersion}>
         <ChatFeedContext.Provider value={chat ?? NO_CHAT}>
@@ -111,12 +118,14 @@ export function Board({ feed, chat, notices, actions, newDefaults, detachLabel, 
         </ChatFeedContext.Provider>
       </FeedVersionContext.Provider>
     </FeedContext.Provider>
+    </TimeContext.Provider>
   );
 }
 
 /** Hooks that act rather than draw. */
 function Wiring() {
   useFeedSync();
+  useFeedErrors();
   useNotices(); // after the feed's sessions: a mark may be for a session the list just got
   useChatSync();
   useBoardKeys();

@@ -1,9 +1,10 @@
-/** Rings the terminal, runs the notify command and marks the row when a session needs the user or finishes a turn. */
+/** The board's notifier: rings, the notify command and the row marks, for as long as the board runs. */
 import { runNotifyCommand } from '../client/notify-command.js';
+import { Emitter, type Disposable } from '../core/lifetime.js';
 import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
-import type { BoardFeed, BoardNotices, Notice } from './board-api.js';
+import type { BoardFeed, BoardNotices, Notice } from '../client/board-api.js';
 
 export interface BoardNotifierOptions {
   feed: BoardFeed;
@@ -24,13 +25,13 @@ export interface BoardNotifierOptions {
  * rings the terminal, runs the notify command, and has the board mark the
  * row. No timer: it looks when the feed says something changed.
  */
-export class BoardNotifier implements BoardNotices {
+export class BoardNotifier implements BoardNotices, Disposable {
   private readonly watch = new NoticeWatch();
   private readonly osc: OscNotify;
-  private readonly listeners = new Set<(n: Notice) => void>();
+  private readonly notices = new Emitter<Notice>();
   /** Notices nobody heard yet (the board is away while an attach runs). */
   private queue: Notice[] = [];
-  private readonly offFeed: () => void;
+  private readonly offFeed: Disposable;
   private lastList: readonly SessionView[] | null = null;
   private failureSaid = false;
 
@@ -46,12 +47,17 @@ export class BoardNotifier implements BoardNotices {
     this.watch.attached = id;
   }
 
-  subscribe(fn: (n: Notice) => void): () => void {
-    this.listeners.add(fn);
+  subscribe(fn: (n: Notice) => void): Disposable {
+    const d = this.notices.event(fn);
     const queued = this.queue;
     this.queue = [];
     for (const n of queued) fn(n);
-    return () => this.listeners.delete(fn);
+    return d;
+  }
+
+  /** A line for the footer from elsewhere on the board (the board log that cannot be written), held while nobody listens. */
+  say(text: string, error: boolean): void {
+    this.tell({ kind: 'message', text, error });
   }
 
   unseen(ids: readonly string[]): void {
@@ -59,8 +65,8 @@ export class BoardNotifier implements BoardNotices {
   }
 
   dispose(): void {
-    this.offFeed();
-    this.listeners.clear();
+    this.offFeed.dispose();
+    this.notices.dispose();
   }
 
   private look(): void {
@@ -83,10 +89,10 @@ export class BoardNotifier implements BoardNotices {
   }
 
   private tell(n: Notice): void {
-    if (this.listeners.size === 0) {
+    if (!this.notices.hasListeners) {
       this.queue.push(n);
       return;
     }
-    for (const fn of [...this.listeners]) fn(n);
+    this.notices.fire(n);
   }
 }

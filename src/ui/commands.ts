@@ -41,5 +41,13 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Mark: return dispatch({ type: 'toggle-mark' });
     case Command.Explain: return explainSelected(c);
     case Command.Diff: return openDiff(c);
+    // The diff view's own commands: diffCommand above handles them while it is open; elsewhere they do nothing.
+    case Command.Comment:
+    case Command.NextFile:
+    case Command.NextHunk:
+    case Command.PrevFile:
+    case Command.PrevHunk:
+    case Command.SendComments:
+      return;
   }
 }

@@ -1,11 +1,13 @@
+/** The board's real actions (BoardActions of src/client/board-api.ts), through the same client library as the CLI. */
 import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
+import type { ClientTime } from '../client/client-time.js';
 import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
 import { recognizeKind } from '../client/recognize-kind.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { worktreeDiff } from '../client/worktree-diff.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../core/chat/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
-import type { BoardActions, ChatPosted } from './board-api.js';
+import type { BoardActions, ChatPosted } from '../client/board-api.js';
 import { sessionIo } from './session-io.js';
 
 /** Sessions the board starts get this size until someone attaches and resizes them. */
@@ -41,7 +43,7 @@ export function boardChatIdentity(home: string, env: NodeJS.ProcessEnv): ChatIde
     try {
       return chatIdentity(home, env, { as: user });
     } catch {
-      // a session has that name: the default human name
+      // a session has that name: the default human name below
     }
   }
   return chatIdentity(home, env);
@@ -57,7 +59,7 @@ async function postFromBoard(home: string, env: NodeJS.ProcessEnv, room: string,
 }
 
 /** What the board does to sessions and chats, through the same client library as the CLI. */
-export function createBoardActions(home: string, env: NodeJS.ProcessEnv = process.env): BoardActions {
+export function createBoardActions(home: string, time: ClientTime, env: NodeJS.ProcessEnv = process.env): BoardActions {
   return {
     create: (input) =>
       oneLine(() =>
@@ -72,19 +74,19 @@ export function createBoardActions(home: string, env: NodeJS.ProcessEnv = proces
           ...agentFor([input.command, ...input.args], input.cwd),
           // The host record keeps the note; the form's message shows it (stderr would land on the board).
           onHooksNote: () => undefined,
-        }),
+        }, time),
       ),
-    kill: (s) => oneLine(() => killSession(home, s)),
+    kill: (s) => oneLine(() => killSession(home, s, time)),
     diff: (s) =>
       oneLine(async () => {
         if (!s.worktree) throw new UserError(`${s.name} has no worktree: D reviews sessions started with new --worktree`, EXIT.notARepo);
         return (await worktreeDiff(s.worktree)).model;
       }),
     // Like `agent-board rm` without --force: a running session must be killed first.
-    remove: (s) => oneLine(() => removeSessionReporting(home, s)),
-    rename: (s, name) => oneLine(() => renameSession(home, s, name)),
+    remove: (s) => oneLine(() => removeSessionReporting(home, s, time)),
+    rename: (s, name) => oneLine(() => renameSession(home, s, name, time)),
     postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
     // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).
-    ...sessionIo((s, client) => connectSession(home, findSession(home, s.id), client)),
+    ...sessionIo((s, client) => connectSession(home, findSession(home, s.id), client, time), time),
   };
 }

@@ -1,4 +1,4 @@
-/** The board's loop: drawn with Ink until the user quits or attaches, and drawn again after an attach. */
+/** The board's loop: Ink until the user quits or attaches, the attach, and the board again. */
 import { render } from 'ink';
 import { createElement } from 'react';
 import { sessionConnector } from '../client/attach-session.js';
@@ -9,7 +9,10 @@ import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from './attach-from-board.js';
 import { Board } from './Board.js';
-import type { BoardActions, BoardFeed, ChatFeed } from './board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
+import type { BoardLog } from '../client/board-log.js';
+import { DisposableStore } from '../core/lifetime.js';
+import type { ClientTime } from '../client/client-time.js';
 import { BoardNotifier } from './board-notifier.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
@@ -21,6 +24,10 @@ export interface RunBoardOptions {
   /** The rooms' chat, for the chat pane and the paused banner. */
   chat?: ChatFeed;
   actions: BoardActions;
+  /** The board's clock and timers, made by its start. */
+  time: ClientTime;
+  /** Where what only a developer needs goes: every feed error's detail (src/client/board-log.ts). */
+  log: BoardLog;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   detachKey: DetachKey;
@@ -43,11 +50,15 @@ export interface RunBoardOptions {
  */
 export async function runBoard(o: RunBoardOptions): Promise<void> {
   const { stdin, stdout } = o;
-  const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s));
+  const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s, o.time));
   let state: BoardState | undefined;
   stdout.write(ENTER_BOARD_SCREEN);
   const gate = new RingGate(stdout);
   const notifier = new BoardNotifier({ feed: o.feed, ring: (seq) => gate.ring(seq), env: o.env ?? process.env, notifyCmd: o.notifyCmd });
+  // For the whole run, attaches included: the feed goes on while the board is away.
+  const logging = new DisposableStore();
+  logging.add(o.feed.onError((e) => o.log.write(e.detail)));
+  logging.add(o.log.onWriteError((why) => notifier.say(`the board log: ${why}`, true)));
   try {
     for (;;) {
       const left = await showBoard(o, notifier, state);
@@ -65,6 +76,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
             output: gate.output, // rings for other sessions go between the session's escape sequences
             detachKey: o.detachKey,
             reconnectDelaysMs: o.reconnectDelaysMs,
+            scheduler: o.time.scheduler,
           })
         : { text: 'that session is gone', error: true };
       notifier.attached(null);
@@ -73,6 +85,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
       stdout.write(REENTER_BOARD_SCREEN);
     }
   } finally {
+    logging.dispose();
     notifier.dispose();
     stdout.write(LEAVE_BOARD_SCREEN);
   }
@@ -93,6 +106,7 @@ async function showBoard(o: RunBoardOptions, notices: BoardNotifier, initialStat
       chat: o.chat,
       notices,
       actions: o.actions,
+      time: o.time,
       newDefaults: o.newDefaults,
       detachLabel: o.detachKey.label,
       detachKey: o.detachKey,

@@ -4,7 +4,7 @@ import { selectedSession } from '../core/board/board-derived.js';
 import type { KillOutcome } from '../client/session-actions.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import type { SessionView } from '../state/host-store.js';
-import type { BoardFeed } from './board-api.js';
+import type { BoardFeed } from '../client/board-api.js';
 import type { BoardControl } from './contexts/ActionsContext.js';
 import { splitCommandLine } from './command-line.js';
 

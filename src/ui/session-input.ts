@@ -1,6 +1,7 @@
-/** Keys typed into a session from the board (type-through), over one runner connection. */
+/** Keys typed from the board into a running session, over one connection (the board's digits and type-through). */
 import type { RunnerConnection } from '../client/connection.js';
-import type { SessionInput } from './board-api.js';
+import type { SessionInput } from '../client/board-api.js';
+import { DisposableStore, Emitter, NONE, type Event } from '../core/lifetime.js';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] || 'failed';
 
@@ -14,8 +15,8 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 export class ConnectedInput implements SessionInput {
   private conn: RunnerConnection | null = null;
   private queue: string[] = [];
-  private readonly endListeners = new Set<(message: string) => void>();
-  private readonly unsubscribe: (() => void)[] = [];
+  private readonly ends = new Emitter<string>();
+  private listening = new DisposableStore();
   private endedWith: string | null = null;
   private closed = false;
 
@@ -36,20 +37,20 @@ export class ConnectedInput implements SessionInput {
     else this.queue.push(data);
   }
 
-  onEnd(fn: (message: string) => void): () => void {
+  /** Fires once, with why; told at once to a listener that comes after the end. */
+  readonly onEnd: Event<string> = (fn) => {
     if (this.endedWith !== null) {
       fn(this.endedWith);
-      return () => undefined;
+      return NONE;
     }
-    this.endListeners.add(fn);
-    return () => this.endListeners.delete(fn);
-  }
+    return this.ends.event(fn);
+  };
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.release();
-    this.endListeners.clear();
+    this.ends.dispose();
   }
 
   private opened(conn: RunnerConnection): void {
@@ -58,13 +59,13 @@ export class ConnectedInput implements SessionInput {
       return;
     }
     this.conn = conn;
-    this.unsubscribe.push(
+    this.listening.add(
       conn.onMessage((m) => {
         if (m.type === 'exit') this.end(`${this.name} exited ${m.signal ? `(killed by ${m.signal})` : `with code ${m.code}`}`);
         else if (m.type === 'error') this.end(`${this.name}: ${m.message}`);
       }),
-      conn.onClose(() => this.end(`the connection to ${this.name} closed`)),
     );
+    this.listening.add(conn.onClose(() => this.end(`the connection to ${this.name} closed`)));
     for (const data of this.queue.splice(0)) conn.send({ type: 'input', data });
   }
 
@@ -72,12 +73,13 @@ export class ConnectedInput implements SessionInput {
     if (this.ended) return;
     this.endedWith = message;
     this.release();
-    for (const fn of [...this.endListeners]) fn(message);
-    this.endListeners.clear();
+    this.ends.fire(message);
+    this.ends.dispose();
   }
 
   private release(): void {
-    for (const u of this.unsubscribe.splice(0)) u();
+    this.listening.dispose();
+    this.listening = new DisposableStore();
     this.queue = [];
     // close, not destroy: keys written just before (a digit, then the board moves on) still go out.
     this.conn?.close();

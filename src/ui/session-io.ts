@@ -1,8 +1,10 @@
+/** The board's actions that talk to a session's runner: keys, prompts, explain. */
+import type { ClientTime } from '../client/client-time.js';
 import type { RunnerConnection } from '../client/connection.js';
 import { sendDurable } from '../client/durable-send.js';
 import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../client/explain.js';
 import type { SessionView } from '../state/host-store.js';
-import type { BoardActions } from './board-api.js';
+import type { BoardActions } from '../client/board-api.js';
 import { ConnectedInput } from './session-input.js';
 
 /** How long a prompt from the board may take to be typed (as `send --timeout`'s default). */
@@ -22,17 +24,18 @@ export type SessionConnect = (s: SessionView, client: string) => Promise<RunnerC
  */
 export function sessionIo(
   connect: SessionConnect,
+  time: ClientTime,
   { sendTimeoutMs = BOARD_SEND_TIMEOUT_MS, explainTimeoutMs = EXPLAIN_TIMEOUT_MS } = {},
 ): Pick<BoardActions, 'openInput' | 'sendPrompt' | 'explain'> {
   return {
     openInput: (s) => new ConnectedInput(() => connect(s, 'board-keys'), s.name),
-    sendPrompt: (s, text) => sendDurable({ connect: () => connect(s, 'board-send'), text, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs }),
+    sendPrompt: (s, text) => sendDurable({ time, connect: () => connect(s, 'board-send'), text, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs }),
     async explain(s) {
       const conn = await connect(s, 'board-explain');
       try {
         return await requestExplanation(conn, explainTimeoutMs);
       } finally {
-        conn.destroy();
+        conn.dispose();
       }
     },
   };

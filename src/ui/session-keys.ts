@@ -1,5 +1,6 @@
+import type { Disposable } from '../core/lifetime.js';
 import type { SessionView } from '../state/host-store.js';
-import type { SessionInput } from './board-api.js';
+import type { SessionInput } from '../client/board-api.js';
 
 /**
  * The board's keys connection: one at a time, to the session keys last went
@@ -7,7 +8,7 @@ import type { SessionInput } from './board-api.js';
  * other arrive in order. Going to another session closes it; so does the
  * board, when it leaves or unmounts (Board owns this).
  */
-export class SessionKeys {
+export class SessionKeys implements Disposable {
   private link: { id: string; input: SessionInput } | null = null;
 
   constructor(private readonly open: (s: SessionView) => SessionInput) {}
@@ -20,7 +21,8 @@ export class SessionKeys {
     return this.link.input;
   }
 
-  close(): void {
+  /** Closes the open input (what was written still goes out). */
+  dispose(): void {
     this.link?.input.close();
     this.link = null;
   }

@@ -15,6 +15,7 @@ import { geminiRefusal, wiringPlace } from '../../src/client/wiring-place.js';
 import { AGENT_KINDS } from '../../src/core/agents/agent-kinds.js';
 import { GEMINI_SETTINGS_FILE, wiringFor } from '../../src/core/agents/agent-wiring.js';
 import { destroyHome, makeHome } from '../helpers/home.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 const gemini = AGENT_KINDS.gemini!;
 const root = process.getuid?.() === 0;
@@ -95,12 +96,12 @@ describe('gemini wiring', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     // A stand-in program: what matters here is the wiring `new` computes for the gemini kind.
     const words = ['-e', 'setInterval(() => {}, 1000)'];
-    const rec = await createSession(home, { agent: 'gemini', command: process.execPath, args: [], words, cwd: home, onHooksNote: (n) => notes.push(n) });
+    const rec = await createSession(home, { agent: 'gemini', command: process.execPath, args: [], words, cwd: home, onHooksNote: (n) => notes.push(n) }, REAL_TIME);
     expect(notes).toEqual([rec.hooksNote]);
     expect(rec.hooksNote).toMatch(/not wired: .*uid 1000; its status comes from its title and screen$/);
     expect(rec.env?.GEMINI_CLI_SYSTEM_SETTINGS_PATH).toBeUndefined();
     uid.mockReturnValueOnce(1000);
-    await createSession(home, { agent: 'gemini', command: process.execPath, args: [], words, cwd: home });
+    await createSession(home, { agent: 'gemini', command: process.execPath, args: [], words, cwd: home }, REAL_TIME);
     expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual([`agent-board: ${rec.hooksNote}\n`]);
   });
 });

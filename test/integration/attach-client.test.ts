@@ -6,6 +6,7 @@ import { socketPath } from '../../src/state/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { FakeTerminal } from '../helpers/screen.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 beforeEach(() => {
@@ -24,7 +25,7 @@ describe('the attach client against a real runner', () => {
     const id = newSession(home, ['--', 'sh', '-c', 'stty -echo; echo hello-there; while IFS= read -r l; do echo "got:$l:$(stty size)"; done']);
     await waitFor('hello', () => cli(home, ['peek', id]).stdout.includes('hello-there'));
     const t = new FakeTerminal();
-    const done = runAttach({ connect: () => RunnerConnection.open(socketPath(home, id), { client: 'test' }), input: t.keys, output: t.screen, detachKey: key() });
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: () => RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' }), input: t.keys, output: t.screen, detachKey: key() });
     await waitFor('frame', () => t.screen.drawn.includes('hello-there'));
     expect(t.keys.isRaw).toBe(true);
     t.type('abc\r');
@@ -54,7 +55,7 @@ describe('the attach client against a real runner', () => {
     const id = newSession(home, ['--', 'sh', '-c', "printf '\\033[?1049h\\033[?1000h in-alt'; exec sleep 60"]);
     await waitFor('alt', () => cli(home, ['peek', id]).stdout.includes('in-alt'));
     const t = new FakeTerminal();
-    const done = runAttach({ connect: () => RunnerConnection.open(socketPath(home, id), { client: 'test' }), input: t.keys, output: t.screen, detachKey: key('ctrl-]') });
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: () => RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' }), input: t.keys, output: t.screen, detachKey: key('ctrl-]') });
     await waitFor('frame', () => t.screen.drawn.includes('in-alt'));
     t.type('\x1d');
     await done;
@@ -66,7 +67,7 @@ describe('the attach client against a real runner', () => {
   it('ends with the exit code when the program exits while attached', async () => {
     const id = newSession(home, ['--', 'sh', '-c', 'read x; exit 4']);
     const t = new FakeTerminal();
-    const done = runAttach({ connect: () => RunnerConnection.open(socketPath(home, id), { client: 'test' }), input: t.keys, output: t.screen, detachKey: key() });
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: () => RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' }), input: t.keys, output: t.screen, detachKey: key() });
     await new Promise((r) => setTimeout(r, 200));
     t.type('\r');
     expect(await done).toEqual({ reason: 'exited', code: 4, signal: null });
@@ -77,15 +78,15 @@ describe('the attach client against a real runner', () => {
     const t = new FakeTerminal();
     const conns: RunnerConnection[] = [];
     const connect = async () => {
-      const c = await RunnerConnection.open(socketPath(home, id), { client: 'test' });
+      const c = await RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' });
       conns.push(c);
       return c;
     };
-    const done = runAttach({ connect, input: t.keys, output: t.screen, detachKey: key(), reconnectDelaysMs: [50, 50, 50] });
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect, input: t.keys, output: t.screen, detachKey: key(), reconnectDelaysMs: [50, 50, 50] });
     await waitFor('connected', () => conns.length === 1 && t.screen.drawn.length > 0);
     t.type('one\r');
     await waitFor('one', () => t.screen.drawn.includes('got:one'));
-    conns[0]!.destroy(); // cut the connection, as a network or a crash would
+    conns[0]!.dispose(); // cut the connection, as a network or a crash would
     await waitFor('reconnected', () => conns.length === 2, 3000);
     t.type('two\r');
     await waitFor('two', () => t.screen.drawn.includes('got:two'));

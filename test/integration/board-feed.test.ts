@@ -10,6 +10,7 @@ import { sessionsDir } from '../../src/state/paths.js';
 import { createBoardActions } from '../../src/ui/real-actions.js';
 import { ROOT, cli, cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 let feed: LiveBoardFeed | null = null;
@@ -22,7 +23,7 @@ afterEach(() => {
   destroyHome(home);
 });
 
-const open = () => (feed = new LiveBoardFeed(home));
+const open = () => (feed = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler }));
 const find = (f: LiveBoardFeed, id: string): SessionView | undefined => f.sessions.find((s) => s.id === id);
 const screenText = (f: LiveBoardFeed) => f.preview?.lines.join('\n') ?? '';
 const COUNTER = ['--', 'sh', '-c', 'i=0; while :; do i=$((i+1)); echo "count $i"; sleep 0.2; done'];
@@ -129,7 +130,7 @@ describe('LiveBoardFeed: the session list', () => {
   it('coalesces notifications: a session printing flat out makes at most one per notifyMs', async () => {
     const id = newSession(home, ['--name', 'flood', '--', 'sh', '-c', 'i=0; while :; do i=$((i+1)); echo "line $i"; done']);
     for (const notifyMs of [50, 200]) {
-      const f = new LiveBoardFeed(home, { notifyMs });
+      const f = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler, notifyMs });
       try {
         let n = 0;
         f.subscribe(() => n++);
@@ -222,7 +223,7 @@ describe('LiveBoardFeed: dispose and cost', () => {
     // The same in this process: nothing of the feed's is left once it is disposed.
     const count = (type: string) => process.getActiveResourcesInfo().filter((r) => r === type).length;
     const before = { watches: count('FSEventWrap'), sockets: count('PipeWrap') };
-    const f = new LiveBoardFeed(home);
+    const f = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler });
     f.setPreview(live);
     await waitFor('preview', () => lastCount(f) > 0, 2000);
     expect(count('FSEventWrap')).toBeGreaterThan(before.watches); // the sessions folder, the exited session's folder
@@ -276,11 +277,12 @@ interface HolderResult {
 
 const HOLDER = `
 import { LiveBoardFeed } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'client', 'board-feed.js')).href)};
+import { realClock, realScheduler } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'state', 'real-time.js')).href)};
 const env = process.env;
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const want = Number(env.FEED_WANT);
-const feed = new LiveBoardFeed(env.FEED_HOME);
+const feed = new LiveBoardFeed(env.FEED_HOME, { clock: realClock, scheduler: realScheduler({ unref: true }) });
 let notifications = 0;
 let lastChange = Date.now();
 feed.subscribe(() => { notifications++; lastChange = Date.now(); });
@@ -369,7 +371,7 @@ function runHolder(opts: { want: number; preview?: string; idleMs: number; windo
 describe('createBoardActions', () => {
   it('kills, renames and removes through the client library; the feed sees each; errors are UserErrors', async () => {
     const id = newSession(home, ['--name', 'target', '--', 'sleep', '60']);
-    const actions = createBoardActions(home);
+    const actions = createBoardActions(home, REAL_TIME);
     const f = open();
     await waitFor('running', () => find(f, id)?.status === 'running');
 

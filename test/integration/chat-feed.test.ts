@@ -12,6 +12,7 @@ import { chatFile } from '../../src/state/paths.js';
 import { writeRoomConfig } from '../../src/state/rooms.js';
 import { createBoardActions } from '../../src/ui/real-actions.js';
 import { destroyHome, makeHome, waitFor } from '../helpers/home.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 let feed: LiveChatFeed | null = null;
@@ -24,7 +25,7 @@ afterEach(() => {
   destroyHome(home);
 });
 
-const open = () => (feed = new LiveChatFeed(home, { pollMs: 0, notifyMs: 10 }));
+const open = () => (feed = new LiveChatFeed(home, { scheduler: REAL_TIME.scheduler, pollMs: 0, notifyMs: 10 }));
 const human = (text: string) => ({ from: 'human', kind: 'human' as const, text, mentions: [] });
 const agent = (from: string, text: string) => ({ from, kind: 'agent' as const, text, mentions: [] });
 
@@ -93,7 +94,7 @@ describe('LiveChatFeed', () => {
 
 describe('createBoardActions().postChat', () => {
   it('posts as the human ($USER when it is a valid name), with mentions; /continue resumes a paused room', async () => {
-    const actions = createBoardActions(home, { USER: 'carol' });
+    const actions = createBoardActions(home, REAL_TIME, { USER: 'carol' });
     writeRoomConfig(home, 'r1', { maxHops: 4 });
     const first = await actions.postChat('r1', 'hi all');
     expect(first).toEqual({ id: 1, event: null, paused: false });
@@ -109,16 +110,16 @@ describe('createBoardActions().postChat', () => {
   });
 
   it('without a usable $USER the name is human', async () => {
-    await createBoardActions(home, { USER: 'not a name!' }).postChat('default', 'x');
-    await createBoardActions(home, {}).postChat('default', 'y');
+    await createBoardActions(home, REAL_TIME, { USER: 'not a name!' }).postChat('default', 'x');
+    await createBoardActions(home, REAL_TIME, {}).postChat('default', 'y');
     expect(readChat(home, 'default').map((r) => r.from)).toEqual(['human', 'human']);
   });
 
   it('errors are one-line UserErrors: an empty post, a bad room, a board inside an unknown session', async () => {
-    const actions = createBoardActions(home, {});
+    const actions = createBoardActions(home, REAL_TIME, {});
     await expect(actions.postChat('r1', '   ')).rejects.toBeInstanceOf(UserError);
     await expect(actions.postChat('no/such', 'x')).rejects.toThrow(/invalid room/);
-    const inside = createBoardActions(home, { AGENT_BOARD_SESSION: 'ghost' });
+    const inside = createBoardActions(home, REAL_TIME, { AGENT_BOARD_SESSION: 'ghost' });
     await expect(inside.postChat('r1', 'x')).rejects.toThrow(/AGENT_BOARD_SESSION=ghost names no session/);
     expect(readChat(home, 'r1')).toEqual([]);
   });

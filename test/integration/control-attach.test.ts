@@ -15,6 +15,7 @@ import { readHost, received, receivedByChild, recorderArgs, recorderDir, recorde
 import { cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { FakeTerminal, screenOf, type Screen } from '../helpers/screen.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 beforeEach(() => {
@@ -38,7 +39,7 @@ interface Tapped {
 function tappedConnector(id: string) {
   const conns: Tapped[] = [];
   const connect = async () => {
-    const conn = await RunnerConnection.open(socketPath(home, id), { client: 'attach-test' });
+    const conn = await RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'attach-test' });
     const t: Tapped = { conn, sent: [], got: [], liveAt: null };
     const send = conn.send.bind(conn);
     conn.send = (m: ClientMessage) => {
@@ -84,7 +85,7 @@ describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
     const id = newSession(home, COLOURFUL);
     const t = new FakeTerminal(100, 30);
     const { conns, connect } = tappedConnector(id);
-    const done = runAttach({ connect, input: t.keys, output: t.screen, detachKey: detachKey() }); // the real reconnect delays
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect, input: t.keys, output: t.screen, detachKey: detachKey() }); // the real reconnect delays
     await waitFor('first frame', () => t.screen.drawn.includes('green'));
     t.type('one\r');
     await waitFor('one', () => t.screen.drawn.includes('got:one'));
@@ -93,7 +94,7 @@ describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
     expect(conns[0]!.sent[1]).toEqual({ type: 'subscribe_terminal', cols: 100, rows: 30 });
 
     const cutAt = Date.now();
-    conns[0]!.conn.destroy();
+    conns[0]!.conn.dispose();
     // The program prints while the attach is away.
     const other = await RawClient.hello(home, id);
     other.send({ type: 'input', data: 'away\n' });
@@ -131,7 +132,7 @@ describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
     const oldHost = readHost(home, id);
     const t = new FakeTerminal(90, 25);
     const { conns, connect } = tappedConnector(id);
-    const done = runAttach({ connect, input: t.keys, output: t.screen, detachKey: detachKey(), reconnectDelaysMs: Array(100).fill(100) });
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect, input: t.keys, output: t.screen, detachKey: detachKey(), reconnectDelaysMs: Array(100).fill(100) });
     await waitFor('first frame', () => t.screen.drawn.includes('recorder ready'));
     t.type('k1');
     await waitFor('k1 shown', () => t.screen.drawn.includes('rx:"k1"'));

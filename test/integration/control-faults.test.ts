@@ -14,6 +14,7 @@ import { socketPath } from '../../src/state/paths.js';
 import { count, eventually, journalLines, readHost, received, receivedByChild, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
 import { cli, cliAsync, newSession, waitFor } from '../helpers/home.js';
 import { mulberry32 } from '../helpers/rng.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 let dir: string;
@@ -108,20 +109,20 @@ describe('1,000 sends with random disconnects', () => {
         const r = rand();
         const cut: Cut = r < 0.4 ? 'none' : r < 0.5 ? 'before_send' : r < 0.7 ? 'after_send' : r < 0.85 ? 'on_accepted' : 'soon';
         cuts[cut]++;
-        if (cut === 'before_send') conn.destroy();
+        if (cut === 'before_send') conn.dispose();
         if (cut === 'after_send') {
           // The prompt leaves, the answers never come back: only a reconcile can tell.
           const send = conn.send.bind(conn);
           conn.send = (m: ClientMessage) => {
             send(m);
-            if (m.type === 'input') conn.destroy();
+            if (m.type === 'input') conn.dispose();
           };
         }
-        if (cut === 'on_accepted') conn.onMessage((m) => m.type === 'cmd_ack' && m.stage === 'accepted' && conn.destroy());
-        if (cut === 'soon') setTimeout(() => conn.destroy(), Math.floor(rand() * 4));
+        if (cut === 'on_accepted') conn.onMessage((m) => m.type === 'cmd_ack' && m.stage === 'accepted' && conn.dispose());
+        if (cut === 'soon') setTimeout(() => conn.dispose(), Math.floor(rand() * 4));
       };
-      const outcome = await sendDurable({
-        connect: () => RunnerConnection.open(sock, { client: 'chaos' }),
+      const outcome = await sendDurable({ time: REAL_TIME,
+        connect: () => RunnerConnection.open(sock, { scheduler: REAL_TIME.scheduler, client: 'chaos' }),
         text: token,
         submit: rand() < 0.2, // Enter after the kind's delay: a real gap between accepted and applied
         wait: 'applied',

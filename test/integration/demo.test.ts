@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_KICKOFF, DEMO_MAX_HOPS } from '../../src/cli/commands/demo.js';
+import { DEMO_KICKOFF, DEMO_MAX_HOPS } from '../../src/demo/demo-setup.js';
 import { cli, cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 
 const FAST = {

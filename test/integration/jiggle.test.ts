@@ -7,6 +7,7 @@ import { BACKOFF_MS } from '../../src/core/terminal/jiggle-retry.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { socketPath } from '../../src/state/paths.js';
 import { cli, destroyHome, makeHome, ROOT, waitFor } from '../helpers/home.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 beforeEach(() => {
@@ -42,7 +43,7 @@ function start(args: string[], env: Record<string, string> = {}): string {
 }
 
 function attach(id: string, t: ReturnType<typeof fakeTerminal>) {
-  return runAttach({ connect: () => RunnerConnection.open(socketPath(home, id), { client: 'test' }), input: t.keys, output: t.screen, detachKey });
+  return runAttach({ scheduler: REAL_TIME.scheduler, connect: () => RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' }), input: t.keys, output: t.screen, detachKey });
 }
 
 describe('the jiggle chain against real programs', () => {

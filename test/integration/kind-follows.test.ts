@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBoardActions } from '../../src/ui/real-actions.js';
 import { cli, destroyHome, makeHome, ROOT, waitFor } from '../helpers/home.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 const FAKE = path.join(ROOT, 'test', 'fixtures', 'programs', 'fake-claude.mjs');
 let home: string;
@@ -70,10 +71,10 @@ describe('the kind follows the program', () => {
     const old = process.env.PATH;
     process.env.PATH = env.PATH; // createSession finds the program as the board's process would
     try {
-      const rec = await createBoardActions(home, { ...process.env, ...env }).create({ name: 'fromboard', command: 'claude', args: ['--model', 'opus'], cwd: home });
+      const rec = await createBoardActions(home, REAL_TIME, { ...process.env, ...env }).create({ name: 'fromboard', command: 'claude', args: ['--model', 'opus'], cwd: home });
       expect(rec).toMatchObject({ agent: 'claude', command: 'claude', extraArgs: ['--model', 'opus'] });
       expect(rec.args).toContain('--settings');
-      const sh = await createBoardActions(home, { ...process.env, ...env }).create({ name: 'plainsh', command: 'sh', args: [], cwd: home });
+      const sh = await createBoardActions(home, REAL_TIME, { ...process.env, ...env }).create({ name: 'plainsh', command: 'sh', args: [], cwd: home });
       expect(sh.agent).toBe('shell');
     } finally {
       process.env.PATH = old;

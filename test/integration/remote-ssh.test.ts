@@ -10,6 +10,7 @@ import { connectRemote } from '../../src/client/remote.js';
 import { cli, cliAsync, destroyHome, makeHome, newSession, ROOT, waitFor } from '../helpers/home.js';
 import { clientOpts, freePort, startSshd, type Sshd } from '../helpers/sshd.js';
 import { killAllTmux, OUTER_PS1, outerShellCommand, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 const started = await startSshd();
 const sshd: Sshd | null = 'skip' in started ? null : started;
@@ -151,10 +152,10 @@ describe.skipIf(!sshd)('sessions on another machine, over ssh', () => {
 
   it('destroying a remote connection ends ssh and the bridge on the other side', async () => {
     const id = await remoteShell();
-    const conn = await connectRemote(sshd!.target, id, { client: 'test', readOnly: true });
+    const conn = await connectRemote(sshd!.target, id, { scheduler: REAL_TIME.scheduler, client: 'test', readOnly: true });
     expect(conn.hello.host.id).toBe(id);
     expect(processesWith(`bridge ${id}`).length).toBeGreaterThan(0);
-    conn.destroy();
+    conn.dispose();
     await waitFor('ssh and the bridge to go', () => processesWith(`bridge ${id}`).length === 0, 5000);
   });
 

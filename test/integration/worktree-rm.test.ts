@@ -5,6 +5,7 @@ import { removeSession } from '../../src/client/session-actions.js';
 import { isPidAlive, listSessions } from '../../src/state/host-store.js';
 import { cli } from '../helpers/home.js';
 import { commitFile, gitIn, gitOk, lines, makeSandbox, readHost, removeSandbox, worktreeSession, useSandbox } from './worktree-merge-fixture.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 /** rm of a worktree session on real repositories: nothing is lost unless --discard says so; kill and restart never touch it. */
 
@@ -56,7 +57,7 @@ describe('rm keeps work that is not home yet', () => {
   it("the board's d (removeSession) keeps work too", async () => {
     const { w } = await worktreeSession(sb, 'board');
     commitFile(w.path, 'b.txt', 'one\n');
-    await removeSession(sb.home, listSessions(sb.home)[0]!);
+    await removeSession(sb.home, listSessions(sb.home)[0]!, REAL_TIME);
     expect(sessions()).toEqual([]);
     expect(fs.existsSync(w.path)).toBe(true);
     expect(hasBranch('agent/board')).toBe(true);

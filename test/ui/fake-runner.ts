@@ -6,6 +6,8 @@
 import type { RunnerConnection } from '../../src/client/connection.js';
 import type { ClientMessage, RunnerMessage } from '../../src/core/protocol/protocol.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
+import { NONE, toDisposable, type Disposable } from '../../src/core/lifetime.js';
+import { realScheduler } from '../../src/state/real-time.js';
 
 /** What a Claude session under its API-key dialog would say, asked at `now`: waiting for 5 s, idle title for 9 s. */
 export const explanationAt = (now: number): StatusExplanation => ({
@@ -36,15 +38,17 @@ export class FakeRunner {
   private listeners = new Set<(m: RunnerMessage) => void>();
   readonly hello = { type: 'hello', protocol: 1, generation: 'gen-1', host: { agent: 'shell', id: 'fake1' } };
   readonly socket = { pause() {}, resume() {} };
+  /** The timers of whatever waits on this connection (a control channel's acks). */
+  readonly scheduler = realScheduler();
 
   constructor(private readonly screen: string) {}
 
-  onMessage(fn: (m: RunnerMessage) => void): () => void {
+  onMessage(fn: (m: RunnerMessage) => void): Disposable {
     this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return toDisposable(() => this.listeners.delete(fn));
   }
-  onClose(): () => void {
-    return () => undefined;
+  onClose(): Disposable {
+    return NONE;
   }
   send(m: ClientMessage): void {
     this.sent.push(m);
@@ -81,7 +85,7 @@ export class FakeRunner {
   close(): void {
     this.closed = true;
   }
-  destroy(): void {
+  dispose(): void {
     this.closed = true;
   }
   /** What the user typed into the session (keys, not prompts). */

@@ -8,7 +8,10 @@ import type { ChatRecord } from '../../src/core/chat/chat.js';
 import type { DiffModel } from '../../src/core/worktree/diff-model.js';
 import type { HostRecord } from '../../src/core/protocol/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/ui/board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
+import { Emitter, NEVER, toDisposable, type Disposable, type Event } from '../../src/core/lifetime.js';
+import { REAL_TIME } from '../helpers/real-time.js';
+import type { BoardLog } from '../../src/client/board-log.js';
 
 let counter = 0;
 
@@ -52,9 +55,15 @@ export class FakeFeed implements BoardFeed {
   constructor(sessions: SessionView[] = []) {
     this.sessions = sessions;
   }
-  subscribe(fn: () => void): () => void {
+  subscribe(fn: () => void): Disposable {
     this.subs.add(fn);
-    return () => this.subs.delete(fn);
+    return toDisposable(() => this.subs.delete(fn));
+  }
+  /** Errors a test makes the feed report (fireError). */
+  private readonly errors = new Emitter<FeedError>();
+  readonly onError: Event<FeedError> = this.errors.event;
+  fireError(e: FeedError): void {
+    this.errors.fire(e);
   }
   setPreview(id: string | null): void {
     this.previewFor.push(id);
@@ -100,7 +109,7 @@ export class FakeActions implements BoardActions {
     return this.runner(s.id).asConnection();
   };
   // A prompt and an explanation may take this long in these tests.
-  private readonly io = sessionIo((s, client) => this.connect(s, client), { sendTimeoutMs: 2000, explainTimeoutMs: 300 });
+  private readonly io = sessionIo((s, client) => this.connect(s, client), REAL_TIME, { sendTimeoutMs: 2000, explainTimeoutMs: 300 });
   calls: Call[] = [];
   createResult: (input: NewSessionInput) => Promise<HostRecord> = async (input) => session({ name: input.name ?? 'new-1', command: input.command });
   killResult: () => Promise<KillOutcome> = async () => ({ kind: 'exit', code: null, signal: 'SIGTERM' });
@@ -175,9 +184,9 @@ export class FakeChatFeed implements ChatFeed {
     this.open = room;
     this.notify();
   }
-  subscribe(fn: () => void): () => void {
+  subscribe(fn: () => void): Disposable {
     this.subs.add(fn);
-    return () => this.subs.delete(fn);
+    return toDisposable(() => this.subs.delete(fn));
   }
   dispose(): void {
     this.subs.clear();
@@ -210,4 +219,13 @@ export class FakeChatFeed implements ChatFeed {
 /** A preview screen from text lines. */
 export function screen(id: string, lines: string[], over: Partial<PreviewScreen> = {}): PreviewScreen {
   return { id, cols: 80, rows: lines.length, lines, cursorX: 0, cursorY: lines.length - 1, final: false, ...over };
+}
+
+/** A board log that keeps its lines, for tests to read. */
+export class MemoryLog implements BoardLog {
+  readonly lines: string[] = [];
+  readonly onWriteError = NEVER;
+  write(line: string): void {
+    this.lines.push(line);
+  }
 }

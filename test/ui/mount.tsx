@@ -5,6 +5,7 @@ import type { BoardState } from '../../src/core/board/board-types.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
 import { FakeStdin, FakeStdout } from './harness.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 export interface Mounted {
   out: FakeStdout;
@@ -32,6 +33,7 @@ export function mountBoard(
       feed={feed}
       chat={opts.chat}
       actions={actions}
+      time={REAL_TIME}
       newDefaults={{ name: '', command: '/bin/bash', cwd: '/home/me' }}
       detachLabel="Ctrl-\"
       initialState={opts.initialState}

@@ -20,9 +20,10 @@ import type { Activity } from '../../src/core/agents/activity.js';
 import { parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { runBoard } from '../../src/ui/run-board.js';
-import { FakeActions, FakeFeed, session } from './fakes.js';
+import { MemoryLog, FakeActions, FakeFeed, session } from './fakes.js';
 import { FakeRunner } from './fake-runner.js';
 import { eventually, FakeStdin, FakeStdout, KEY } from './harness.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 const detachKey = (parseDetachKey('ctrl-\\') as { ok: true; key: DetachKey }).key;
 const CTRL_BACKSLASH = '\x1c';
@@ -53,6 +54,8 @@ function start(feed: FakeFeed, o: { env: NodeJS.ProcessEnv; notifyCmd?: string; 
     home: '/nowhere',
     feed,
     actions: new FakeActions(),
+    time: REAL_TIME,
+    log: new MemoryLog(),
     stdin: stdin as never,
     stdout: out as never,
     detachKey,

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
+import { NONE, type Disposable } from '../../src/core/lifetime.js';
 import { parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 import { UserError } from '../../src/state/errors.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { runBoard } from '../../src/ui/run-board.js';
-import { FakeActions, FakeFeed, session } from './fakes.js';
+import { MemoryLog, FakeActions, FakeFeed, session } from './fakes.js';
 import { FakeRunner } from './fake-runner.js';
 import { eventually, FakeStdin, FakeStdout, KEY } from './harness.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 const detachKey = (parseDetachKey('ctrl-\\') as { ok: true; key: DetachKey }).key;
 const CTRL_BACKSLASH = '\x1c';
@@ -19,6 +21,8 @@ function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import
     home: '/nowhere',
     feed,
     actions,
+    time: REAL_TIME,
+    log: new MemoryLog(),
     stdin: stdin as never,
     stdout: out as never,
     detachKey,
@@ -113,10 +117,10 @@ describe('runBoard', () => {
     const { out, stdin, done } = start(feed, () => async () => {
       if (runner) throw new Error('gone');
       runner = new FakeRunner('\x1b[H\x1b[2Jinside');
-      const conn = runner.asConnection() as unknown as { onClose(fn: () => void): () => void };
+      const conn = runner.asConnection() as unknown as { onClose(fn: () => void): Disposable };
       conn.onClose = (fn) => {
         closeIt = fn;
-        return () => undefined;
+        return NONE;
       };
       return runner.asConnection();
     });

@@ -10,7 +10,7 @@ import { listRooms, readRoomConfig, roomMembers, writeRoomConfig } from '../../s
 import { printRecords, readRoomOf } from '../chat-output.js';
 import { getHome } from '../context.js';
 import { textArgument } from '../text-arg.js';
-import { registerChatTail } from './chat-tail.js';
+import { registerChatTail } from '../chat-tail.js';
 
 interface RoomOpt { room?: string }
 interface PostOpts extends RoomOpt { from?: string; as?: string; human?: boolean }

@@ -1,122 +1,10 @@
 /** `agent-board demo`: the demo room (two scripted demo agents and a shell) set up and shown on the board. */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { chatIdentity, postChat, readRoom } from '../../client/chat.js';
-import { removeSession } from '../../client/session-actions.js';
-import { createSession, findExecutable } from '../../client/sessions.js';
-import { AGENT_KINDS } from '../../core/agents/agent-kinds.js';
-import { CONTINUE_COMMAND, loopGuard, roomOf } from '../../core/chat/chat.js';
+import { demoReport, setUpDemo } from '../../demo/demo-setup.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import { isPidAlive, listSessions } from '../../state/host-store.js';
-import { roomConfigFile } from '../../state/paths.js';
-import { readRoomConfig, writeRoomConfig } from '../../state/rooms.js';
+import { cliTime } from '../cli-time.js';
 import { getHome } from '../context.js';
-import { openBoard } from './board.js';
-
-export const DEMO_ROOM = 'demo';
-/** Low, so the loop guard shows within a minute. */
-export const DEMO_MAX_HOPS = 6;
-const AGENTS = [
-  { name: 'alice', peer: 'bob' },
-  { name: 'bob', peer: 'alice' },
-] as const;
-const SHELL = 'shell';
-export const DEMO_KICKOFF = '@alice please say hello to bob (this is the demo: two scripted agents, no AI)';
-/** The agent CLIs whose absence, on a fresh home, makes the bare board start the demo. */
-export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'pi'] as const;
-
-/** The compiled demo agent; from the sources (tests run them directly) that is dist/demo/demo-agent.js. */
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEMO_AGENT = [path.join(here, '..', '..', 'demo', 'demo-agent.js'), path.join(here, '..', '..', '..', 'dist', 'demo', 'demo-agent.js')].find((f) =>
-  fs.existsSync(f),
-) ?? path.join(here, '..', '..', 'demo', 'demo-agent.js');
-
-export interface DemoSetup {
-  created: string[];
-  reused: string[];
-  maxHops: number;
-  /** The human message that starts the rally, when one was posted. */
-  kickoff: number | null;
-  notes: string[];
-}
-
-/**
- * The demo room with its three sessions: demo agents alice and bob (each
- * answering the other) and a shell. Running sessions of the demo are reused;
- * an exited or lost one is replaced. A rally starts with a human message when
- * an agent was (re)started.
- */
-export async function setUpDemo(home: string, cwd = process.cwd()): Promise<DemoSetup> {
-  const setup: DemoSetup = { created: [], reused: [], maxHops: 0, kickoff: null, notes: [] };
-  const sessions = listSessions(home);
-  const wanted = [...AGENTS.map((a) => a.name), SHELL];
-  for (const name of wanted) {
-    const s = sessions.find((x) => x.name === name);
-    if (s && roomOf(s) !== DEMO_ROOM) {
-      throw new UserError(`a session named ${name} already exists in room ${roomOf(s)}; the demo needs the name: rename or remove it first`, EXIT.failure);
-    }
-  }
-  if (!fs.existsSync(roomConfigFile(home, DEMO_ROOM))) writeRoomConfig(home, DEMO_ROOM, { maxHops: DEMO_MAX_HOPS });
-  setup.maxHops = readRoomConfig(home, DEMO_ROOM).maxHops;
-
-  const kind = AGENT_KINDS.demo ? 'demo' : 'shell';
-  const size = { cols: process.stdout.columns, rows: process.stdout.rows };
-  const ensure = async (name: string, agent: string, command: string, args: string[]): Promise<void> => {
-    const s = listSessions(home).find((x) => x.name === name);
-    if (s && (s.status === 'running' || s.status === 'starting')) {
-      setup.reused.push(name);
-      return;
-    }
-    if (s) {
-      // Exited or lost: a fresh one (a lost session's program may still run: end it).
-      if (s.status === 'lost' && s.childPid && isPidAlive(s.childPid)) {
-        try {
-          process.kill(-s.childPid, 'SIGKILL');
-        } catch {
-          // gone meanwhile
-        }
-      }
-      await removeSession(home, s);
-    }
-    await createSession(home, { name, agent, command, args, cwd, room: DEMO_ROOM, ...size });
-    setup.created.push(name);
-  };
-  for (const a of AGENTS) await ensure(a.name, kind, process.execPath, [DEMO_AGENT, '--name', a.name, '--peer', a.peer, '--room', DEMO_ROOM]);
-  await ensure(SHELL, 'shell', process.env.SHELL || '/bin/sh', []);
-
-  if (!AGENTS.some((a) => setup.created.includes(a.name))) return setup;
-  let human;
-  try {
-    human = chatIdentity(home, process.env);
-  } catch {
-    human = null;
-  }
-  if (!human || human.kind !== 'human') {
-    setup.notes.push(`not posting the first message from inside a session; from your own shell: agent-board chat post --room ${DEMO_ROOM} "${DEMO_KICKOFF}"`);
-    return setup;
-  }
-  // A room the guard paused in an earlier demo would hold every wake: resume it first, as a human.
-  if (loopGuard(readRoom(home, DEMO_ROOM), setup.maxHops).paused) await postChat(home, human, DEMO_ROOM, CONTINUE_COMMAND);
-  setup.kickoff = (await postChat(home, human, DEMO_ROOM, DEMO_KICKOFF)).record.id;
-  return setup;
-}
-
-function report(s: DemoSetup): string {
-  const lines = [
-    `demo: room ${DEMO_ROOM} (loop guard after ${s.maxHops} agent messages): alice and bob are demo agents (scripted stand-ins, not AI), shell is a shell` +
-      (s.created.length ? `; started ${s.created.join(', ')}` : '') +
-      (s.reused.length ? `; already running: ${s.reused.join(', ')}` : ''),
-    ...s.notes,
-  ];
-  if (s.kickoff !== null) lines.push(`posted #${s.kickoff} to ${DEMO_ROOM}: ${DEMO_KICKOFF}`);
-  lines.push(
-    `watch: a mention wakes an agent (its status turns busy), it reads the chat and answers the other, until the loop guard pauses the room; resume with: agent-board chat continue --room ${DEMO_ROOM}`,
-    `leave: q quits the board and the sessions keep running; end them with: agent-board rm --force alice (then bob, shell)`,
-  );
-  return lines.join('\n') + '\n';
-}
+import { openBoard } from '../open-board.js';
 
 export function registerDemo(program: Command): void {
   program
@@ -129,24 +17,8 @@ export function registerDemo(program: Command): void {
         throw new UserError('the board needs a terminal; to set up the demo from a script use: agent-board demo --no-board', EXIT.usage);
       }
       const home = getHome();
-      process.stdout.write(report(await setUpDemo(home)));
-      const notifyCmd = o.notifyCmd ?? (cmd.optsWithGlobals() as { notifyCmd?: string }).notifyCmd;
+      process.stdout.write(demoReport(await setUpDemo(home, cliTime())));
+      const notifyCmd = o.notifyCmd ?? cmd.optsWithGlobals<{ notifyCmd?: string }>().notifyCmd;
       if (o.board) await openBoard({ notifyCmd });
     });
-}
-
-/**
- * The bare board on a fresh machine: no session in the home, the demo never
- * run there (no room `demo`), and none of the agent CLIs on PATH. Then the
- * demo is set up before the board opens. AGENT_BOARD_NO_DEMO=1 turns it off.
- */
-export async function demoOnFreshMachine(): Promise<void> {
-  const off = process.env.AGENT_BOARD_NO_DEMO;
-  if (off && off !== '0') return;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return; // the board will say it needs one
-  const home = getHome();
-  if (listSessions(home).length > 0 || fs.existsSync(path.dirname(roomConfigFile(home, DEMO_ROOM)))) return;
-  if (AGENT_CLIS.some((c) => findExecutable(c, process.cwd()))) return;
-  process.stdout.write(`no sessions yet and no agent CLI (${AGENT_CLIS.join(', ')}) on PATH: starting the demo (agent-board demo)\n`);
-  process.stdout.write(report(await setUpDemo(home)));
 }

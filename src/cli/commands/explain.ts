@@ -6,6 +6,7 @@ import { connectSession, findSession } from '../../client/sessions.js';
 import { explanationText } from '../../core/agents/explain-text.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
+import { cliTime } from '../cli-time.js';
 
 /**
  * `agent-board explain <session> [--json]`: why a session shows its state:
@@ -22,25 +23,26 @@ export function registerExplain(program: Command): void {
     .option('--json', 'print the explanation as JSON')
     .option('--host <[user@]host>', 'a session on another machine, over ssh')
     .action(async (ref: string, o: { json?: boolean; host?: string }) => {
+      const time = cliTime();
       let conn: RunnerConnection;
       let s: { id: string; name: string };
       if (o.host) {
-        conn = await connectRemote(o.host, ref, { client: 'explain', readOnly: true });
+        conn = await connectRemote(o.host, ref, { client: 'explain', readOnly: true, scheduler: time.scheduler });
         s = { id: conn.hello.host.id, name: conn.hello.host.name };
       } else {
         const home = getHome();
         const found = findSession(home, ref);
         s = found;
-        conn = await connectSession(home, found, 'explain', true);
+        conn = await connectSession(home, found, 'explain', time, true);
       }
       try {
         const x = await requestExplanation(conn).catch((err: Error) => {
           throw new UserError(`session ${s.name} could not explain itself: ${err.message} (a runner older than this agent-board? restart it)`, EXIT.sessionUnavailable);
         });
         if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x }, null, 2)}\n`);
-        else process.stdout.write(`${explanationText(s.name, x, Date.now())}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n`);
       } finally {
-        conn.destroy();
+        conn.dispose();
       }
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { RunnerConnection } from '../../client/connection.js';
+import { realScheduler } from '../../state/real-time.js';
 
 /** A hook must never hold its agent up: this is the most it waits for stdin and the runner together. */
 export const HOOK_BUDGET_MS = 1500;
@@ -46,20 +47,21 @@ function sessionIdOf(input: string): string | undefined {
 }
 
 async function report(sock: string, kind: string, event: string, sessionId: string | undefined, timeoutMs: number): Promise<void> {
-  const conn = await RunnerConnection.open(sock, { client: `hook ${kind}`, timeoutMs });
+  const conn = await RunnerConnection.open(sock, { client: `hook ${kind}`, timeoutMs, scheduler: realScheduler() });
   conn.send({ type: 'hook', kind, event, sessionId });
   // A status round trip: the runner has handled the hook once it answers.
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, timeoutMs);
-    conn.onMessage((m) => {
+    const listening = conn.onMessage((m) => {
       if (m.type === 'status' || m.type === 'error') {
         clearTimeout(timer);
+        listening.dispose();
         resolve();
       }
     });
     conn.send({ type: 'status' });
   });
-  conn.destroy();
+  conn.dispose();
 }
 
 function readStdin(timeoutMs: number): Promise<string> {

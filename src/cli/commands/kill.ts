@@ -4,6 +4,7 @@ import { killSession, type KillOutcome } from '../../client/session-actions.js';
 import type { SessionView } from '../../state/host-store.js';
 import { describeExit, findSession } from '../../client/sessions.js';
 import { getHome } from '../context.js';
+import { cliTime } from '../cli-time.js';
 
 export function registerKill(program: Command): void {
   program
@@ -14,7 +15,7 @@ export function registerKill(program: Command): void {
     .action(async (ref: string, o: { signal?: string }) => {
       const home = getHome();
       const s = findSession(home, ref);
-      const r = await killSession(home, s, o.signal);
+      const r = await killSession(home, s, cliTime(), o.signal);
       process.stdout.write(`${describeKill(s.name, s, r)}\n`);
     });
 }

@@ -8,6 +8,7 @@ import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../core/chat/chat.js';
 import { getHome } from '../context.js';
 import { ago, table } from '../format.js';
+import { cliTime } from '../cli-time.js';
 
 export function registerLs(program: Command): void {
   program
@@ -17,7 +18,7 @@ export function registerLs(program: Command): void {
     .option('--json', 'print JSON, one object per session')
     .option('--host <[user@]host>', 'list the sessions on another machine, over ssh')
     .action(async (o: { json?: boolean; host?: string }) => {
-      const sessions = o.host ? await listRemote(o.host) : listSessions(getHome());
+      const sessions = o.host ? await listRemote(o.host, cliTime().scheduler) : listSessions(getHome());
       printSessions(sessions, o.json === true, o.host);
     });
 }

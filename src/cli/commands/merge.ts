@@ -1,16 +1,9 @@
 import type { Command } from 'commander';
 import { findSession } from '../../client/sessions.js';
 import { mergeWorktree, type MergeMode } from '../../client/worktree-merge.js';
-import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import type { SessionView } from '../../state/host-store.js';
 import { getHome } from '../context.js';
-
-/** The session's worktree, or a usage error for a session that has none. */
-export function worktreeOf(s: SessionView, command: string): WorktreeInfo {
-  if (!s.worktree) throw new UserError(`${s.name} has no worktree of its own (start one with new --worktree); ${command} is for worktree sessions`, EXIT.usage);
-  return s.worktree;
-}
+import { worktreeOf } from '../worktree-of.js';
 
 export function registerMerge(program: Command): void {
   program

@@ -6,7 +6,8 @@ import { createWorktreeSession } from '../../client/worktree-session.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
-import { attachTo } from './attach.js';
+import { attachTo } from '../attach-to.js';
+import { cliTime } from '../cli-time.js';
 
 interface NewFlags {
   name?: string;
@@ -63,7 +64,7 @@ export function registerNew(program: Command): void {
       }
       // The demo kind's program is ours: with no words, the demo agent (it answers whoever mentions it).
       if (o.agent === 'demo' && cmd.length === 0 && !o.command) {
-        const { DEMO_AGENT } = await import('./demo.js');
+        const { DEMO_AGENT } = await import('../../demo/demo-setup.js');
         cmd = [process.execPath, DEMO_AGENT, '--room', o.room];
       }
       // Agents with a program of their own take the words as extra arguments (src/core/agents/agent-wiring.ts).
@@ -82,14 +83,14 @@ export function registerNew(program: Command): void {
         scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
       };
       const rec = o.worktree === undefined
-        ? await createSession(getHome(), opts)
+        ? await createSession(getHome(), opts, cliTime())
         : (await createWorktreeSession(getHome(), opts, {
             branch: typeof o.worktree === 'string' ? o.worktree : undefined,
             base: o.base,
             reuse: o.reuseBranch === true,
             setup: o.setup,
             onSkipped: (line) => process.stderr.write(`agent-board: .worktreeinclude: ${line}\n`),
-          })).record;
+          }, cliTime())).record;
       if (o.attach) {
         await attachTo(rec.id, { detachKey: o.detachKey });
         return;

@@ -8,6 +8,7 @@ import { connectSession, findSession } from '../../client/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
+import { cliTime } from '../cli-time.js';
 
 interface PeekOptions {
   ansi?: boolean;
@@ -24,10 +25,11 @@ export function registerPeek(program: Command): void {
     .option('--scrollback <lines>', 'also print up to this many lines of history', '0')
     .option('--host <[user@]host>', 'a session on another machine, over ssh')
     .action(async (ref: string, o: PeekOptions) => {
+      const time = cliTime();
       const wanted = Math.max(0, Number.parseInt(o.scrollback, 10) || 0);
       if (o.host) {
         // An exited remote session: the bridge's refusal says so (exit 5).
-        const conn = await connectRemote(o.host, ref, { client: 'peek', readOnly: true });
+        const conn = await connectRemote(o.host, ref, { client: 'peek', readOnly: true, scheduler: time.scheduler });
         const { cols, rows, history, frame } = await snapshotOf(conn, wanted).catch((err: Error) => {
           throw new UserError(`${o.host}: ${err.message}`, EXIT.sessionUnavailable);
         });
@@ -44,7 +46,7 @@ export function registerPeek(program: Command): void {
         }
         return printScreen(s.cols, s.rows, '', frame, wanted, o.ansi);
       }
-      const { cols, rows, history, frame } = await snapshotOf(await connectSession(home, s, 'peek', true), wanted);
+      const { cols, rows, history, frame } = await snapshotOf(await connectSession(home, s, 'peek', time, true), wanted);
       return printScreen(cols, rows, history, frame, wanted, o.ansi);
     });
 }
@@ -53,7 +55,7 @@ async function snapshotOf(conn: RunnerConnection, wanted: number) {
   try {
     return await fetchSnapshot(conn, wanted);
   } finally {
-    conn.destroy();
+    conn.dispose();
   }
 }
 

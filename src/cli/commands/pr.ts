@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { findSession } from '../../client/sessions.js';
 import { openPullRequest } from '../../client/worktree-pr.js';
 import { getHome } from '../context.js';
-import { worktreeOf } from './merge.js';
+import { worktreeOf } from '../worktree-of.js';
 
 export function registerPr(program: Command): void {
   program

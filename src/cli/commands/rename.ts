@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { renameSession } from '../../client/session-actions.js';
 import { findSession } from '../../client/sessions.js';
 import { getHome } from '../context.js';
+import { cliTime } from '../cli-time.js';
 
 export function registerRename(program: Command): void {
   program
@@ -13,7 +14,7 @@ export function registerRename(program: Command): void {
     .action(async (ref: string, name: string) => {
       const home = getHome();
       const s = findSession(home, ref);
-      await renameSession(home, s, name);
+      await renameSession(home, s, name, cliTime());
       process.stdout.write(`renamed ${s.name} to ${name}\n`);
     });
 }

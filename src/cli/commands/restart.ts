@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { restartSession } from '../../client/session-actions.js';
 import { findSession } from '../../client/sessions.js';
 import { getHome } from '../context.js';
+import { cliTime } from '../cli-time.js';
 
 export function registerRestart(program: Command): void {
   program
@@ -12,7 +13,7 @@ export function registerRestart(program: Command): void {
     .action(async (ref: string) => {
       const home = getHome();
       const s = findSession(home, ref);
-      const rec = await restartSession(home, s);
+      const rec = await restartSession(home, s, cliTime());
       process.stdout.write(`${rec.name} restarted (${rec.status}, generation ${rec.generation})\n`);
     });
 }

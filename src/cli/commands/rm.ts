@@ -6,6 +6,7 @@ import { assessWorktree, workAtRisk } from '../../client/worktree-remove.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import type { SessionView } from '../../state/host-store.js';
 import { getHome } from '../context.js';
+import { cliTime } from '../cli-time.js';
 
 /** One y/N question on the terminal; anything but y or yes is no. */
 function ask(question: string): Promise<boolean> {
@@ -49,7 +50,7 @@ export function registerRm(program: Command): void {
         }
         await confirmDiscard(s, o.yes === true);
       }
-      const note = await removeSessionReporting(home, s, o.force, o.discard);
+      const note = await removeSessionReporting(home, s, cliTime(), o.force, o.discard);
       process.stdout.write(`removed ${s.name}${note ? `; ${note}` : ''}\n`);
     });
 }

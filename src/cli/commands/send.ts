@@ -7,6 +7,8 @@ import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { textArgument } from '../text-arg.js';
 import { parseDuration } from '../duration.js';
+import { cliTime } from '../cli-time.js';
+import type { ClientTime } from '../../client/client-time.js';
 
 export interface SendCliOptions {
   enter: boolean;
@@ -37,8 +39,10 @@ export function registerSend(program: Command): void {
       if (o.commandId !== undefined && !isCommandId(o.commandId)) throw new UserError('--command-id must be 1-128 characters of A-Z a-z 0-9 . _ : -', EXIT.usage);
       const timeoutMs = parseDuration(o.timeout, '--timeout');
       const quietMs = parseDuration(o.quiet, '--quiet');
-      const connect = await connector(ref, o.host);
+      const time = cliTime();
+      const connect = await connector(ref, o.host, time);
       const outcome = await sendDurable({
+        time,
         connect,
         text,
         submit: o.enter,
@@ -52,15 +56,15 @@ export function registerSend(program: Command): void {
     });
 }
 
-async function connector(ref: string, host: string | undefined) {
+async function connector(ref: string, host: string | undefined, time: ClientTime) {
   if (host) {
     const { connectRemote } = await import('../../client/remote.js');
-    return () => connectRemote(host, ref, { client: 'send' });
+    return () => connectRemote(host, ref, { client: 'send', scheduler: time.scheduler });
   }
   const home = getHome();
   const first = findSession(home, ref); // an unknown session fails here, before anything is sent
   // Each attempt reads the session afresh: it may have been restarted meanwhile.
-  return () => connectSession(home, findSession(home, first.id), 'send');
+  return () => connectSession(home, findSession(home, first.id), 'send', time);
 }
 
 /** The id goes to stdout first so a script can retry with it; failures are one line on stderr. */

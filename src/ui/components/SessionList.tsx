@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
+import { useTime } from '../contexts/TimeContext.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
 import { rowColumns, SessionRow } from './SessionRow.js';
 
@@ -19,7 +20,8 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   const byId = new Map(views.map((v) => [v.id, v]));
   const vis = visibleSessions(state);
   const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
-  const now = useNow(ageTickMs(youngestAge(shown, Date.now())));
+  const { clock } = useTime();
+  const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
   const columns = rowColumns(vis, width);
   const marked = new Set(state.attention);
   const picked = new Set(state.marks);

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { BoardActions } from '../board-api.js';
+import type { BoardActions } from '../../client/board-api.js';
 import type { NewFields } from '../../core/board/board-types.js';
 import type { DetachKey } from '../../core/terminal/detach-key.js';
 import type { SessionKeys } from '../session-keys.js';
@@ -30,6 +30,6 @@ export const ActionsContext = createContext<BoardControl | null>(null);
 
 export function useBoardControl(): BoardControl {
   const c = useContext(ActionsContext);
-  if (!c) throw new Error('ActionsContext is missing: render the board inside <BoardProviders>');
+  if (!c) throw new Error('ActionsContext is missing: render the board through <Board>, which provides it');
   return c;
 }

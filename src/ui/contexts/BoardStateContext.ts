@@ -17,6 +17,6 @@ export const BoardStateContext = createContext<BoardStore | null>(null);
 
 export function useBoardState(): BoardStore {
   const s = useContext(BoardStateContext);
-  if (!s) throw new Error('BoardStateContext is missing: render the board inside <BoardProviders>');
+  if (!s) throw new Error('BoardStateContext is missing: render the board through <Board>, which provides it');
   return s;
 }

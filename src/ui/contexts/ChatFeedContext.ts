@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
-import type { ChatFeed } from '../board-api.js';
+import { NONE } from '../../core/lifetime.js';
+import type { ChatFeed } from '../../client/board-api.js';
 
 /** A chat feed with no rooms: the board drawn without chat (benchmarks, tests that do not look at it). */
 export const NO_CHAT: ChatFeed = {
@@ -7,7 +8,7 @@ export const NO_CHAT: ChatFeed = {
   chat: null,
   watchRooms: () => undefined,
   openRoom: () => undefined,
-  subscribe: () => () => undefined,
+  subscribe: () => NONE,
   dispose: () => undefined,
 };
 

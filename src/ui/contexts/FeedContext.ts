@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { BoardFeed } from '../board-api.js';
+import type { BoardFeed } from '../../client/board-api.js';
 
 /** The live sessions and preview: the real feed, or a test's fake. */
 export const FeedContext = createContext<BoardFeed | null>(null);
@@ -9,6 +9,6 @@ export const FeedVersionContext = createContext(0);
 
 export function useFeedSource(): BoardFeed {
   const feed = useContext(FeedContext);
-  if (!feed) throw new Error('FeedContext is missing: render the board inside <BoardProviders>');
+  if (!feed) throw new Error('FeedContext is missing: render the board through <Board>, which provides it');
   return feed;
 }

@@ -1,9 +1,10 @@
 import { createContext, useContext } from 'react';
-import type { BoardNotices } from '../board-api.js';
+import { NONE } from '../../core/lifetime.js';
+import type { BoardNotices } from '../../client/board-api.js';
 
 /** A board without a notifier (tests that do not look at notifications): nothing rings, nothing is marked. */
 export const NO_NOTICES: BoardNotices = {
-  subscribe: () => () => undefined,
+  subscribe: () => NONE,
   unseen: () => undefined,
 };
 

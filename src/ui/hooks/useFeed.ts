@@ -1,6 +1,6 @@
 /** The board feed's sessions and preview, for the components that draw them. */
 import { useContext } from 'react';
-import type { PreviewScreen } from '../board-api.js';
+import type { PreviewScreen } from '../../client/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { FeedVersionContext, useFeedSource } from '../contexts/FeedContext.js';
 

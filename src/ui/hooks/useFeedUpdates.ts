@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BoardAction } from '../../core/board/board-types.js';
-import type { BoardFeed } from '../board-api.js';
+import type { BoardFeed } from '../../client/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 
 /**
@@ -28,7 +28,7 @@ export function useFeedUpdates(feed: BoardFeed, dispatch: (a: BoardAction) => vo
     };
     const off = feed.subscribe(changed);
     changed(); // a change between the first render and the subscription
-    return off;
+    return () => off.dispose();
   }, [feed, dispatch]);
   return version;
 }

@@ -9,12 +9,11 @@ import { useNoticesSource } from '../contexts/NoticesContext.js';
 export function useNotices(): void {
   const notices = useNoticesSource();
   const { dispatch } = useBoardState();
-  useEffect(
-    () =>
-      notices.subscribe((n) => {
-        if (n.kind === 'attention') dispatch({ type: 'attention', ids: n.ids });
-        else dispatch({ type: 'message', text: n.text, error: n.error });
-      }),
-    [notices, dispatch],
-  );
+  useEffect(() => {
+    const listening = notices.subscribe((n) => {
+      if (n.kind === 'attention') dispatch({ type: 'attention', ids: n.ids });
+      else dispatch({ type: 'message', text: n.text, error: n.error });
+    });
+    return () => listening.dispose();
+  }, [notices, dispatch]);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTime } from '../contexts/TimeContext.js';
 
 /**
  * The time, moving on every `everyMs`: for "5s ago" columns. The caller picks
@@ -6,11 +7,12 @@ import { useEffect, useState } from 'react';
  * minute), so an idle board does not redraw itself every second for nothing.
  */
 export function useNow(everyMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
+  const { clock, scheduler } = useTime();
+  const [now, setNow] = useState(() => clock.now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
+    const t = scheduler.setInterval(() => setNow(clock.now()), everyMs);
+    return () => t.dispose();
+  }, [everyMs, clock, scheduler]);
   return now;
 }
 

@@ -4,7 +4,7 @@ import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useFeedSource } from '../contexts/FeedContext.js';
 import { useNoticesSource } from '../contexts/NoticesContext.js';
-import { useRawInput } from './useRawInput.js';
+import { useRawInput } from '../ink-internals.js';
 
 /**
  * Type-through (`i`): while the board types into a session, every key Ink
@@ -37,7 +37,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
     notices.attached?.(typingId);
     const off = control.keys.to(view).onEnd((message) => dispatch({ type: 'typing-ended', id: typingId, message, error: true }));
     return () => {
-      off();
+      off.dispose();
       notices.attached?.(null);
     };
   }, [typingId, feed, control, dispatch, notices]);
@@ -59,7 +59,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
 
   useEffect(() => {
     if (!raw) return;
-    return raw.listen(
+    const listening = raw.listen(
       (data) => {
         handled.current = false;
         if (getState().overlay.kind !== 'typing' || control.hasLeft()) return;
@@ -68,6 +68,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
       },
       { first: true },
     );
+    return () => listening.dispose();
   }, [raw, handled, getState, control]);
 
   return (data) => typeInto.current(data);

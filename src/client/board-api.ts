@@ -1,16 +1,17 @@
-import type { SendOutcome } from '../client/durable-send.js';
-import type { KillOutcome } from '../client/session-actions.js';
+/**
+ * What the board needs from the outside world, as interfaces: the real ones
+ * talk to runners (src/client/board-feed.ts, src/client/chat-feed.ts,
+ * src/ui/real-actions.ts), tests hand in fakes through context. They live in
+ * the client, which makes the real ones; the board (src/ui) imports them.
+ */
+import type { SendOutcome } from './durable-send.js';
+import type { KillOutcome } from './session-actions.js';
+import type { Disposable, Event } from '../core/lifetime.js';
 import type { ChatEvent, ChatRecord } from '../core/chat/chat.js';
 import type { DiffModel } from '../core/worktree/diff-model.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { SessionView } from '../state/host-store.js';
-
-/**
- * What the board needs from the outside world, as interfaces: the real ones
- * talk to runners (src/client/board-feed.ts, src/ui/real-actions.ts), tests
- * hand in fakes through context.
- */
 
 /** The selected session's screen, for the preview pane. */
 export interface PreviewScreen {
@@ -25,14 +26,24 @@ export interface PreviewScreen {
   final: boolean;
 }
 
+/** Something that went wrong inside a feed, told instead of swallowed. */
+export interface FeedError {
+  /** What happened and where, for the board log (src/client/board-log.ts). */
+  detail: string;
+  /** One line for the board's footer, when a user should know (most problems only need the log). */
+  userMessage?: string;
+}
+
 /** Live list of sessions and the preview, kept current by pushes from the runners. */
 export interface BoardFeed {
   /** Every session in the home, oldest first, with the status a user should see. */
   readonly sessions: readonly SessionView[];
   /** The preview of the session last passed to setPreview, once it has arrived. */
   readonly preview: PreviewScreen | null;
-  /** Called after any change to sessions or preview (coalesced); returns an unsubscribe. */
-  subscribe(fn: () => void): () => void;
+  /** Called after any change to sessions or preview (coalesced); the Disposable unsubscribes. */
+  subscribe(fn: () => void): Disposable;
+  /** What went wrong inside the feed (it carries on). */
+  readonly onError: Event<FeedError>;
   /** Which session the preview follows (null: none). */
   setPreview(id: string | null): void;
   dispose(): void;
@@ -68,8 +79,8 @@ export interface ChatFeed {
   watchRooms(rooms: readonly string[]): void;
   /** The room whose messages `chat` holds (null: none). */
   openRoom(room: string | null): void;
-  /** Called after any change (coalesced); returns an unsubscribe. */
-  subscribe(fn: () => void): () => void;
+  /** Called after any change (coalesced); the Disposable unsubscribes. */
+  subscribe(fn: () => void): Disposable;
   dispose(): void;
 }
 
@@ -89,8 +100,8 @@ export interface ChatPosted {
  */
 export interface SessionInput {
   write(data: string): void;
-  /** `fn` is called once if keys cannot go any more (no runner, the program exited), with a line saying why. Returns an unsubscribe. */
-  onEnd(fn: (message: string) => void): () => void;
+  /** Fires once if keys cannot go any more (no runner, the program exited), with a line saying why. */
+  readonly onEnd: Event<string>;
   /** Whether it has ended (then writes are dropped). */
   readonly ended: boolean;
   /** Ends the connection once what was written is sent. */
@@ -124,8 +135,8 @@ export type Notice = { kind: 'attention'; ids: readonly string[] } | { kind: 'me
  * the sessions for as long as the board runs, attaches included, and rings.
  */
 export interface BoardNotices {
-  /** Notices from now on; those that came while nobody listened (during an attach) first. Returns an unsubscribe. */
-  subscribe(fn: (n: Notice) => void): () => void;
+  /** Notices from now on; those that came while nobody listened (during an attach) first. The Disposable unsubscribes. */
+  subscribe(fn: (n: Notice) => void): Disposable;
   /** The rows the board marks now: the user looked at the others. */
   unseen(ids: readonly string[]): void;
   /** The session the user is typing into from the board (null: none): as for an attach, it does not ring. */

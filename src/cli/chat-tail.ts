@@ -1,11 +1,12 @@
+/** `chat tail`, a subcommand of `chat` (src/cli/commands/chat.ts): the last messages of a room, then new ones as they come. */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { parseSince, readRoom } from '../../client/chat.js';
-import { ChatCursor } from '../../state/chat-store.js';
-import { chatFile } from '../../state/paths.js';
-import { ensureRoomDir } from '../../state/rooms.js';
-import { printRecords, readRoomOf } from '../chat-output.js';
-import { getHome } from '../context.js';
+import { parseSince, readRoom } from '../client/chat.js';
+import { ChatCursor } from '../state/chat-store.js';
+import { chatFile } from '../state/paths.js';
+import { ensureRoomDir } from '../state/rooms.js';
+import { printRecords, readRoomOf } from './chat-output.js';
+import { getHome } from './context.js';
 
 /** Without --since, tail starts with this many of the last messages, as tail(1) does. */
 const TAIL_BACKLOG = 10;

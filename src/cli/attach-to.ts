@@ -1,0 +1,78 @@
+/** Attaching the terminal to a session (`attach`, and `new --attach`): the full screen, then one line on how it ended. */
+import fs from 'node:fs';
+import { runAttach } from '../client/attach.js';
+import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach-session.js';
+import { parseHost } from '../client/remote.js';
+import type { DetachKey } from '../core/terminal/detach-key.js';
+import { describeExit, findSession } from '../client/sessions.js';
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
+import { EXIT, UserError } from '../state/errors.js';
+import { finalScreenFile } from '../state/paths.js';
+import { cliTime } from './cli-time.js';
+import { getHome } from './context.js';
+
+export interface AttachCliOptions {
+  readOnly?: boolean;
+  detachKey?: string;
+  host?: string;
+}
+
+export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> {
+  const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
+  if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
+  if (o.host) return attachRemote(o.host, ref, parsed.key, o.readOnly);
+  const home = getHome();
+  const s = findSession(home, ref);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UserError('attach needs a terminal; to read the screen from a script use: agent-board peek ' + s.name, EXIT.usage);
+  }
+  if (s.status === 'exited') {
+    showFinalScreen(home, s.id);
+    process.stdout.write(`${s.name} exited (${describeExit(s)})\n`);
+    return;
+  }
+  const time = cliTime();
+  const result = await runAttach({
+    scheduler: time.scheduler,
+    connect: sessionConnector(home, s, time, o.readOnly),
+    input: process.stdin,
+    output: process.stdout,
+    detachKey: parsed.key,
+    readOnly: o.readOnly,
+  });
+  switch (result.reason) {
+    case 'detached':
+    case 'exited':
+      process.stdout.write(`\r\n\x1b[J${attachEndMessage(s.name, result)}\r\n`);
+      return;
+    case 'lost':
+      throw new UserError(`${result.message} (${s.name}); check it with: agent-board ls`, EXIT.runnerDied);
+  }
+}
+
+/** attach --host: the same full screen, with the connection going through ssh (see src/client/remote.ts). */
+async function attachRemote(host: string, ref: string, detachKey: DetachKey, readOnly?: boolean): Promise<void> {
+  parseHost(host);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UserError(`attach needs a terminal; to read the screen from a script use: agent-board peek --host ${host} ${ref}`, EXIT.usage);
+  }
+  const time = cliTime();
+  const remote = remoteConnector(host, ref, time, readOnly);
+  const result = await runAttach({ scheduler: time.scheduler, connect: remote.connect, input: process.stdin, output: process.stdout, detachKey, readOnly });
+  const name = `${remote.session()?.name ?? ref} on ${host}`;
+  if (result.reason === 'lost') throw new UserError(`${result.message} (${name}); check it with: agent-board ls --host ${host}`, EXIT.runnerDied);
+  process.stdout.write(`\r\n\x1b[J${attachEndMessage(name, result)}\r\n`);
+}
+
+function showFinalScreen(home: string, id: string): void {
+  try {
+    const frame = fs.readFileSync(finalScreenFile(home, id), 'utf8');
+    // The frame may switch screens more than once (to restore both screens' modes): follow it.
+    const alt = new AltScreenTracker();
+    alt.feed(frame);
+    process.stdout.write('\x1b[H\x1b[2J' + frame + terminalRestoreSequence(alt.active) + '\r\n');
+  } catch {
+    // nothing saved: the status line the caller prints is all there is
+  }
+}

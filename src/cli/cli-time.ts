@@ -1,0 +1,8 @@
+/** The real clock and timers a CLI command hands down (each command is a composition root). */
+import type { ClientTime } from '../client/client-time.js';
+import { realClock, realScheduler } from '../state/real-time.js';
+
+/** Referenced timers: a command waiting on one (a kill's deadline, a poll) stays alive for it. */
+export function cliTime(): ClientTime {
+  return { clock: realClock, scheduler: realScheduler() };
+}

@@ -1,0 +1,116 @@
+/**
+ * The board's start (its composition root): parses the detach key, makes the real clock and
+ * timers, the feeds and the actions, and runs the board until the user quits. Used by the bare
+ * command, `board` and `demo`.
+ */
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
+import { terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
+import { EXIT, UserError } from '../state/errors.js';
+import { realClock, realScheduler } from '../state/real-time.js';
+import { getHome } from './context.js';
+
+export interface BoardCliOptions {
+  detachKey?: string;
+  /** Run through the shell when a session needs the user (waiting) or finishes a turn (busy to idle). */
+  notifyCmd?: string;
+}
+
+export async function openBoard(o: BoardCliOptions): Promise<void> {
+  const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
+  if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UserError('the board needs a terminal; from a script use: agent-board ls', EXIT.usage);
+  }
+  const home = getHome();
+  // The board's modules (Ink, React) load only when it opens: other commands start fast.
+  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }] = await withoutCi(() =>
+    Promise.all([
+      import('../ui/run-board.js'),
+      import('../client/board-feed.js'),
+      import('../client/chat-feed.js'),
+      import('../ui/real-actions.js'),
+      import('../client/board-log.js'),
+    ]),
+  );
+  // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
+  const feedScheduler = realScheduler({ unref: true });
+  const feed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler });
+  const chat = new LiveChatFeed(home, { scheduler: feedScheduler });
+  const time = { clock: realClock, scheduler: realScheduler() };
+  const log = new FileBoardLog(home, realClock);
+  const feeds = {
+    dispose() {
+      feed.dispose();
+      chat.dispose();
+    },
+  };
+  const offSignals = restoreTerminalOnSignals(feeds);
+  try {
+    await runBoard({
+      home,
+      feed,
+      chat,
+      actions: createBoardActions(home, time),
+      time,
+      log,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      detachKey: parsed.key,
+      newDefaults: { name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd() },
+      notifyCmd: o.notifyCmd || undefined,
+    });
+  } finally {
+    offSignals();
+    feeds.dispose();
+    log.dispose();
+  }
+}
+
+/**
+ * Ink decides when it loads whether it runs under CI (a CI variable set, not
+ * "0" or "false"), and then draws nothing until it exits. A user's terminal is
+ * a terminal whatever CI says: load it with CI hidden, then put CI back for
+ * the sessions the board starts.
+ */
+async function withoutCi<T>(load: () => Promise<T>): Promise<T> {
+  // React picks its build when it loads: the development one costs about twice
+  // the CPU per render (bench/board.mjs). Production, unless the user asked otherwise.
+  const saved = { CI: process.env.CI, NODE_ENV: process.env.NODE_ENV };
+  process.env.CI = 'false';
+  process.env.NODE_ENV ??= 'production';
+  try {
+    return await load();
+  } finally {
+    // Put both back: the sessions the board starts inherit this environment.
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/**
+ * Killed (SIGTERM, SIGINT, SIGHUP) while drawing or attached: give the
+ * terminal back (alternate screen off, every mode an attached program may
+ * have turned on reset), then exit as the signal would have. Sessions run on.
+ */
+function restoreTerminalOnSignals(feed: { dispose(): void }): () => void {
+  const signals = { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 } as const;
+  const handlers = Object.entries(signals).map(([sig, n]) => {
+    const handler = () => {
+      try {
+        process.stdout.write(terminalRestoreSequence(true));
+        if (process.stdin.isTTY) process.stdin.setRawMode(false);
+      } catch {
+        // the terminal may be gone (SIGHUP): nobody to give it back to
+      }
+      feed.dispose();
+      process.exit(128 + n);
+    };
+    process.on(sig, handler);
+    return [sig, handler] as const;
+  });
+  return () => {
+    for (const [sig, handler] of handlers) process.off(sig, handler);
+  };
+}
