@@ -3,6 +3,7 @@
  * timers, the feeds and the actions, and runs the board until the user quits. Used by the bare
  * command, `board` and `demo`.
  */
+import { toDisposable, type Disposable } from '../core/lifetime.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
 import { terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { EXIT, UserError } from '../state/errors.js';
@@ -44,7 +45,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       chat.dispose();
     },
   };
-  const offSignals = restoreTerminalOnSignals(feeds);
+  const signalHandlers = restoreTerminalOnSignals(feeds);
   try {
     await runBoard({
       home,
@@ -60,7 +61,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       notifyCmd: o.notifyCmd || undefined,
     });
   } finally {
-    offSignals();
+    signalHandlers.dispose();
     feeds.dispose();
     log.dispose();
   }
@@ -94,7 +95,7 @@ async function withoutCi<T>(load: () => Promise<T>): Promise<T> {
  * terminal back (alternate screen off, every mode an attached program may
  * have turned on reset), then exit as the signal would have. Sessions run on.
  */
-function restoreTerminalOnSignals(feed: { dispose(): void }): () => void {
+function restoreTerminalOnSignals(feed: Disposable): Disposable {
   const signals = { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 } as const;
   const handlers = Object.entries(signals).map(([sig, n]) => {
     const handler = () => {
@@ -110,7 +111,7 @@ function restoreTerminalOnSignals(feed: { dispose(): void }): () => void {
     process.on(sig, handler);
     return [sig, handler] as const;
   });
-  return () => {
+  return toDisposable(() => {
     for (const [sig, handler] of handlers) process.off(sig, handler);
-  };
+  });
 }
