@@ -1,6 +1,8 @@
 /** The board's live data (the real BoardFeed of src/client/board-api.ts): the sessions, their status, the preview. */
 import fs from 'node:fs';
 import type { Clock, Scheduler } from '../core/clock.js';
+import { feedTuning, type BoardFeedOptions, type FeedTuning } from './board-feed-options.js';
+import { SessionsFolder } from './feed-folder.js';
 import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
@@ -16,28 +18,6 @@ import { StatusLink } from './status-link.js';
 
 /** What a feed tells a user when one of its callbacks threw (the detail goes to the board log). */
 export const FEED_BUG_MESSAGE = 'the board hit an internal error following the sessions (details in board.log); it carries on';
-
-export interface BoardFeedOptions {
-  /** Ages heartbeats and stamps views. */
-  clock: Clock;
-  /** Every timer of the feed, its status links and its preview. */
-  scheduler: Scheduler;
-  /** Subscribers hear of changes at most this often (ms). */
-  notifyMs?: number;
-  /** A change in the sessions folder is looked at after this quiet time (ms). */
-  rescanMs?: number;
-  /** A folder with no host.json yet (`new` is writing it) is looked at again after this (ms)... */
-  pendingRetryMs?: number;
-  /** ...this many times. */
-  pendingTries?: number;
-  /** Delays between attempts to reach a runner that refused (then wait for host.json to change). */
-  retryMs?: readonly number[];
-  /**
-   * One timer for the whole feed (never one per session): ages heartbeats
-   * (a wedged runner turns `lost`) and retries what events could not. 0: off.
-   */
-  sweepMs?: number;
-}
 
 interface Entry {
   id: string;
@@ -64,11 +44,10 @@ export class LiveBoardFeed implements BoardFeed {
   private readonly errors = new Emitter<FeedError>();
   /** Everything the feed holds: released by dispose, last added first. */
   private readonly store = new DisposableStore();
-  /** Folders seen without a readable host.json, and how often. */
-  private readonly pending = new Map<string, number>();
   /** Sessions whose folder changed: their host.json is read at the next refresh. */
   private readonly dirty = new Set<string>();
-  private readonly o: Required<Omit<BoardFeedOptions, 'clock' | 'scheduler'>>;
+  private readonly o: FeedTuning;
+  private readonly folder: SessionsFolder;
   private readonly clock: Clock;
   private readonly scheduler: Scheduler;
   private readonly rootWatcher = new MutableDisposable();
@@ -81,14 +60,8 @@ export class LiveBoardFeed implements BoardFeed {
   private disposed = false;
 
   constructor(readonly home: string, options: BoardFeedOptions) {
-    this.o = {
-      notifyMs: options.notifyMs ?? 50,
-      rescanMs: options.rescanMs ?? 50,
-      pendingRetryMs: options.pendingRetryMs ?? 50,
-      pendingTries: options.pendingTries ?? 20,
-      retryMs: options.retryMs ?? [100, 200, 400, 800, 1600],
-      sweepMs: options.sweepMs ?? 5000,
-    };
+    this.o = feedTuning(options);
+    this.folder = new SessionsFolder(home, this.o.pendingTries);
     this.clock = options.clock;
     this.scheduler = options.scheduler;
     this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.problem(detail) });
@@ -208,28 +181,9 @@ export class LiveBoardFeed implements BoardFeed {
 
   /** Diffs the folder against what we know, and re-reads host.json of sessions whose folder changed. */
   private refresh(): void {
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(sessionsDir(this.home));
-    } catch {
-      // gone: every session with it (names stays empty, so each is dropped)
-    }
-    const present = new Set(names);
-    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.drop(id);
-    for (const id of this.pending.keys()) if (!present.has(id)) this.pending.delete(id);
-    let waiting = false;
-    for (const id of names) {
-      if (this.entries.has(id)) continue;
-      const rec = readRecord(this.home, id);
-      if (rec) {
-        this.pending.delete(id);
-        this.add(rec);
-        continue;
-      }
-      const tries = (this.pending.get(id) ?? 0) + 1;
-      this.pending.set(id, tries);
-      if (tries <= this.o.pendingTries) waiting = true;
-    }
+    const scan = this.folder.scan(this.entries);
+    for (const id of scan.gone) this.drop(id);
+    for (const rec of scan.appeared) this.add(rec);
     for (const id of this.dirty) {
       const e = this.entries.get(id);
       if (!e) continue;
@@ -239,7 +193,7 @@ export class LiveBoardFeed implements BoardFeed {
       this.sync(e);
     }
     this.dirty.clear();
-    if (waiting) this.scheduleRefresh(this.o.pendingRetryMs);
+    if (scan.lookAgain) this.scheduleRefresh(this.o.pendingRetryMs);
   }
 
   private add(record: HostRecord): void {

@@ -1,0 +1,37 @@
+/** What a board feed can be tuned by, and the defaults that keep 100 idle sessions cheap. */
+import type { Clock, Scheduler } from '../core/clock.js';
+
+export interface BoardFeedOptions {
+  /** Ages heartbeats and stamps views. */
+  clock: Clock;
+  /** Every timer of the feed, its status links and its preview. */
+  scheduler: Scheduler;
+  /** Subscribers hear of changes at most this often (ms). */
+  notifyMs?: number;
+  /** A change in the sessions folder is looked at after this quiet time (ms). */
+  rescanMs?: number;
+  /** A folder with no host.json yet (`new` is writing it) is looked at again after this (ms)... */
+  pendingRetryMs?: number;
+  /** ...this many times. */
+  pendingTries?: number;
+  /** Delays between attempts to reach a runner that refused (then wait for host.json to change). */
+  retryMs?: readonly number[];
+  /**
+   * One timer for the whole feed (never one per session): ages heartbeats
+   * (a wedged runner turns `lost`) and retries what events could not. 0: off.
+   */
+  sweepMs?: number;
+}
+
+export type FeedTuning = Required<Omit<BoardFeedOptions, 'clock' | 'scheduler'>>;
+
+export function feedTuning(options: BoardFeedOptions): FeedTuning {
+  return {
+    notifyMs: options.notifyMs ?? 50,
+    rescanMs: options.rescanMs ?? 50,
+    pendingRetryMs: options.pendingRetryMs ?? 50,
+    pendingTries: options.pendingTries ?? 20,
+    retryMs: options.retryMs ?? [100, 200, 400, 800, 1600],
+    sweepMs: options.sweepMs ?? 5000,
+  };
+}
