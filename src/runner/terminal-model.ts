@@ -83,10 +83,6 @@ export class TerminalModel {
     return this.tracker.modes;
   }
 
-  get pendingBytes(): number {
-    return this.pending;
-  }
-
   /** Every output chunk before this seq is in the model. */
   get parsedSeq(): number {
     return this.parsed;
