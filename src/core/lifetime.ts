@@ -117,7 +117,19 @@ export class Emitter<T> implements Disposable {
 
   fire(e: T): void {
     if (this.disposed) return;
-    runAll(this.listeners.slice().map((l) => ({ dispose: () => l(e) })));
+    const listeners = this.listeners;
+    // The output path fires once per PTY chunk, mostly to one listener or none: no copy, no closure.
+    if (listeners.length === 0) return;
+    if (listeners.length === 1) return listeners[0]!(e);
+    let first: { error: unknown } | null = null;
+    for (const l of listeners.slice()) {
+      try {
+        l(e);
+      } catch (error) {
+        first ??= { error };
+      }
+    }
+    if (first) throw first.error;
   }
 
   dispose(): void {
