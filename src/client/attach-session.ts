@@ -2,7 +2,7 @@
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
-import type { ClientTime } from './client-time.js';
+import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
 import { connectRemote, listRemote, RemoteError } from './remote.js';
 import { connectSession } from './sessions.js';
@@ -12,7 +12,7 @@ import { connectSession } from './sessions.js';
  * reconnect: it reads the session afresh, so a session that exited while we
  * were away ends the attach (SessionExitedError) instead of failing to connect.
  */
-export function sessionConnector(home: string, s: SessionView, time: ClientTime, readOnly = false): () => Promise<RunnerConnection> {
+export function sessionConnector(home: string, s: SessionView, time: Time, readOnly = false): () => Promise<RunnerConnection> {
   return async () => {
     const now = listSessions(home).find((x) => x.id === s.id);
     if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
@@ -26,7 +26,7 @@ export function sessionConnector(home: string, s: SessionView, time: ClientTime,
  * ref has become ambiguous there; when a reconnect is refused by the remote
  * (not by ssh), the remote list says whether the session exited meanwhile.
  */
-export function remoteConnector(host: string, ref: string, time: ClientTime, readOnly = false): { connect: () => Promise<RunnerConnection>; session: () => HostRecord | null } {
+export function remoteConnector(host: string, ref: string, time: Time, readOnly = false): { connect: () => Promise<RunnerConnection>; session: () => HostRecord | null } {
   let known: HostRecord | null = null;
   const connect = async () => {
     try {

@@ -2,7 +2,8 @@
 import { retryAction } from '../core/protocol/control-retry.js';
 import type { InputMsg } from '../core/protocol/protocol.js';
 import { UserError, EXIT } from '../state/errors.js';
-import { sleep, type ClientTime } from './client-time.js';
+import { sleep } from './client-time.js';
+import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel, newCommandId } from './control-channel.js';
 
@@ -11,7 +12,7 @@ export const SEND_RETRY_DELAYS_MS = [50, 100, 250, 500, 1000];
 
 export interface DurableSendOptions {
   /** The deadline and the waits between reconnects. */
-  time: ClientTime;
+  time: Time;
   /** Opens a connection; a UserError with EXIT.unknownSession / ambiguousSession ends the send at once. */
   connect: () => Promise<RunnerConnection>;
   text: string;

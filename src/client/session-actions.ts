@@ -9,7 +9,8 @@ import type { HostRecord } from '../core/protocol/protocol.js';
 import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
-import { sleep, type ClientTime } from './client-time.js';
+import { sleep } from './client-time.js';
+import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
 import { connectSession, startRunner } from './sessions.js';
 import { removeWorktree } from './worktree-remove.js';
@@ -36,7 +37,7 @@ export type KillOutcome =
   | { kind: 'already-exited' }
   | { kind: 'signalled-orphan'; signal: string; pid: number };
 
-export async function killSession(home: string, s: SessionView, time: ClientTime, signal?: string): Promise<KillOutcome> {
+export async function killSession(home: string, s: SessionView, time: Time, signal?: string): Promise<KillOutcome> {
   if (s.status === 'exited') return { kind: 'already-exited' };
   const sig = signal ? normalizeSignal(signal) : 'SIGTERM';
   if (s.status === 'lost') {
@@ -100,12 +101,12 @@ function waitForExit(conn: RunnerConnection, timeoutMs: number, runnerPid: numbe
  * be lost (worktree-remove.ts), never with `discard` here: that is
  * removeSessionReporting's, which also says what became of them.
  */
-export async function removeSession(home: string, s: SessionView, time: ClientTime, force = false): Promise<void> {
+export async function removeSession(home: string, s: SessionView, time: Time, force = false): Promise<void> {
   await removeSessionReporting(home, s, time, force, false);
 }
 
 /** removeSession, and `discard` deletes a worktree and branch with their work; resolves with the worktree's one line (null without one). */
-export async function removeSessionReporting(home: string, s: SessionView, time: ClientTime, force = false, discard = false): Promise<string | null> {
+export async function removeSessionReporting(home: string, s: SessionView, time: Time, force = false, discard = false): Promise<string | null> {
   if (s.status === 'running' || s.status === 'starting') {
     if (!force) {
       throw new UserError(`${s.name} is still running; end it with: agent-board kill ${s.name} (or rm --force)`, EXIT.failure);
@@ -123,7 +124,7 @@ export async function removeSessionReporting(home: string, s: SessionView, time:
   return note;
 }
 
-export async function renameSession(home: string, s: SessionView, name: string, time: ClientTime): Promise<void> {
+export async function renameSession(home: string, s: SessionView, name: string, time: Time): Promise<void> {
   const bad = checkSessionName(name);
   if (bad) throw new UserError(bad, EXIT.usage);
   if (listSessions(home).some((x) => x.name === name && x.id !== s.id)) {
@@ -160,7 +161,7 @@ export async function renameSession(home: string, s: SessionView, name: string, 
  * accepted and never confirmed are reported as accepted_unknown, not typed.
  * A running session's program is ended first, as kill does.
  */
-export async function restartSession(home: string, s: SessionView, time: ClientTime): Promise<HostRecord> {
+export async function restartSession(home: string, s: SessionView, time: Time): Promise<HostRecord> {
   if (s.status === 'running' || s.status === 'starting') {
     await killSession(home, s, time);
   }

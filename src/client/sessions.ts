@@ -13,7 +13,8 @@ import { EXIT, UserError } from '../state/errors.js';
 import { ensurePrivateDir } from '../state/home.js';
 import { listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
-import { sleep, type ClientTime } from './client-time.js';
+import { sleep } from './client-time.js';
+import type { Time } from '../core/clock.js';
 import { RunnerConnection } from './connection.js';
 
 /** Default history kept by each session's model. */
@@ -37,7 +38,7 @@ export function findSession(home: string, ref: string): SessionView {
 }
 
 /** Connect to a running session, with a clear error when it cannot be reached. */
-export async function connectSession(home: string, s: SessionView, client: string, time: ClientTime, readOnly = false): Promise<RunnerConnection> {
+export async function connectSession(home: string, s: SessionView, client: string, time: Time, readOnly = false): Promise<RunnerConnection> {
   if (s.status === 'lost') {
     throw new UserError(`session ${s.name} is lost: its runner (pid ${s.runnerPid}) is gone; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
   }
@@ -100,7 +101,7 @@ function defaultName(command: string, taken: Set<string>): string {
 }
 
 /** Writes the session's host.json and starts its runner, detached. Resolves once it serves. */
-export async function createSession(home: string, opts: NewSessionOptions, time: ClientTime): Promise<HostRecord> {
+export async function createSession(home: string, opts: NewSessionOptions, time: Time): Promise<HostRecord> {
   const cwd = path.resolve(opts.cwd);
   if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) {
     throw new UserError(`working directory ${cwd} does not exist`, EXIT.usage);
@@ -174,7 +175,7 @@ export function writeWiringFiles(dir: string, files: Record<string, string>): vo
 }
 
 /** Writes host.json as given and starts the session's runner, detached; resolves once it serves. */
-export async function startRunner(home: string, record: HostRecord, time: ClientTime): Promise<HostRecord> {
+export async function startRunner(home: string, record: HostRecord, time: Time): Promise<HostRecord> {
   // The folder the session runs in may be gone (a worktree deleted by hand): say so, not a spawn ENOENT.
   if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
@@ -191,7 +192,7 @@ export async function startRunner(home: string, record: HostRecord, time: Client
   return readHostFile(hostFile(home, record.id)) ?? record;
 }
 
-async function waitForRunner(home: string, id: string, time: ClientTime): Promise<void> {
+async function waitForRunner(home: string, id: string, time: Time): Promise<void> {
   const deadline = time.clock.now() + RUNNER_START_TIMEOUT_MS;
   const sock = socketPath(home, id);
   while (time.clock.now() < deadline) {

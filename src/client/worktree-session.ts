@@ -1,5 +1,5 @@
 /** A new session in its own git worktree: the branch and worktree made, then the session started in it. */
-import type { ClientTime } from './client-time.js';
+import type { Time } from '../core/clock.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRecord } from '../core/protocol/protocol.js';
@@ -32,7 +32,7 @@ function defaultName(home: string, opts: NewSessionOptions): string {
  * host.json records the worktree and the setup still to run. A session that
  * fails to start takes its worktree (and a branch made for it) away again.
  */
-export async function createWorktreeSession(home: string, opts: NewSessionOptions, w: WorktreeSessionOptions, time: ClientTime): Promise<{ record: HostRecord; made: MadeWorktree }> {
+export async function createWorktreeSession(home: string, opts: NewSessionOptions, w: WorktreeSessionOptions, time: Time): Promise<{ record: HostRecord; made: MadeWorktree }> {
   const name = opts.name ?? defaultName(home, opts);
   const made = await makeWorktree({ cwd: opts.cwd, branch: w.branch ?? branchForSession(name), base: w.base, reuse: w.reuse, setup: w.setup });
   for (const line of made.include.skipped) w.onSkipped?.(line);

@@ -18,3 +18,9 @@ export interface Scheduler {
   /** Runs `fn` every `ms` until disposed. */
   setInterval(fn: () => void, ms: number): Disposable;
 }
+
+/** Both, as a composition root hands them down (a lock's deadline and sleeps, a client operation's waits). */
+export interface Time {
+  readonly clock: Clock;
+  readonly scheduler: Scheduler;
+}

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatIdentity, postChat, readRoom } from '../client/chat.js';
-import type { ClientTime } from '../client/client-time.js';
+import type { Time } from '../core/clock.js';
 import { removeSession } from '../client/session-actions.js';
 import { createSession, findExecutable } from '../client/sessions.js';
 import { AGENT_KINDS } from '../core/agents/agent-kinds.js';
@@ -49,7 +49,7 @@ export interface DemoSetup {
  * an exited or lost one is replaced. A rally starts with a human message when
  * an agent was (re)started.
  */
-export async function setUpDemo(home: string, time: ClientTime, cwd = process.cwd()): Promise<DemoSetup> {
+export async function setUpDemo(home: string, time: Time, cwd = process.cwd()): Promise<DemoSetup> {
   const setup: DemoSetup = { created: [], reused: [], maxHops: 0, kickoff: null, notes: [] };
   const sessions = listSessions(home);
   const wanted = [...AGENTS.map((a) => a.name), SHELL];
@@ -125,7 +125,7 @@ export function demoReport(s: DemoSetup): string {
  * run there (no room `demo`), and none of the agent CLIs on PATH. Then the
  * demo is set up before the board opens. AGENT_BOARD_NO_DEMO=1 turns it off.
  */
-export async function demoOnFreshMachine(home: string, time: ClientTime): Promise<void> {
+export async function demoOnFreshMachine(home: string, time: Time): Promise<void> {
   const off = process.env.AGENT_BOARD_NO_DEMO;
   if (off && off !== '0') return;
   if (!process.stdin.isTTY || !process.stdout.isTTY) return; // the board will say it needs one

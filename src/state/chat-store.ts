@@ -11,7 +11,8 @@ import {
   asChatRecord, guardNote, LOOP_START, stepLoopGuard, SYSTEM_SENDER,
   type ChatRecord, type LoopState,
 } from '../core/chat/chat.js';
-import { withFileLock, type LockTime } from './file-lock.js';
+import { withFileLock } from './file-lock.js';
+import type { Time } from '../core/clock.js';
 import { realClock, realScheduler } from './real-time.js';
 import { ensureRoomDir, readRoomConfig } from './rooms.js';
 import { chatFile, chatLockFile, guardCacheFile } from './paths.js';
@@ -37,7 +38,7 @@ export interface PostResult {
  * stamps the record and paces the lock's wait; it is the real time unless given, since a post is
  * made by one-shot commands (the CLI's `chat`, the MCP server, the board) that have no other timer.
  */
-export async function appendChat(home: string, room: string, post: ChatPost, time: LockTime = { clock: realClock, scheduler: realScheduler() }): Promise<PostResult> {
+export async function appendChat(home: string, room: string, post: ChatPost, time: Time = { clock: realClock, scheduler: realScheduler() }): Promise<PostResult> {
   ensureRoomDir(home, room);
   const file = chatFile(home, room);
   return withFileLock(chatLockFile(home, room), (lock) => {

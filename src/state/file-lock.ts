@@ -26,7 +26,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import type { Clock, Scheduler } from '../core/clock.js';
+import type { Clock, Time } from '../core/clock.js';
 import { EXIT, UserError } from './errors.js';
 import { isPidAlive } from './host-store.js';
 
@@ -39,11 +39,6 @@ export interface FileLockOptions {
   what?: string;
 }
 
-/** The time a lock waits by: its deadline, its sleeps, the age that makes a lock stale. */
-export interface LockTime {
-  clock: Clock;
-  scheduler: Scheduler;
-}
 
 export interface HeldLock {
   /** Throws when the lock is no longer ours (broken as stale); the section then runs again. */
@@ -64,7 +59,7 @@ class LockLost extends Error {}
 interface Owner { pid: number; host: string; at: number; token: string }
 
 /** Runs `fn` (synchronous, so the hold is as short as the work) while holding the lock at `lockPath`. */
-export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => T, time: LockTime, opts: FileLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(lockPath: string, fn: (lock: HeldLock) => T, time: Time, opts: FileLockOptions = {}): Promise<T> {
   const { clock, scheduler } = time;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;

@@ -6,7 +6,7 @@ import type { BoardAction, BoardState, NewFields } from '../core/board/board-typ
 import { DEFAULT_DETACH_KEY, parseDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { App } from './App.js';
 import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from '../client/board-api.js';
-import type { ClientTime } from '../client/client-time.js';
+import type { Time } from '../core/clock.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
 import { BoardStateContext } from './contexts/BoardStateContext.js';
 import { ChatFeedContext, NO_CHAT } from './contexts/ChatFeedContext.js';
@@ -30,7 +30,7 @@ export interface BoardProps {
   notices?: BoardNotices;
   actions: BoardActions;
   /** The board's clock and timers (its start hands the real ones; hooks read them from TimeContext). */
-  time: ClientTime;
+  time: Time;
   newDefaults: NewFields;
   /** How the detach key is shown in the help. */
   detachLabel: string;

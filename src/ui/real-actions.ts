@@ -1,6 +1,6 @@
 /** The board's real actions (BoardActions of src/client/board-api.ts), through the same client library as the CLI. */
 import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
-import type { ClientTime } from '../client/client-time.js';
+import type { Time } from '../core/clock.js';
 import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
 import { recognizeKind } from '../client/recognize-kind.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
@@ -59,7 +59,7 @@ async function postFromBoard(home: string, env: NodeJS.ProcessEnv, room: string,
 }
 
 /** What the board does to sessions and chats, through the same client library as the CLI. */
-export function createBoardActions(home: string, time: ClientTime, env: NodeJS.ProcessEnv = process.env): BoardActions {
+export function createBoardActions(home: string, time: Time, env: NodeJS.ProcessEnv = process.env): BoardActions {
   return {
     create: (input) =>
       oneLine(() =>

@@ -12,7 +12,7 @@ import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
 import type { BoardLog } from '../client/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
-import type { ClientTime } from '../client/client-time.js';
+import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
@@ -25,7 +25,7 @@ export interface RunBoardOptions {
   chat?: ChatFeed;
   actions: BoardActions;
   /** The board's clock and timers, made by its start. */
-  time: ClientTime;
+  time: Time;
   /** Where what only a developer needs goes: every feed error's detail (src/client/board-log.ts). */
   log: BoardLog;
   stdin: NodeJS.ReadStream;

@@ -1,5 +1,5 @@
 /** The board's actions that talk to a session's runner: keys, prompts, explain. */
-import type { ClientTime } from '../client/client-time.js';
+import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from '../client/connection.js';
 import { sendDurable } from '../client/durable-send.js';
 import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../client/explain.js';
@@ -24,7 +24,7 @@ export type SessionConnect = (s: SessionView, client: string) => Promise<RunnerC
  */
 export function sessionIo(
   connect: SessionConnect,
-  time: ClientTime,
+  time: Time,
   { sendTimeoutMs = BOARD_SEND_TIMEOUT_MS, explainTimeoutMs = EXPLAIN_TIMEOUT_MS } = {},
 ): Pick<BoardActions, 'openInput' | 'sendPrompt' | 'explain'> {
   return {

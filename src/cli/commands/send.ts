@@ -8,7 +8,7 @@ import { getHome } from '../context.js';
 import { textArgument } from '../text-arg.js';
 import { parseDuration } from '../duration.js';
 import { cliTime } from '../cli-time.js';
-import type { ClientTime } from '../../client/client-time.js';
+import type { Time } from '../../core/clock.js';
 
 export interface SendCliOptions {
   enter: boolean;
@@ -56,7 +56,7 @@ export function registerSend(program: Command): void {
     });
 }
 
-async function connector(ref: string, host: string | undefined, time: ClientTime) {
+async function connector(ref: string, host: string | undefined, time: Time) {
   if (host) {
     const { connectRemote } = await import('../../client/remote.js');
     return () => connectRemote(host, ref, { client: 'send', scheduler: time.scheduler });

@@ -3,11 +3,11 @@
  * them here (useNow's tick, the age columns), never the real time.
  */
 import { createContext, useContext } from 'react';
-import type { ClientTime } from '../../client/client-time.js';
+import type { Time } from '../../core/clock.js';
 
-export const TimeContext = createContext<ClientTime | null>(null);
+export const TimeContext = createContext<Time | null>(null);
 
-export function useTime(): ClientTime {
+export function useTime(): Time {
   const time = useContext(TimeContext);
   if (!time) throw new Error('TimeContext is missing: render the board through <Board>, which provides it');
   return time;
