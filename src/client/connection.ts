@@ -7,8 +7,10 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Scheduler } from '../core/clock.js';
 import { Emitter, NONE, type Disposable, type Event } from '../core/lifetime.js';
-import { createFrameDecoder, encodeFrame, type DecodedFrame } from '../core/protocol/frame-decoder.js';
+import { OFFERED_FRAMINGS, type BinaryDecodedFrame, type Framing, type Utf8Decode } from '../core/protocol/binary-framing.js';
+import { encodeFrame } from '../core/protocol/frame-decoder.js';
 import { PROTOCOL_VERSION, type ClientMessage, type RunnerHello, type RunnerMessage } from '../core/protocol/protocol.js';
+import { createReplyDecoder } from '../core/protocol/reply-framing.js';
 
 /** How long a runner may take to answer hello before we call it unreachable. */
 export const HELLO_TIMEOUT_MS = 3000;
@@ -19,18 +21,28 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** The hello's timeout, and the timers of whatever waits on this connection (acks, snapshots). */
   scheduler: Scheduler;
+  /** The framings offered in the hello (default: binary1); [] asks for NDJSON, as a client from before framings did. */
+  framings?: readonly Framing[];
 }
+
+/** The reply decoder's UTF-8: Buffer's own (socket chunks are Buffers; anything else is viewed as one, not copied). */
+const utf8: Utf8Decode = (bytes, start, end) =>
+  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8', start, end);
 
 /** A frame the runner sent that we could not read: what was wrong with it. */
 export interface ProtocolError {
-  code: 'frame_too_large' | 'malformed_json' | 'not_a_message';
+  /** bad_frame: binary1 bytes that make no frame (an unknown type byte closes the connection: see RunnerConnection). */
+  code: 'frame_too_large' | 'malformed_json' | 'not_a_message' | 'bad_frame';
   message: string;
 }
 
 /**
  * A connection to a runner. A bad frame (a runner bug: a line too long, not JSON, JSON that is no
- * message) fires `onError` and the connection carries on with the next line: the decoder resyncs
- * at the next newline, and one unreadable line must not cut an attach or a board's status link.
+ * message) fires `onError` and the connection carries on with the next frame: NDJSON resyncs at the
+ * next newline, binary1 at the end the frame's length gives, and one unreadable frame must not cut
+ * an attach or a board's status link. The one exception is a binary1 frame of an unknown type: a
+ * length-prefixed stream cannot find its place again, so after its onError the connection closes
+ * with an error saying why.
  * When the connection closes, `onClose` fires; everything waiting on it (ControlChannel's acks,
  * fetchSnapshot, requestExplanation) listens for that and fails with an error, never silence.
  */
@@ -59,21 +71,27 @@ export class RunnerConnection implements Disposable {
    * `ssh box agent-board bridge <session>` for a session on another machine.
    */
   static async over(socket: Duplex, opts: ConnectOptions): Promise<RunnerConnection> {
-    socket.setEncoding('utf8');
-    const decoder = createFrameDecoder();
+    // Bytes, not text: after the runner's hello the frames may be binary1 (reply-framing.ts).
+    const decoder = createReplyDecoder(utf8);
     let conn: RunnerConnection | null = null;
     let onHello: ((h: RunnerHello) => void) | null = null;
     let onFail: ((e: Error) => void) | null = null;
     /** Bad frames before the hello (which is still awaited): told to the first onError listener. */
     const early: ProtocolError[] = [];
 
-    socket.on('data', (chunk: string) => {
+    socket.on('data', (chunk: Buffer | string) => {
       try {
-        for (const frame of decoder.push(chunk)) {
+        for (const frame of decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) {
           const msg = asMessage(frame);
           if (!msg.ok) {
             if (conn) conn.errors.fire(msg.error);
             else early.push(msg.error); // nobody can listen before the hello: kept for the first listener
+            if (frame.ok === false && frame.code === 'bad_frame' && frame.fatal) {
+              const why = new Error(`the runner's stream cannot be read on: ${frame.message}`);
+              if (conn) socket.destroy(why);
+              else onFail?.(why);
+              return;
+            }
             continue;
           }
           if (!conn) {
@@ -104,7 +122,10 @@ export class RunnerConnection implements Disposable {
       socket.once('error', (e) => onFail?.(e));
       socket.once('close', () => onFail?.(new Error('the runner closed the connection')));
       // A socket holds what is written before it connects; a pipe takes it at once.
-      socket.write(encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly }));
+      const framings = opts.framings ?? OFFERED_FRAMINGS;
+      socket.write(
+        encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly, framing: framings.length ? [...framings] : undefined }),
+      );
     });
     socket.removeAllListeners('error');
     socket.removeAllListeners('close');
@@ -114,6 +135,11 @@ export class RunnerConnection implements Disposable {
     socket.on('error', (err) => c.markClosed(err));
     socket.on('close', () => c.markClosed(null));
     return c;
+  }
+
+  /** The framing of what the runner sends after its hello: binary1 when it picked it, NDJSON from an older runner. */
+  get framing(): Framing {
+    return this.hello.framing ?? 'ndjson';
   }
 
   get closed(): boolean {
@@ -202,7 +228,7 @@ export class RunnerConnection implements Disposable {
 type Read = { ok: true; value: RunnerMessage } | { ok: false; error: ProtocolError };
 
 /** A decoded frame as a message, or what was wrong with it. */
-function asMessage(frame: DecodedFrame): Read {
+function asMessage(frame: BinaryDecodedFrame): Read {
   if (!frame.ok) return { ok: false, error: { code: frame.code, message: frame.message } };
   const v = frame.value;
   if (typeof v !== 'object' || v === null || typeof (v as { type?: unknown }).type !== 'string') {

@@ -7,10 +7,12 @@
  */
 import type net from 'node:net';
 import { DisposableStore, toDisposable, type Disposable } from '../core/lifetime.js';
-import { createFrameDecoder, encodeFrame, type FrameDecoder } from '../core/protocol/frame-decoder.js';
+import type { Framing } from '../core/protocol/binary-framing.js';
+import { createFrameDecoder, type FrameDecoder } from '../core/protocol/frame-decoder.js';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
 import type { TermSize } from '../core/protocol/size.js';
 import type { Logger } from './log.js';
+import { encodeFor, type SharedFrame } from './wire-framing.js';
 
 /**
  * A client's output backlog beyond this (bytes queued in our socket) means it
@@ -65,6 +67,8 @@ export class ClientConn implements Disposable {
   private wanted: TermSize | null = null;
   private statusPushes = false;
   private activeAt = 0;
+  /** How frames to this client are written: NDJSON until its hello's reply picked another. */
+  private wire: Framing = 'ndjson';
   private readonly store = new DisposableStore();
 
   constructor(
@@ -121,6 +125,16 @@ export class ClientConn implements Disposable {
     this.hello = { ...hello };
   }
 
+  /** The framing this client's frames are written in. */
+  get framing(): Framing {
+    return this.wire;
+  }
+
+  /** Every frame from now on goes in `framing` (called right after the hello's reply, which went in the old one). */
+  useFraming(framing: Framing): void {
+    this.wire = framing;
+  }
+
   watchStatus(): void {
     this.statusPushes = true;
   }
@@ -167,10 +181,10 @@ export class ClientConn implements Disposable {
   }
 
   /**
-   * The live stream's next chunk (`frame` is it encoded, shared by every client): sent when
-   * this client is live and at that seq; false when it is not for this client.
+   * The live stream's next chunk (`frame` is it encoded once per framing, shared by every client):
+   * sent when this client is live and at that seq; false when it is not for this client.
    */
-  pushLive(chunk: Chunk, frame: string): boolean {
+  pushLive(chunk: Chunk, frame: SharedFrame): boolean {
     if (this.state !== 'live' || this.next !== chunk.seq) return false;
     this.sendEncoded(frame);
     this.next = chunk.seq + 1;
@@ -185,19 +199,19 @@ export class ClientConn implements Disposable {
 
   send(message: RunnerMessage): void {
     if (this.closed) return;
-    this.socket.write(encodeFrame(message));
+    this.socket.write(encodeFor(this.wire, message));
   }
 
-  /** Send a frame already encoded (the same output goes to every client). */
-  sendEncoded(frame: string): void {
+  /** Send a message encoded once for every client (the same output goes to all of them), in this client's framing. */
+  sendEncoded(frame: SharedFrame): void {
     if (this.closed) return;
-    this.socket.write(frame);
+    this.socket.write(frame.encoded(this.wire));
   }
 
   /** Send, then close our side once it is flushed. */
   finish(message: RunnerMessage): void {
     if (this.closed) return;
-    this.socket.end(encodeFrame(message));
+    this.socket.end(encodeFor(this.wire, message));
   }
 
   /** Registers what lives as long as this connection (its socket listeners). */

@@ -1,8 +1,8 @@
 /** The runner's connected clients, and what goes to all of them at once (status pushes). */
 import type { Disposable } from '../core/lifetime.js';
-import { encodeFrame } from '../core/protocol/frame-decoder.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import type { ClientConn } from './client-conn.js';
+import { SharedFrame } from './wire-framing.js';
 
 export class ClientSet implements Disposable, Iterable<ClientConn> {
   private readonly conns = new Set<ClientConn>();
@@ -25,12 +25,12 @@ export class ClientSet implements Disposable, Iterable<ClientConn> {
     return [...this.conns].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
   }
 
-  /** The host record changed: a `status` to everyone who asked for them, encoded once. */
+  /** The host record changed: a `status` to everyone who asked for them, encoded once per framing. */
   pushStatus(host: HostRecord, generation: string): void {
-    let frame: string | null = null;
+    let frame: SharedFrame | null = null;
     for (const c of this.conns) {
       if (!c.watchesStatus) continue;
-      frame ??= encodeFrame({ type: 'status', host, generation });
+      frame ??= new SharedFrame({ type: 'status', host, generation });
       c.sendEncoded(frame);
     }
   }

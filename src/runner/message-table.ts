@@ -8,6 +8,7 @@
  * keystrokes, a rejected `cmd_ack` for acknowledged commands (src/runner/control.ts).
  */
 import type { StatusExplanation } from '../core/agents/status-explain.js';
+import { pickFraming } from '../core/protocol/binary-framing.js';
 import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';
 import {
   PROTOCOL_VERSION,
@@ -96,8 +97,11 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
         c.finish({ type: 'error', code: 'unsupported_protocol', message: `runner speaks protocol ${PROTOCOL_VERSION}, client ${msg.protocol}` });
         return;
       }
+      // The first hello picks the framing (a later one keeps it); the reply goes in the old one, so any client reads it.
+      const framing = c.greeted ? c.framing : pickFraming(msg.framing);
       c.greet({ readOnly: msg.readOnly ?? false, name: msg.client ?? '' });
-      c.send({ type: 'hello', protocol: PROTOCOL_VERSION, generation: s.generation, host: s.record });
+      c.send({ type: 'hello', protocol: PROTOCOL_VERSION, generation: s.generation, host: s.record, framing: framing === 'ndjson' ? undefined : framing });
+      c.useFraming(framing);
     },
   },
   status: { gate: ANYONE, envelope: 'legacy', handle: (s, { c }) => c.send({ type: 'status', host: s.record, generation: s.generation }) },

@@ -1,16 +1,16 @@
 /**
  * The terminal stream to the clients: each chunk the program prints goes to the live clients
- * (encoded once), a client that cannot keep up falls behind and is re-snapshotted once it drains,
+ * (encoded once per framing), a client that cannot keep up falls behind and is re-snapshotted once it drains,
  * and a subscribe is answered with a replay from the ring or a snapshot.
  */
 import type { Scheduler } from '../core/clock.js';
 import type { DisposableStore } from '../core/lifetime.js';
-import { encodeFrame } from '../core/protocol/frame-decoder.js';
 import type { OutputRing, RingChunk } from '../core/terminal/output-ring.js';
 import { clientBacklogLimit, type ClientConn } from './client-conn.js';
 import type { ClientSet } from './clients.js';
 import type { Logger } from './log.js';
 import { sendSnapshot, type SnapshotModel, type SnapshotSource } from './snapshots.js';
+import { SharedFrame } from './wire-framing.js';
 
 export interface StreamDeps {
   ring: OutputRing;
@@ -32,11 +32,11 @@ export class TerminalStream {
   /** Output for the clients; returns its chunk (the ring keeps it for replays and snapshots). */
   publish(data: string): RingChunk {
     const chunk = this.d.ring.push(data);
-    let frame: string | null = null; // encoded once, whatever the number of clients
+    let frame: SharedFrame | null = null; // encoded once per framing, whatever the number of clients
     const limit = clientBacklogLimit(this.d.model.term.cols, this.d.model.term.rows);
     for (const c of this.d.clients) {
       if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
-      frame ??= encodeFrame({ type: 'output', seq: chunk.seq, data });
+      frame ??= new SharedFrame({ type: 'output', seq: chunk.seq, data });
       c.pushLive(chunk, frame);
       if (c.backlog > limit) this.fallBehind(c);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientConn, streamTransition, type StreamState } from '../../src/runner/client-conn.js';
+import { SharedFrame } from '../../src/runner/wire-framing.js';
 import { FakeSocket } from '../helpers/fake-socket.js';
 
 function conn() {
@@ -70,14 +71,14 @@ describe('ClientConn stream states', () => {
       { type: 'output', seq: 6, data: 'b' },
     ]);
     expect(c.cursor).toBe(7);
-    expect(c.pushLive({ seq: 8, data: 'x' }, 'never')).toBe(false); // a gap: not this client's next chunk
-    expect(c.pushLive({ seq: 7, data: 'c' }, '{"type":"output","seq":7,"data":"c"}\n')).toBe(true);
+    expect(c.pushLive({ seq: 8, data: 'x' }, new SharedFrame({ type: 'output', seq: 8, data: 'x' }))).toBe(false); // a gap: not this client's next chunk
+    expect(c.pushLive({ seq: 7, data: 'c' }, new SharedFrame({ type: 'output', seq: 7, data: 'c' }))).toBe(true);
     expect(c.cursor).toBe(8);
   });
 
   it('a client that is not live gets no live output', () => {
     const { c, socket } = at('snapshot');
-    expect(c.pushLive({ seq: 0, data: 'x' }, '{"type":"output","seq":0,"data":"x"}\n')).toBe(false);
+    expect(c.pushLive({ seq: 0, data: 'x' }, new SharedFrame({ type: 'output', seq: 0, data: 'x' }))).toBe(false);
     c.catchUp([{ seq: 0, data: 'x' }]);
     expect(socket.sent).toEqual([]);
   });

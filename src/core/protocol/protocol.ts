@@ -4,7 +4,8 @@ import type { WorktreeInfo, WorktreeStats } from '../worktree/worktree.js';
 import type { CmdAck, ReconcileMsg, ReconcileResult } from './control-protocol.js';
 
 /**
- * Protocol v1: newline-delimited JSON between clients and a session's runner.
+ * Protocol v1: newline-delimited JSON between clients and a session's runner (runner -> client
+ * frames may switch to binary1 after the hello: binary-framing.ts).
  * Shapes only; see docs/protocol.md for the conversation and its guarantees.
  */
 
@@ -82,6 +83,8 @@ export interface ClientHello {
   client?: string;
   /** Read-only clients never resize the session and may not type. */
   readOnly?: boolean;
+  /** The framings of runner -> client frames this client reads besides NDJSON, best first (`binary1`); names the runner does not know are ignored. */
+  framing?: string[];
 }
 export interface SubscribeTerminal {
   type: 'subscribe_terminal';
@@ -145,6 +148,8 @@ export interface RunnerHello {
   protocol: number;
   generation: string;
   host: HostRecord;
+  /** The framing of every frame after this hello (which is NDJSON); absent: NDJSON, as before framings existed. */
+  framing?: 'binary1';
 }
 export interface SnapshotBegin {
   type: 'snapshot_begin';

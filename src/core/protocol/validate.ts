@@ -32,6 +32,9 @@ export function validateClientMessage(value: unknown): Validated {
   return { ...v, envelope: env.envelope };
 }
 
+/** A hello offers a few framings; a longer list is a confused client, not a future one. */
+const MAX_FRAMINGS = 16;
+
 /** Bounds on a when-idle quiet period: long enough to mean something, short enough to come. */
 export const MIN_QUIET_MS = 50;
 export const MAX_QUIET_MS = 3_600_000;
@@ -44,7 +47,11 @@ function validateBody(value: Record<string, unknown>): Validated {
       if (!isInt(value.protocol)) return bad('hello needs an integer "protocol"');
       if (value.client !== undefined && typeof value.client !== 'string') return bad('hello "client" must be a string');
       if (value.readOnly !== undefined && typeof value.readOnly !== 'boolean') return bad('hello "readOnly" must be a boolean');
-      return ok({ type, protocol: value.protocol, client: value.client, readOnly: value.readOnly });
+      const { framing } = value;
+      if (framing !== undefined && !(Array.isArray(framing) && framing.length <= MAX_FRAMINGS && framing.every((f) => typeof f === 'string'))) {
+        return bad(`hello "framing" must be a list of at most ${MAX_FRAMINGS} names`);
+      }
+      return ok({ type, protocol: value.protocol, client: value.client, readOnly: value.readOnly, framing });
     }
     case 'subscribe_terminal': {
       const { sinceSeq, scrollback } = value;
