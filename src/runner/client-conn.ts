@@ -53,6 +53,29 @@ export interface Chunk {
   data: string;
 }
 
+/** How a direct writer ended: whether the terminal is left on the alternate screen, and whether bytes were dropped. */
+export interface HandBack {
+  altScreen: boolean;
+  cut: boolean;
+}
+
+/**
+ * Where a client's terminal output goes instead of its socket: its own terminal, written by the
+ * runner (src/runner/direct-terminal.ts). The stream logic (seqs, lag, snapshots) is the same.
+ */
+export interface OutputSink extends Disposable {
+  /** Output bytes, in order. */
+  write(data: string): void;
+  /** A snapshot's screen frame. */
+  screen(frame: string): void;
+  /** The client went live. */
+  live(): void;
+  readonly backlog: number;
+  onceDrained(fn: () => void): Disposable;
+  /** No more writes; resolves once all written ones are with the kernel (or after timeoutMs, cut). */
+  stop(timeoutMs: number): Promise<HandBack>;
+}
+
 let nextClientId = 1;
 
 export class ClientConn implements Disposable {
@@ -65,6 +88,8 @@ export class ClientConn implements Disposable {
   private wanted: TermSize | null = null;
   private statusPushes = false;
   private activeAt = 0;
+  /** Output goes here instead of the socket (direct output), or null. */
+  private sink: OutputSink | null = null;
   private readonly store = new DisposableStore();
 
   constructor(
@@ -113,7 +138,33 @@ export class ClientConn implements Disposable {
   }
 
   get backlog(): number {
-    return this.socket.writableLength;
+    return this.sink ? this.sink.backlog : this.socket.writableLength;
+  }
+
+  /** The runner writes this client's output to its terminal (direct output). */
+  get direct(): boolean {
+    return this.sink !== null;
+  }
+
+  /** Output goes to `sink` from now on (null: the socket); true when it replaced (and dropped) another. */
+  outputTo(sink: OutputSink | null): boolean {
+    const old = this.sink;
+    old?.dispose();
+    this.sink = sink;
+    return old !== null;
+  }
+
+  /**
+   * Direct output ends: the writer stops, and once the kernel has what it wrote, the client is
+   * told (`direct_off`) and output would go to the socket again. At once when there is none.
+   */
+  async handBack(timeoutMs: number): Promise<void> {
+    const sink = this.sink;
+    if (!sink) return;
+    const r = await sink.stop(timeoutMs);
+    if (this.sink === sink) this.sink = null;
+    sink.dispose();
+    this.send({ type: 'direct_off', altScreen: r.altScreen, cut: r.cut });
   }
 
   /** hello: who the client is. A second hello says it again (the last one counts). */
@@ -146,6 +197,7 @@ export class ClientConn implements Disposable {
     const t = this.to('live');
     if (!t.ok) return t;
     this.next = fromSeq;
+    this.sink?.live();
     for (const chunk of missed) this.sendChunk(chunk);
     return t;
   }
@@ -161,8 +213,13 @@ export class ClientConn implements Disposable {
       this.store.release(sub);
       if (this.state === 'lagging' && !this.closed) drained();
     };
-    this.socket.once('drain', onDrain);
-    const sub = this.store.add(toDisposable(() => this.socket.off('drain', onDrain)));
+    let sub: Disposable;
+    if (this.sink) {
+      sub = this.store.add(this.sink.onceDrained(onDrain));
+    } else {
+      this.socket.once('drain', onDrain);
+      sub = this.store.add(toDisposable(() => this.socket.off('drain', onDrain)));
+    }
     return t;
   }
 
@@ -175,6 +232,20 @@ export class ClientConn implements Disposable {
     this.sendEncoded(frame);
     this.next = chunk.seq + 1;
     return true;
+  }
+
+  /** The live stream's next chunk for a direct client (nothing is encoded): false when it is not for this client. */
+  pushDirect(chunk: Chunk): boolean {
+    if (!this.sink || this.state !== 'live' || this.next !== chunk.seq) return false;
+    this.sink.write(chunk.data);
+    this.next = chunk.seq + 1;
+    return true;
+  }
+
+  /** A snapshot's screen frame: to the client's terminal, or in a snapshot_screen frame. */
+  sendScreen(frame: string): void {
+    if (this.sink) this.sink.screen(frame);
+    else this.send({ type: 'snapshot_screen', data: frame });
   }
 
   /** What a live client has not seen yet (the ring's tail at exit). */
@@ -208,11 +279,13 @@ export class ClientConn implements Disposable {
   /** The connection is done with: listeners released; a socket not already ending is destroyed. */
   dispose(): void {
     this.store.dispose();
+    this.outputTo(null);
     if (!this.socket.writableEnded && !this.socket.destroyed) this.socket.destroy();
   }
 
   private sendChunk(chunk: Chunk): void {
-    this.send({ type: 'output', seq: chunk.seq, data: chunk.data });
+    if (this.sink) this.sink.write(chunk.data);
+    else this.send({ type: 'output', seq: chunk.seq, data: chunk.data });
     this.next = chunk.seq + 1;
   }
 
