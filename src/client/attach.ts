@@ -8,6 +8,7 @@ import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/term
 import { sleep } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
+import { DirectSide } from './attach-direct.js';
 import type { TerminalIdentity } from './tty-identity.js';
 
 /** How long a (re)connecting attach waits for the reconcile baseline before it takes a fresh snapshot anyway. */
@@ -15,15 +16,6 @@ export const ATTACH_RECONCILE_TIMEOUT_MS = 1000;
 
 /** Waits between reconnect attempts when the runner goes away mid-attach. */
 export const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000];
-
-/**
- * How long a detach waits for the runner to hand a direct-output terminal back (direct_off)
- * before it restores the terminal anyway: the runner's own wait (1 s) and a margin.
- */
-export const HANDBACK_WAIT_MS = 2000;
-
-/** CAN: cancels an escape sequence a writer that was cut off left open (ignored between sequences). */
-const CANCEL = '\x18';
 
 /** Thrown by a connect function when the session ended while we were away. */
 export class SessionExitedError extends Error {
@@ -98,18 +90,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   const done = new Promise<AttachResult>((r) => (finish = r));
   let finished = false;
   let jiggle: JiggleChain | null = null;
-  /** The runner writes the output to our terminal itself (direct output) on the current connection. */
-  let direct = false;
-  /** Our terminal may be inside an escape sequence a writer left open (a runner that died writing): cancel it first. */
-  let cut = false;
-  /** A detach waiting for the runner to hand the terminal back; released when the attach ends. */
-  const handBack = new MutableDisposable();
-  let handingBack = false;
-  const setDirect = (on: boolean) => {
-    if (direct === on) return;
-    direct = on;
-    opts.onDirect?.(on);
-  };
+  /** Direct output: the runner writes the output to our terminal itself (src/client/attach-direct.ts). */
+  const direct = new DirectSide({ terminal: opts.terminal, log: opts.log, onDirect: opts.onDirect, alt, settled: () => jiggle?.stop(), scheduler: opts.scheduler });
   /** The listeners on the current connection: replaced on every (re)connect, released at the end. */
   const listening = new MutableDisposable<DisposableStore>();
 
@@ -151,16 +133,15 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       case 'snapshot_screen':
         // Whatever the terminal shows now (an earlier frame, the user's shell) goes first.
-        show((cut ? CANCEL : '') + terminalRestoreSequence(alt.active) + '\x1b[H\x1b[2J' + m.data);
-        cut = false;
+        show(direct.cancel() + terminalRestoreSequence(alt.active) + '\x1b[H\x1b[2J' + m.data);
         return;
       case 'snapshot_end':
         // Direct: the runner wrote the frame and what follows; we cannot resume from a seq we never saw.
-        if (!direct) nextSeq = m.nextSeq;
+        if (!direct.active) nextSeq = m.nextSeq;
         goneLive();
         return;
       case 'output':
-        if (direct) return; // never sent while direct
+        if (direct.active) return; // never sent while direct
         if (nextSeq !== null && m.seq < nextSeq) return; // already shown (replay overlap)
         nextSeq = m.seq + 1;
         jiggle?.feed(m.data);
@@ -173,26 +154,11 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         if (m.reason === 'detach') end({ reason: 'detached' });
         return;
       case 'direct_on':
-        setDirect(true);
-        cut = false; // the runner cancels it before its first frame
-        nextSeq = null;
-        return;
-      case 'direct_refused':
-        opts.log?.(`direct output refused, output comes over the socket: ${m.reason}`);
-        return;
-      case 'direct_alt':
-        alt.active = m.active;
-        return;
-      case 'direct_settled':
-        jiggle?.stop(); // the program redrew: what the chain waits for in the output it no longer sees
-        return;
-      case 'direct_off':
-        alt.active = m.altScreen;
-        cut ||= m.cut;
-        setDirect(false);
-        if (handingBack) end({ reason: 'detached' });
+        nextSeq = null; // nothing to resume from: we never see the seqs
+        direct.handle(m);
         return;
       default:
+        direct.handle(m);
         return;
     }
   };
@@ -220,24 +186,18 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     if (before && !opts.readOnly) channel?.send({ type: 'input', data: before });
     if (hit) {
       channel?.send({ type: 'detach' });
-      if (direct && channel) waitForHandBack();
-      else end({ reason: 'detached' });
+      if (direct.active && channel) {
+        // The terminal is restored once the runner has stopped writing to it (direct_off).
+        input.off('data', onKeys);
+        input.pause();
+        direct.handBack(() => end({ reason: 'detached' }));
+      } else {
+        end({ reason: 'detached' });
+      }
       // Keys typed on after the detach key, in the same read, were not for the session.
       const after = chunk.slice(hit.index + hit.length);
       if (after) input.unshift?.(after);
     }
-  };
-
-  /** Detached with direct output on: the terminal is restored once the runner has stopped writing to it (direct_off). */
-  const waitForHandBack = () => {
-    handingBack = true;
-    input.off('data', onKeys);
-    input.pause();
-    handBack.value = opts.scheduler.setTimeout(() => {
-      opts.log?.('the runner did not hand the terminal back in time; restoring it anyway');
-      cut = true;
-      end({ reason: 'detached' });
-    }, HANDBACK_WAIT_MS);
   };
 
   /**
@@ -257,12 +217,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     store.add(
       c.onClose(() => {
         if (finished || conn !== c) return;
-        if (direct) {
-          // The runner stopped writing when it went (or when it saw us go), maybe in the middle of a sequence.
-          cut = true;
-          setDirect(false);
-        }
-        if (handingBack) end({ reason: 'detached' });
+        direct.stopped(); // it stopped writing when it went (or saw us go), maybe in the middle of a sequence
+        if (direct.handingBack) end({ reason: 'detached' });
         else void reconnect();
       }),
     );
@@ -272,7 +228,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     const resume = generation !== null && gen === generation && nextSeq !== null && baseline !== null && baseline.terminalCursor.lastSeq >= nextSeq - 1;
     const size = opts.readOnly ? {} : ourSize();
     // Asked for on every subscribe; the runner answers direct_on or direct_refused before the frame.
-    const want = opts.terminal ? { direct: { ...opts.terminal, altScreen: alt.active, cut } } : {};
+    const want = direct.request();
     c.send(resume ? { type: 'subscribe_terminal', sinceSeq: nextSeq!, ...size, ...want } : { type: 'subscribe_terminal', ...size, ...want });
     if (!resume) nextSeq = null;
   };
@@ -300,13 +256,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     flushOut();
     finished = true;
     jiggle?.dispose();
-    handBack.dispose();
+    direct.dispose();
     input.off('data', onKeys);
     output.off('resize', sendSize);
     // Direct output still on here (the runner did not answer in time) cannot be trusted to have stopped cleanly.
-    if (direct) cut = true;
-    setDirect(false);
-    output.write((cut ? CANCEL : '') + terminalRestoreSequence(alt.active));
+    direct.stopped();
+    output.write(direct.cancel() + terminalRestoreSequence(alt.active));
     if (input.setRawMode) input.setRawMode(wasRaw);
     input.pause();
     const c = conn;
