@@ -25,8 +25,9 @@ it('attaching from the board writes the session straight to the board terminal, 
   let out = '';
   p.onData((d) => (out += d));
   await waitFor('the board', () => out.includes('Enter attach'));
-  p.write('\r');
-  await waitFor('direct output', () => fs.readFileSync(runnerLog(home, id), 'utf8').match(/output goes straight to \/dev\/pts\/\d+/));
+  // The board may draw before it reads keys: Enter again until the attach has begun (a spare Enter reaches the session, harmlessly).
+  const direct = () => /output goes straight to \/dev\/pts\/\d+/.test(fs.readFileSync(runnerLog(home, id), 'utf8'));
+  await waitFor('direct output', () => direct() || (p.write('\r'), false), 10_000, 500);
   const from = out.length;
   p.write('hi\r');
   await waitFor('echo', () => out.slice(from).includes('got:hi'));

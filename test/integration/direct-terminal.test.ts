@@ -144,6 +144,26 @@ describe('direct output', () => {
     expect(end.text).toContain('lost the connection');
   }, 20_000);
 
+  it('a terminal that does not keep up falls behind without stalling the runner, then gets a fresh frame', async () => {
+    const id = newSession(home, ['--', 'sh', '-c', 'while :; do echo flood-flood-flood; done']);
+    const user = await heldTerminal();
+    const t = new FakeTerminal(100, 30);
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connect(id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+    await waitFor('flood', () => user.out.includes('flood-flood-flood'));
+    user.p.pause(); // nobody reads the terminal: the kernel's buffer fills, then the runner's
+    await waitFor('fell behind', () => log(id).includes('fell behind'));
+    // Meanwhile the runner still serves: a status answer comes at once.
+    const probe = await RawClient.hello(home, id);
+    probe.send({ type: 'status' });
+    await probe.next((m) => m.type === 'status', 2000);
+    probe.close();
+    const from = user.out.length;
+    user.p.resume();
+    await waitFor('a fresh frame', () => user.out.slice(from).includes(RESTORE + '\x1b[?9l'));
+    t.type('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+  });
+
   it('closes the terminal when the client is killed, and keeps serving another client', async () => {
     const id = newSession(home, ['--', 'sh', '-c', 'stty -echo; while IFS= read -r l; do echo "got:$l"; done']);
     const user = attachCli(id);
