@@ -74,7 +74,8 @@ export class DirectTerminal implements OutputSink {
   private writtenAlt: boolean;
   private toldAlt: boolean;
   private inFlight = 0;
-  private idle: (() => void) | null = null;
+  /** A stop waiting for the writes in flight (cut: they failed). */
+  private idle: ((cut: boolean) => void) | null = null;
   private stopped = false;
   private dead = false;
   private cancelFirst: boolean;
@@ -108,7 +109,7 @@ export class DirectTerminal implements OutputSink {
         this.writtenAlt = after;
         this.tellAlt();
       }
-      if (this.inFlight === 0) this.idle?.();
+      if (this.inFlight === 0) this.idle?.(false);
     });
     this.tellAlt();
     if (this.settle) this.watchSettle(data);
@@ -145,7 +146,7 @@ export class DirectTerminal implements OutputSink {
         resolve({ altScreen: cut ? this.writtenAlt || this.alt.active : this.writtenAlt, cut });
       };
       if (this.inFlight === 0 || this.dead) return finish(this.dead && this.inFlight > 0);
-      this.idle = () => finish(false);
+      this.idle = finish;
       timer = this.d.scheduler.setTimeout(() => finish(true), timeoutMs);
     });
   }
@@ -178,12 +179,13 @@ export class DirectTerminal implements OutputSink {
     this.d.tell({ type: 'direct_settled' });
   }
 
+  /** A write failed (the terminal hung up or closed): nothing more is written; a stop ends at once, else the client is dropped. */
   private fail(why: string): void {
     if (this.dead) return;
     this.dead = true;
     this.close();
-    this.idle?.();
-    this.d.failed(why);
+    if (this.idle) this.idle(true);
+    else if (!this.stopped) this.d.failed(why);
   }
 
   private close(): void {

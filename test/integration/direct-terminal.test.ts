@@ -13,7 +13,7 @@ import { terminalIdentity } from '../../src/client/tty-identity.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { runnerLog, socketPath } from '../../src/state/paths.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
-import { BIN, cli, cliEnv, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { BIN, cli, cliAsync, cliEnv, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { FakeTerminal } from '../helpers/screen.js';
@@ -231,6 +231,29 @@ describe('direct output', () => {
     expect(await done).toEqual({ reason: 'detached' });
     expect(t.screen.drawn).not.toContain('first');
   });
+});
+
+describe('direct output across a runner restart', () => {
+  it('the attach reconnects to the new runner, which writes to the terminal again (a CAN first, then its frame)', async () => {
+    const id = newSession(home, ['--', 'sh', '-c', 'stty -echo; echo "gen-$$"; while IFS= read -r l; do echo "got:$l"; done']);
+    const user = await heldTerminal();
+    const t = new FakeTerminal(100, 30);
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connect(id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity, reconnectDelaysMs: Array(100).fill(100) });
+    await waitFor('first frame', () => user.out.includes('gen-'));
+    const old = runnerPid();
+    process.kill(old, 'SIGKILL');
+    await waitFor('runner gone', () => !fs.existsSync(`/proc/${old}`));
+    const from = user.out.length;
+    expect((await cliAsync(home, ['restart', id])).code).toBe(0);
+    await waitFor('the new runner writes', () => user.out.slice(from).includes('\x18') && /gen-\d+/.test(user.out.slice(from)), 10_000);
+    expect(runnerPid()).not.toBe(old);
+    expect(log(id).split('output goes straight to').length - 1).toBe(2);
+    t.type('again\r');
+    await waitFor('typed', () => user.out.includes('got:again'));
+    t.type('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+    expect(t.screen.drawn).not.toContain('gen-');
+  }, 20_000);
 });
 
 describe('direct output and the jiggle chain', () => {
