@@ -11,6 +11,7 @@ import { createFrameDecoder, encodeFrame, type FrameDecoder } from '../core/prot
 import type { RunnerMessage } from '../core/protocol/protocol.js';
 import type { TermSize } from '../core/protocol/size.js';
 import type { Logger } from './log.js';
+import type { OutputSink } from './output-sink.js';
 
 /**
  * A client's output backlog beyond this (bytes queued in our socket) means it
@@ -51,29 +52,6 @@ export function streamTransition(from: StreamState, to: StreamState): Transition
 export interface Chunk {
   seq: number;
   data: string;
-}
-
-/** How a direct writer ended: whether the terminal is left on the alternate screen, and whether bytes were dropped. */
-export interface HandBack {
-  altScreen: boolean;
-  cut: boolean;
-}
-
-/**
- * Where a client's terminal output goes instead of its socket: its own terminal, written by the
- * runner (src/runner/direct-terminal.ts). The stream logic (seqs, lag, snapshots) is the same.
- */
-export interface OutputSink extends Disposable {
-  /** Output bytes, in order. */
-  write(data: string): void;
-  /** A snapshot's screen frame. */
-  screen(frame: string): void;
-  /** The client went live. */
-  live(): void;
-  readonly backlog: number;
-  onceDrained(fn: () => void): Disposable;
-  /** No more writes; resolves once all written ones are with the kernel (or after timeoutMs, cut). */
-  stop(timeoutMs: number): Promise<HandBack>;
 }
 
 let nextClientId = 1;

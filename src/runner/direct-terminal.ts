@@ -16,7 +16,8 @@ import type { DirectRequest, RunnerMessage } from '../core/protocol/protocol.js'
 import { BACKOFF_MS, createJiggleRetryState, feedOutput, type JiggleRetryState } from '../core/terminal/jiggle-retry.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { bootId } from '../state/proc-identity.js';
-import type { ClientConn, HandBack, OutputSink } from './client-conn.js';
+import type { ClientConn } from './client-conn.js';
+import type { HandBack, OutputSink } from './output-sink.js';
 import type { Logger } from './log.js';
 import { openClientTerminal } from './tty-check.js';
 

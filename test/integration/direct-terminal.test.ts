@@ -5,82 +5,28 @@
  * closes mid-output.
  */
 import fs from 'node:fs';
-import pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
-import { terminalIdentity } from '../../src/client/tty-identity.js';
-import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
-import { runnerLog, socketPath } from '../../src/state/paths.js';
-import { bootId, processStartTime } from '../../src/state/proc-identity.js';
-import { BIN, cli, cliAsync, cliEnv, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { attachCli as attachTerminal, connector, detachKey, FLOOD, heldTerminal, killUserTerminals, played, RESTORE, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
+import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { FakeTerminal } from '../helpers/screen.js';
-import { Terminal } from '../../src/state/headless-terminal.js';
-import { openClientTerminal } from '../../src/runner/tty-check.js';
 
 let home: string;
-const ptys: pty.IPty[] = [];
 beforeEach(() => {
   home = makeHome();
 });
 afterEach(() => {
-  for (const p of ptys.splice(0)) {
-    try {
-      p.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killUserTerminals();
   destroyHome(home);
 });
 
-const detachKey = () => {
-  const k = parseDetachKey('ctrl-\\');
-  if (!k.ok) throw new Error(k.message);
-  return k.key;
-};
-
-/** A PTY standing for the user's terminal, with everything written to it kept. */
-function userTerminal(file: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const p = pty.spawn(file, args, { name: 'xterm-256color', cols: 100, rows: 30, env: env as Record<string, string> });
-  ptys.push(p);
-  const t = { p, out: '', exited: new Promise<number>((r) => p.onExit((e) => r(e.exitCode))) };
-  p.onData((d) => (t.out += d));
-  return t;
-}
-
-/** The CLI's `attach` in a PTY: its stdout is the terminal the runner may write to. */
-const attachCli = (id: string) => userTerminal(process.execPath, [BIN, 'attach', id], cliEnv(home));
-
-/** A PTY held open by a sleeping process: the terminal an in-process attach claims as its own. */
-async function heldTerminal() {
-  const t = userTerminal('sleep', ['600']);
-  // Until the child has exec'd, its fds are not the terminal yet.
-  await waitFor('the terminal', () => fs.readlinkSync(`/proc/${t.p.pid}/fd/1`).startsWith('/dev/pts/'));
-  const identity = { path: fs.readlinkSync(`/proc/${t.p.pid}/fd/1`), pid: t.p.pid, startTime: processStartTime(t.p.pid)!, fd: 1, bootId: bootId()! };
-  return Object.assign(t, { identity });
-}
-
-const log = (id: string) => fs.readFileSync(runnerLog(home, id), 'utf8');
-const runnerPid = () => JSON.parse(cli(home, ['ls', '--json']).stdout)[0].runnerPid as number;
-const connect = (id: string) => () => RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' });
-
-/** The terminal after all of `data`: which screen it is on, its mouse mode and its text. */
-async function played(data: string) {
-  const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
-  await new Promise<void>((r) => term.write(data, r));
-  const buf = term.buffer.active;
-  const text = Array.from({ length: 30 }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '').join('\n');
-  const r = { screen: buf.type, mouse: term.modes.mouseTrackingMode, text };
-  term.dispose();
-  return r;
-}
-
-/** The restore sequence's start (src/core/terminal/terminal-restore.ts), last in the output. */
-const RESTORE = '\x1b[?2026l\x1b7\x1b[r\x1b[?6l\x1b8';
-const FLOOD = "printf '\\033[?1049h\\033[?1000h'; while :; do echo flood-flood-flood; done";
+const log = (id: string) => runnerText(home, id);
+const runnerPid = () => runnerPidOf(home);
+const connect = (id: string) => connector(home, id);
+const attachCli = (id: string) => attachTerminal(home, id);
 
 describe('direct output', () => {
   it('is used by a local attach: the runner writes the frame and the output, the client none of it', async () => {
@@ -230,95 +176,5 @@ describe('direct output', () => {
     t.type('\x1c');
     expect(await done).toEqual({ reason: 'detached' });
     expect(t.screen.drawn).not.toContain('first');
-  });
-});
-
-describe('direct output across a runner restart', () => {
-  it('the attach reconnects to the new runner, which writes to the terminal again (a CAN first, then its frame)', async () => {
-    const id = newSession(home, ['--', 'sh', '-c', 'stty -echo; echo "gen-$$"; while IFS= read -r l; do echo "got:$l"; done']);
-    const user = await heldTerminal();
-    const t = new FakeTerminal(100, 30);
-    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connect(id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity, reconnectDelaysMs: Array(100).fill(100) });
-    await waitFor('first frame', () => user.out.includes('gen-'));
-    const old = runnerPid();
-    process.kill(old, 'SIGKILL');
-    await waitFor('runner gone', () => !fs.existsSync(`/proc/${old}`));
-    const from = user.out.length;
-    expect((await cliAsync(home, ['restart', id])).code).toBe(0);
-    await waitFor('the new runner writes', () => user.out.slice(from).includes('\x18') && /gen-\d+/.test(user.out.slice(from)), 10_000);
-    expect(runnerPid()).not.toBe(old);
-    expect(log(id).split('output goes straight to').length - 1).toBe(2);
-    t.type('again\r');
-    await waitFor('typed', () => user.out.includes('got:again'));
-    t.type('\x1c');
-    expect(await done).toEqual({ reason: 'detached' });
-    expect(t.screen.drawn).not.toContain('gen-');
-  }, 20_000);
-});
-
-describe('direct output and the jiggle chain', () => {
-  it('tells the client when the output it wrote shows the settle marker', async () => {
-    const id = newSession(home, ['--', 'sh', '-c', "read x; printf '\\033[2Jredrawn'; exec sleep 60"]);
-    const user = await heldTerminal();
-    const c = await RawClient.hello(home, id);
-    c.send({ type: 'subscribe_terminal', direct: { ...user.identity, altScreen: false, cut: false } });
-    await c.next((m) => m.type === 'snapshot_end');
-    c.send({ type: 'input', data: '\r' });
-    await c.next((m) => m.type === 'direct_settled');
-    await waitFor('redrawn on the terminal', () => user.out.includes('redrawn'));
-    expect(c.messages.some((m) => m.type === 'output')).toBe(false);
-    c.close();
-  });
-});
-
-describe('direct output refused', () => {
-  const ask = async (id: string, direct: Record<string, unknown>) => {
-    const c = await RawClient.hello(home, id);
-    c.send({ type: 'subscribe_terminal', direct: { altScreen: false, cut: false, ...direct } });
-    const answer = await c.next((m) => m.type === 'direct_on' || m.type === 'direct_refused');
-    await c.next((m) => m.type === 'snapshot_end');
-    c.close();
-    return answer;
-  };
-
-  it('to a client of another machine, another process, or a path that is not its terminal', async () => {
-    const id = newSession(home, ['--', 'sh', '-c', 'echo on-the-socket; exec sleep 60']);
-    const user = await heldTerminal();
-    const good = user.identity;
-    expect(await ask(id, { ...good, bootId: '00000000-0000-0000-0000-000000000000' })).toMatchObject({ type: 'direct_refused', reason: expect.stringContaining('another machine') });
-    expect(await ask(id, { ...good, startTime: String(Number(good.startTime) + 1) })).toMatchObject({ type: 'direct_refused', reason: expect.stringContaining('not the client') });
-    expect(await ask(id, { ...good, pid: process.pid, startTime: processStartTime(process.pid) })).toMatchObject({ type: 'direct_refused', reason: expect.stringContaining(`is not ${good.path}`) });
-    expect(await ask(id, { ...good, path: '/dev/null' })).toMatchObject({ type: 'direct_refused', reason: expect.stringContaining('not a terminal path') });
-    expect(await ask(id, { ...good, path: '/tmp/../dev/pts/0' })).toMatchObject({ type: 'direct_refused' });
-    expect(await ask(id, good)).toEqual({ type: 'direct_on' });
-    expect(log(id).match(/refused/g)!.length).toBeGreaterThanOrEqual(5);
-  });
-
-  it('falls back to socket output silently, telling the log why', async () => {
-    const id = newSession(home, ['--', 'sh', '-c', 'echo on-the-socket; exec sleep 60']);
-    const user = await heldTerminal();
-    const t = new FakeTerminal(100, 30);
-    const said: string[] = [];
-    const remote = { ...user.identity, bootId: 'another-machine' };
-    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connect(id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: remote, log: (l) => said.push(l) });
-    await waitFor('frame over the socket', () => t.screen.drawn.includes('on-the-socket'));
-    t.type('\x1c');
-    expect(await done).toEqual({ reason: 'detached' });
-    expect(user.out).not.toContain('on-the-socket');
-    expect(said.join('\n')).toContain('another machine');
-  });
-
-  it('to a terminal that is not ours (its owner checked after the identity)', async () => {
-    const user = await heldTerminal();
-    const mine = openClientTerminal({ ...user.identity, altScreen: false, cut: false }, { uid: process.getuid!(), bootId: bootId() });
-    expect(mine.ok).toBe(true);
-    if (mine.ok) fs.closeSync(mine.fd);
-    const theirs = openClientTerminal({ ...user.identity, altScreen: false, cut: false }, { uid: process.getuid!() + 1, bootId: bootId() });
-    expect(theirs).toEqual({ ok: false, reason: expect.stringContaining('not to us') });
-  });
-
-  it('is not asked for when the output is no terminal', () => {
-    expect(terminalIdentity({ isTTY: false, fd: 1 })).toBeNull();
-    expect(terminalIdentity({ isTTY: true, fd: 1 }, { AGENT_BOARD_DIRECT: '0' })).toBeNull();
   });
 });
