@@ -46,6 +46,9 @@ describe('direct output', () => {
     expect(t.screen.drawn.startsWith(RESTORE)).toBe(true);
     expect(said).toEqual([]);
     expect(log(id)).toContain(`output goes straight to ${user.identity.path}`);
+    // Opened O_NOCTTY: the runner (a session leader without a terminal) did not get one (field 7, tty_nr).
+    const stat = fs.readFileSync(`/proc/${runnerPid()}/stat`, 'utf8');
+    expect(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7 - 3]).toBe('0');
   });
 
   it('hands back on detach mid-flood: the restored screen last, nothing of the runner after it', async () => {
