@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { runAttach } from '../client/attach.js';
 import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach-session.js';
 import { parseHost } from '../client/remote.js';
+import { terminalIdentity } from '../client/tty-identity.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import { describeExit, findSession } from '../client/sessions.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
@@ -38,6 +39,8 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
     connect: sessionConnector(home, s, time, o.readOnly),
     input: process.stdin,
     output: process.stdout,
+    // A local terminal: the runner may write the output to it itself (direct output); over --host never.
+    terminal: terminalIdentity(process.stdout),
     detachKey: parsed.key,
     readOnly: o.readOnly,
   });

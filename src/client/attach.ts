@@ -8,6 +8,8 @@ import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/term
 import { sleep } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
+import { DirectSide } from './attach-direct.js';
+import type { TerminalIdentity } from './tty-identity.js';
 
 /** How long a (re)connecting attach waits for the reconcile baseline before it takes a fresh snapshot anyway. */
 export const ATTACH_RECONCILE_TIMEOUT_MS = 1000;
@@ -59,6 +61,16 @@ export interface AttachOptions {
   reconnectDelaysMs?: number[];
   /** Timers for the reconnect waits and the jiggle chain (all released when the attach ends). */
   scheduler: Scheduler;
+  /**
+   * The output's terminal as a runner can check it (src/client/tty-identity.ts): with it, every
+   * subscribe asks the runner to write the output there itself (direct output), and the
+   * connection carries only input, resizes and control. Without it, or refused, output comes on the socket.
+   */
+  terminal?: TerminalIdentity | null;
+  /** Where a refused or broken direct output is told (the board's log). */
+  log?: (line: string) => void;
+  /** Direct output went on or off: nothing the client writes may go into the runner's output meanwhile (the board's rings). */
+  onDirect?: (on: boolean) => void;
 }
 
 /**
@@ -78,6 +90,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   const done = new Promise<AttachResult>((r) => (finish = r));
   let finished = false;
   let jiggle: JiggleChain | null = null;
+  /** Direct output: the runner writes the output to our terminal itself (src/client/attach-direct.ts). */
+  const direct = new DirectSide({ terminal: opts.terminal, log: opts.log, onDirect: opts.onDirect, alt, settled: () => jiggle?.stop(), scheduler: opts.scheduler });
   /** The listeners on the current connection: replaced on every (re)connect, released at the end. */
   const listening = new MutableDisposable<DisposableStore>();
 
@@ -119,13 +133,15 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       case 'snapshot_screen':
         // Whatever the terminal shows now (an earlier frame, the user's shell) goes first.
-        show(terminalRestoreSequence(alt.active) + '\x1b[H\x1b[2J' + m.data);
+        show(direct.cancel() + terminalRestoreSequence(alt.active) + '\x1b[H\x1b[2J' + m.data);
         return;
       case 'snapshot_end':
-        nextSeq = m.nextSeq;
+        // Direct: the runner wrote the frame and what follows; we cannot resume from a seq we never saw.
+        if (!direct.active) nextSeq = m.nextSeq;
         goneLive();
         return;
       case 'output':
+        if (direct.active) return; // never sent while direct
         if (nextSeq !== null && m.seq < nextSeq) return; // already shown (replay overlap)
         nextSeq = m.seq + 1;
         jiggle?.feed(m.data);
@@ -137,7 +153,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       case 'bye':
         if (m.reason === 'detach') end({ reason: 'detached' });
         return;
+      case 'direct_on':
+        nextSeq = null; // nothing to resume from: we never see the seqs
+        direct.handle(m);
+        return;
       default:
+        direct.handle(m);
         return;
     }
   };
@@ -165,7 +186,14 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     if (before && !opts.readOnly) channel?.send({ type: 'input', data: before });
     if (hit) {
       channel?.send({ type: 'detach' });
-      end({ reason: 'detached' });
+      if (direct.active && channel) {
+        // The terminal is restored once the runner has stopped writing to it (direct_off).
+        input.off('data', onKeys);
+        input.pause();
+        direct.handBack(() => end({ reason: 'detached' }));
+      } else {
+        end({ reason: 'detached' });
+      }
       // Keys typed on after the detach key, in the same read, were not for the session.
       const after = chunk.slice(hit.index + hit.length);
       if (after) input.unshift?.(after);
@@ -188,7 +216,10 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     if (c.onBatchEnd) store.add(c.onBatchEnd(flushOut));
     store.add(
       c.onClose(() => {
-        if (!finished && conn === c) void reconnect();
+        if (finished || conn !== c) return;
+        direct.stopped(); // it stopped writing when it went (or saw us go), maybe in the middle of a sequence
+        if (direct.handingBack) end({ reason: 'detached' });
+        else void reconnect();
       }),
     );
     const baseline = await ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
@@ -196,7 +227,9 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     const gen = baseline?.generation ?? c.hello.generation;
     const resume = generation !== null && gen === generation && nextSeq !== null && baseline !== null && baseline.terminalCursor.lastSeq >= nextSeq - 1;
     const size = opts.readOnly ? {} : ourSize();
-    c.send(resume ? { type: 'subscribe_terminal', sinceSeq: nextSeq!, ...size } : { type: 'subscribe_terminal', ...size });
+    // Asked for on every subscribe; the runner answers direct_on or direct_refused before the frame.
+    const want = direct.request();
+    c.send(resume ? { type: 'subscribe_terminal', sinceSeq: nextSeq!, ...size, ...want } : { type: 'subscribe_terminal', ...size, ...want });
     if (!resume) nextSeq = null;
   };
 
@@ -223,9 +256,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     flushOut();
     finished = true;
     jiggle?.dispose();
+    direct.dispose();
     input.off('data', onKeys);
     output.off('resize', sendSize);
-    output.write(terminalRestoreSequence(alt.active));
+    // Direct output still on here (the runner did not answer in time) cannot be trusted to have stopped cleanly.
+    direct.stopped();
+    output.write(direct.cancel() + terminalRestoreSequence(alt.active));
     if (input.setRawMode) input.setRawMode(wasRaw);
     input.pause();
     const c = conn;

@@ -13,6 +13,7 @@ import type { RunnerMessage } from '../core/protocol/protocol.js';
 import type { TermSize } from '../core/protocol/size.js';
 import type { Logger } from './log.js';
 import { encodeFor, type SharedFrame } from './wire-framing.js';
+import type { OutputSink } from './output-sink.js';
 
 /**
  * A client's output backlog beyond this (bytes queued in our socket) means it
@@ -69,6 +70,8 @@ export class ClientConn implements Disposable {
   private activeAt = 0;
   /** How frames to this client are written: NDJSON until its hello's reply picked another. */
   private wire: Framing = 'ndjson';
+  /** Output goes here instead of the socket (direct output), or null. */
+  private sink: OutputSink | null = null;
   private readonly store = new DisposableStore();
 
   constructor(
@@ -117,7 +120,33 @@ export class ClientConn implements Disposable {
   }
 
   get backlog(): number {
-    return this.socket.writableLength;
+    return this.sink ? this.sink.backlog : this.socket.writableLength;
+  }
+
+  /** The runner writes this client's output to its terminal (direct output). */
+  get direct(): boolean {
+    return this.sink !== null;
+  }
+
+  /** Output goes to `sink` from now on (null: the socket); true when it replaced (and dropped) another. */
+  outputTo(sink: OutputSink | null): boolean {
+    const old = this.sink;
+    old?.dispose();
+    this.sink = sink;
+    return old !== null;
+  }
+
+  /**
+   * Direct output ends: the writer stops, and once the kernel has what it wrote, the client is
+   * told (`direct_off`) and output would go to the socket again. At once when there is none.
+   */
+  async handBack(timeoutMs: number): Promise<void> {
+    const sink = this.sink;
+    if (!sink) return;
+    const r = await sink.stop(timeoutMs);
+    if (this.sink === sink) this.sink = null;
+    sink.dispose();
+    this.send({ type: 'direct_off', altScreen: r.altScreen, cut: r.cut });
   }
 
   /** hello: who the client is. A second hello says it again (the last one counts). */
@@ -160,6 +189,7 @@ export class ClientConn implements Disposable {
     const t = this.to('live');
     if (!t.ok) return t;
     this.next = fromSeq;
+    this.sink?.live();
     for (const chunk of missed) this.sendChunk(chunk);
     return t;
   }
@@ -175,8 +205,13 @@ export class ClientConn implements Disposable {
       this.store.release(sub);
       if (this.state === 'lagging' && !this.closed) drained();
     };
-    this.socket.once('drain', onDrain);
-    const sub = this.store.add(toDisposable(() => this.socket.off('drain', onDrain)));
+    let sub: Disposable;
+    if (this.sink) {
+      sub = this.store.add(this.sink.onceDrained(onDrain));
+    } else {
+      this.socket.once('drain', onDrain);
+      sub = this.store.add(toDisposable(() => this.socket.off('drain', onDrain)));
+    }
     return t;
   }
 
@@ -189,6 +224,20 @@ export class ClientConn implements Disposable {
     this.sendEncoded(frame);
     this.next = chunk.seq + 1;
     return true;
+  }
+
+  /** The live stream's next chunk for a direct client (nothing is encoded): false when it is not for this client. */
+  pushDirect(chunk: Chunk): boolean {
+    if (!this.sink || this.state !== 'live' || this.next !== chunk.seq) return false;
+    this.sink.write(chunk.data);
+    this.next = chunk.seq + 1;
+    return true;
+  }
+
+  /** A snapshot's screen frame: to the client's terminal, or in a snapshot_screen frame. */
+  sendScreen(frame: string): void {
+    if (this.sink) this.sink.screen(frame);
+    else this.send({ type: 'snapshot_screen', data: frame });
   }
 
   /** What a live client has not seen yet (the ring's tail at exit). */
@@ -222,11 +271,13 @@ export class ClientConn implements Disposable {
   /** The connection is done with: listeners released; a socket not already ending is destroyed. */
   dispose(): void {
     this.store.dispose();
+    this.outputTo(null);
     if (!this.socket.writableEnded && !this.socket.destroyed) this.socket.destroy();
   }
 
   private sendChunk(chunk: Chunk): void {
-    this.send({ type: 'output', seq: chunk.seq, data: chunk.data });
+    if (this.sink) this.sink.write(chunk.data);
+    else this.send({ type: 'output', seq: chunk.seq, data: chunk.data });
     this.next = chunk.seq + 1;
   }
 

@@ -20,6 +20,7 @@ import {
   type SubscribeTerminal,
 } from '../core/protocol/protocol.js';
 import type { ClientConn } from './client-conn.js';
+import { HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
 
 /** What a message must pass before its handler runs. */
 export interface Gate {
@@ -124,8 +125,13 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
     gate: ANYONE,
     envelope: 'either',
     handle: (_s, { c, acks }) => {
-      acks?.applied();
-      c.finish({ type: 'bye', reason: 'detach' });
+      const leave = () => {
+        acks?.applied();
+        c.finish({ type: 'bye', reason: 'detach' });
+      };
+      // Direct output first stops and is handed back (direct_off), so the client restores its terminal after our last byte.
+      if (c.direct) void c.handBack(HANDBACK_TIMEOUT_MS).then(leave);
+      else leave();
     },
   },
   input: {

@@ -1,7 +1,7 @@
 /** What each client message does to the session (the handlers' side of src/runner/message-table.ts). */
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { Clock } from '../core/clock.js';
-import type { HostRecord, InputMsg, SubscribeTerminal } from '../core/protocol/protocol.js';
+import type { DirectRequest, HostRecord, InputMsg, SubscribeTerminal } from '../core/protocol/protocol.js';
 import { normalizeSignal } from '../core/protocol/signals.js';
 import { checkSessionName } from '../core/session-ref.js';
 import type { ClientConn } from './client-conn.js';
@@ -18,6 +18,8 @@ export interface CommandDeps {
   redraw: { jiggle(): void };
   activity: { explain(): StatusExplanation; hook(event: string): boolean };
   stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void };
+  /** A subscribe's direct-output request, answered (src/runner/direct-terminal.ts): true when the runner writes to the client's terminal. */
+  direct(c: ClientConn, req: DirectRequest | undefined): boolean;
   control: {
     applyPendingResizes(): void;
     reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void;
@@ -67,7 +69,9 @@ export class SessionCommands implements SessionOps {
     // Resizes still pending from this burst, then this client's own size, come before the frame.
     this.d.control.applyPendingResizes();
     if (msg.cols !== undefined && msg.rows !== undefined && !c.readOnly && !this.d.exited()) this.d.size.resizeFor(c, msg.cols, msg.rows);
-    this.d.stream.subscribe(c, msg.sinceSeq, msg.scrollback ?? 0);
+    // Direct output starts with a fresh frame: the client cannot know what its terminal was last shown.
+    const direct = this.d.direct(c, msg.direct);
+    this.d.stream.subscribe(c, direct ? undefined : msg.sinceSeq, msg.scrollback ?? 0);
   }
 
   watchStatus(c: ClientConn): void {

@@ -17,6 +17,7 @@ import type { ClientConn } from './client-conn.js';
 import { ClientSet } from './clients.js';
 import type { Control } from './control.js';
 import { wireControl } from './control-wiring.js';
+import { offerDirect } from './direct-terminal.js';
 import { foregroundProgram } from './foreground.js';
 import { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
@@ -152,6 +153,8 @@ export class Session implements Disposable {
       redraw,
       activity: this.activity,
       stream: this.stream,
+      // The markers the client's jiggle chain looks for: the kind it takes from the same record.
+      direct: (c, req) => offerDirect(c, req, { clock, scheduler, log, settleMarkers: () => kindNamed(this.record.foregroundAgent ?? this.record.agent).settleMarkers }),
       control,
       prompts,
       size: this.size,

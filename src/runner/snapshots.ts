@@ -54,7 +54,7 @@ export function sendSnapshot(src: SnapshotSource, c: ClientConn, historyWanted: 
       generation: src.generation,
       historyLines: lines,
     });
-    c.send({ type: 'snapshot_screen', data: model.screenFrame() });
+    c.sendScreen(model.screenFrame()); // to the client's terminal itself, for direct output
     if (lines === 0) {
       goLive(src, c, seq);
       return;

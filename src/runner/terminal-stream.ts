@@ -9,6 +9,7 @@ import type { OutputRing, RingChunk } from '../core/terminal/output-ring.js';
 import { clientBacklogLimit, type ClientConn } from './client-conn.js';
 import type { ClientSet } from './clients.js';
 import type { Logger } from './log.js';
+import { EXIT_HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
 import { sendSnapshot, type SnapshotModel, type SnapshotSource } from './snapshots.js';
 import { SharedFrame } from './wire-framing.js';
 
@@ -36,8 +37,12 @@ export class TerminalStream {
     const limit = clientBacklogLimit(this.d.model.term.cols, this.d.model.term.rows);
     for (const c of this.d.clients) {
       if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
-      frame ??= new SharedFrame({ type: 'output', seq: chunk.seq, data });
-      c.pushLive(chunk, frame);
+      if (c.direct) {
+        c.pushDirect(chunk); // written to the client's terminal: no frame
+      } else {
+        frame ??= new SharedFrame({ type: 'output', seq: chunk.seq, data });
+        c.pushLive(chunk, frame);
+      }
       if (c.backlog > limit) this.fallBehind(c);
     }
     return chunk;
@@ -57,8 +62,13 @@ export class TerminalStream {
   farewell(exit: { code: number | null; signal: string | null }): void {
     for (const c of this.d.clients) {
       c.catchUp(this.d.ring.since(c.cursor) ?? []);
-      c.send({ type: 'exit', code: exit.code, signal: exit.signal });
-      c.finish({ type: 'bye', reason: 'exit' });
+      const goodbye = () => {
+        c.send({ type: 'exit', code: exit.code, signal: exit.signal });
+        c.finish({ type: 'bye', reason: 'exit' });
+      };
+      // A direct client's terminal gets the last output before the client hears of the exit and restores it.
+      if (c.direct) void c.handBack(EXIT_HANDBACK_TIMEOUT_MS).then(goodbye);
+      else goodbye();
     }
   }
 

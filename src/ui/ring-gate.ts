@@ -12,6 +12,7 @@ import { scanEscapes, type ScanState } from '../core/terminal/escape-scan.js';
 export class RingGate {
   private state: ScanState = 'ground';
   private held = '';
+  private holding = false;
   /** The terminal for an attach: the same stream, every write watched. */
   readonly output: AttachOutput;
 
@@ -36,6 +37,15 @@ export class RingGate {
     };
   }
 
+  /**
+   * While the session's runner writes to the terminal itself (direct output), the gate cannot
+   * follow its sequences: rings wait until it hands the terminal back.
+   */
+  hold(on: boolean): void {
+    this.holding = on;
+    this.flush();
+  }
+
   ring(seq: string): void {
     if (!seq) return;
     this.held += seq;
@@ -45,11 +55,12 @@ export class RingGate {
   /** The attach is over and the board draws again (from a clean screen): whatever it left open is gone. */
   reset(): void {
     this.state = 'ground';
+    this.holding = false;
     this.flush();
   }
 
   private flush(): void {
-    if (this.state !== 'ground' || !this.held) return;
+    if (this.state !== 'ground' || this.holding || !this.held) return;
     const seq = this.held;
     this.held = '';
     this.out.write(seq);

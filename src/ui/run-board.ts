@@ -3,6 +3,7 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { sessionConnector } from '../client/attach-session.js';
 import type { RunnerConnection } from '../client/connection.js';
+import { terminalIdentity } from '../client/tty-identity.js';
 import { boardReducer } from '../core/board/board-state.js';
 import type { BoardState, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
@@ -74,6 +75,10 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
             typeahead: left.typeahead,
             input: stdin,
             output: gate.output, // rings for other sessions go between the session's escape sequences
+            // The runner may write to the board's terminal itself (direct output); rings wait meanwhile.
+            terminal: terminalIdentity(stdout),
+            onDirect: (on) => gate.hold(on),
+            log: (line) => o.log.write(line),
             detachKey: o.detachKey,
             reconnectDelaysMs: o.reconnectDelaysMs,
             scheduler: o.time.scheduler,

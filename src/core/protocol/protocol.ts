@@ -95,6 +95,26 @@ export interface SubscribeTerminal {
   /** This client's size, applied (as a resize would be) before the snapshot, so the first frame fits it. */
   cols?: number;
   rows?: number;
+  /** Asks the runner to write the output to the client's own terminal itself (docs/protocol.md, "Direct output"). */
+  direct?: DirectRequest;
+}
+/**
+ * Who the client is and which terminal it writes to, so the runner can check that the client is
+ * on its machine and really holds that terminal before it opens it (src/runner/tty-check.ts).
+ */
+export interface DirectRequest {
+  /** The terminal device: /dev/pts/N or /dev/ttyX. */
+  path: string;
+  /** The client's pid, its start time (field 22 of /proc/<pid>/stat) and the file descriptor it writes the terminal on. */
+  pid: number;
+  startTime: string;
+  fd: number;
+  /** /proc/sys/kernel/random/boot_id of the client's machine. */
+  bootId: string;
+  /** Whether the terminal shows the alternate screen now (the client's knowledge): the first frame leaves it first. */
+  altScreen: boolean;
+  /** An earlier writer may have stopped in the middle of an escape sequence: cancel it (CAN) before the first frame. */
+  cut: boolean;
 }
 export interface InputMsg {
   type: 'input';
@@ -172,6 +192,20 @@ export interface StatusMsg { type: 'status'; host: HostRecord; generation: strin
 export interface ExplainMsg { type: 'explain'; explanation: StatusExplanation }
 export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null }
 export interface ByeMsg { type: 'bye'; reason: 'detach' | 'exit' | 'shutdown' }
+/** The runner writes this client's output to its terminal itself, from the next frame on. */
+export interface DirectOn { type: 'direct_on' }
+/** The runner will not write to the client's terminal (why, in a line): output comes on the socket as before. */
+export interface DirectRefused { type: 'direct_refused'; reason: string }
+/** Whether the terminal is on the alternate screen, said when it changes (true as soon as a switch to it is queued, false once a switch back is written). */
+export interface DirectAlt { type: 'direct_alt'; active: boolean }
+/** The output the runner wrote since the stream went live showed the kind's settle marker (the jiggle chain may stop). */
+export interface DirectSettled { type: 'direct_settled' }
+/**
+ * The runner stopped writing to the terminal and everything it wrote is with the kernel (on
+ * detach, before the program's exit, or when a subscribe replaces it); `cut` when it had to
+ * drop bytes it could not write in time (the terminal may be inside an escape sequence).
+ */
+export interface DirectOff { type: 'direct_off'; altScreen: boolean; cut: boolean }
 export interface ErrorMsg {
   type: 'error';
   code: ErrorCode;
@@ -192,6 +226,11 @@ export type RunnerMessage =
   | ExitMsg
   | ByeMsg
   | ErrorMsg
+  | DirectOn
+  | DirectRefused
+  | DirectAlt
+  | DirectSettled
+  | DirectOff
   | CmdAck
   | ReconcileResult
   | ExplainMsg;

@@ -1,6 +1,6 @@
 /** Checks a client's message off the socket, field by field, before the runner acts on it. */
 import { isCommandId, readEnvelope, type Envelope } from './control-protocol.js';
-import type { ClientMessage, ErrorCode } from './protocol.js';
+import type { ClientMessage, DirectRequest, ErrorCode } from './protocol.js';
 
 export type Validated =
   | { ok: true; message: ClientMessage; envelope?: Envelope }
@@ -60,7 +60,9 @@ function validateBody(value: Record<string, unknown>): Validated {
       const { cols, rows } = value;
       if ((cols === undefined) !== (rows === undefined)) return bad('subscribe_terminal needs both "cols" and "rows", or neither');
       if (cols !== undefined && !(isInt(cols) && isInt(rows))) return bad('subscribe_terminal "cols" and "rows" must be integers');
-      const sub = { type, sinceSeq, scrollback };
+      const direct = value.direct === undefined ? undefined : readDirect(value.direct);
+      if (direct === null) return bad('subscribe_terminal "direct" needs "path", "pid", "startTime", "fd", "bootId", "altScreen" and "cut"');
+      const sub = { type, sinceSeq, scrollback, ...(direct ? { direct } : {}) };
       return ok(cols === undefined ? sub : { ...sub, cols, rows: rows as number });
     }
     case 'input': {
@@ -110,6 +112,18 @@ function validateBody(value: Record<string, unknown>): Validated {
     default:
       return { ok: false, code: 'unknown_type', message: `unknown message type "${type.slice(0, 64)}"` };
   }
+}
+
+const shortString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+
+/** A direct-output request's fields, typed and bounded (what they prove is the runner's business: src/runner/tty-check.ts); null when malformed. */
+function readDirect(v: unknown): DirectRequest | null {
+  if (!isObject(v)) return null;
+  const { path, pid, startTime, fd, bootId, altScreen, cut } = v;
+  if (!shortString(path, 64) || !shortString(bootId, 64) || !(typeof startTime === 'string' && /^[0-9]{1,24}$/.test(startTime))) return null;
+  if (!(isInt(pid) && pid > 0) || !(isInt(fd) && fd >= 0 && fd < 65536)) return null;
+  if (typeof altScreen !== 'boolean' || typeof cut !== 'boolean') return null;
+  return { path, pid, startTime, fd, bootId, altScreen, cut };
 }
 
 function ok(message: ClientMessage): Validated {

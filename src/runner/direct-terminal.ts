@@ -1,0 +1,227 @@
+/**
+ * Direct output: the runner writes a local client's terminal output to the client's own terminal
+ * itself, as tmux's server does, instead of sending it over the socket for the client to write
+ * (docs/protocol.md, "Direct output"). A DirectTerminal is the ClientConn's output sink: the same
+ * bytes in the same order the client would have written (the first frame's reset included), a
+ * non-blocking writer so a slow terminal never stalls the runner (it falls behind and is
+ * re-snapshotted like a slow socket), and a clean hand-back: stop, wait until everything is
+ * with the kernel, say so. It also follows what the client can no longer see: whether the
+ * alternate screen is on (for the client's restore) and the kind's settle marker (for its jiggle chain).
+ */
+import fs from 'node:fs';
+import tty from 'node:tty';
+import type { Clock, Scheduler } from '../core/clock.js';
+import { toDisposable, type Disposable } from '../core/lifetime.js';
+import type { DirectRequest, RunnerMessage } from '../core/protocol/protocol.js';
+import { BACKOFF_MS, createJiggleRetryState, feedOutput, type JiggleRetryState } from '../core/terminal/jiggle-retry.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
+import { bootId } from '../state/proc-identity.js';
+import type { ClientConn } from './client-conn.js';
+import type { HandBack, OutputSink } from './output-sink.js';
+import type { Logger } from './log.js';
+import { openClientTerminal } from './tty-check.js';
+
+/** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
+export const HANDBACK_TIMEOUT_MS = 1000;
+/** The same wait at the program's exit: under the runner's exit linger (300 ms), so the goodbye still goes out. */
+export const EXIT_HANDBACK_TIMEOUT_MS = 200;
+/** How long after the stream goes live the settle marker is looked for: the client's jiggle chain gives up after its backoff steps. */
+const SETTLE_WATCH_MS = BACKOFF_MS.reduce((a, b) => a + b, 0) + 1000;
+/** CAN: cancels an escape sequence a writer that was cut left open (ignored between sequences). */
+const CANCEL = '\x18';
+
+export interface DirectDeps {
+  clock: Clock;
+  scheduler: Scheduler;
+  log: Logger;
+  /** The settle markers of the kind whose rules apply now (what the client's jiggle chain looks for). */
+  settleMarkers(): readonly string[];
+}
+
+interface TerminalDeps extends DirectDeps {
+  /** Told to the client: alt-screen changes, settle-marker hits. */
+  tell(m: RunnerMessage): void;
+  /** The terminal failed (hung up, closed): the client is dropped. */
+  failed(why: string): void;
+}
+
+/** The private method of Node's TTY handle that undoes tty.WriteStream's blocking writes. */
+type TtyHandle = { setBlocking?: (blocking: boolean) => number };
+
+/**
+ * A non-blocking writer on the opened terminal, or why not. tty.WriteStream makes its writes
+ * blocking (right for a process's own stdout); ours must never block the runner, so its handle's
+ * setBlocking(false) undoes that (libuv then waits for the fd to be writable, as for a socket).
+ */
+function nonBlockingWriter(fd: number): tty.WriteStream | string {
+  let out: tty.WriteStream;
+  try {
+    out = new tty.WriteStream(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    return `cannot write to the terminal: ${(err as Error).message}`;
+  }
+  const handle = (out as unknown as { _handle?: TtyHandle })._handle;
+  if (typeof handle?.setBlocking !== 'function' || handle.setBlocking(false) !== 0) {
+    out.destroy(); // closes the fd
+    return 'cannot make writes to the terminal non-blocking';
+  }
+  return out;
+}
+
+export class DirectTerminal implements OutputSink {
+  private readonly alt = new AltScreenTracker();
+  /** The alternate screen after the last write the kernel took, and as last told to the client. */
+  private writtenAlt: boolean;
+  private toldAlt: boolean;
+  private inFlight = 0;
+  /** A stop waiting for the writes in flight (cut: they failed). */
+  private idle: ((cut: boolean) => void) | null = null;
+  private stopped = false;
+  private dead = false;
+  private cancelFirst: boolean;
+  private settle: { state: JiggleRetryState; carry: string; until: number } | null = null;
+
+  constructor(
+    private readonly out: tty.WriteStream,
+    altScreen: boolean,
+    cut: boolean,
+    private readonly d: TerminalDeps,
+  ) {
+    this.alt.active = altScreen;
+    this.writtenAlt = this.toldAlt = altScreen;
+    this.cancelFirst = cut;
+    this.out.on('error', (err: NodeJS.ErrnoException) => this.fail(err.code ?? err.message));
+  }
+
+  get backlog(): number {
+    return this.out.writableLength;
+  }
+
+  /** Output: exactly these bytes, after everything written before. */
+  write(data: string): void {
+    if (this.stopped || this.dead) return;
+    this.alt.feed(data);
+    const after = this.alt.active;
+    this.inFlight++;
+    this.out.write(data, (err) => {
+      this.inFlight--;
+      if (!err) {
+        this.writtenAlt = after;
+        this.tellAlt();
+      }
+      if (this.inFlight === 0) this.idle?.(false);
+    });
+    this.tellAlt();
+    if (this.settle) this.watchSettle(data);
+  }
+
+  /** A snapshot's frame, as the attach client draws one: what the terminal shows now is left, then the frame on a clear screen. */
+  screen(frame: string): void {
+    const cancel = this.cancelFirst ? CANCEL : '';
+    this.cancelFirst = false;
+    this.write(cancel + terminalRestoreSequence(this.alt.active) + '\x1b[H\x1b[2J' + frame);
+  }
+
+  /** The stream went live (again): the client's jiggle chain starts over, and so does the settle watch. */
+  live(): void {
+    const markers = this.d.settleMarkers();
+    this.settle = markers.length ? { state: createJiggleRetryState(markers), carry: '', until: this.d.clock.now() + SETTLE_WATCH_MS } : null;
+  }
+
+  onceDrained(fn: () => void): Disposable {
+    this.out.once('drain', fn);
+    return toDisposable(() => this.out.off('drain', fn));
+  }
+
+  /** No more writes; resolves once the kernel has all of them (or after timeoutMs, `cut`), with the fd closed. */
+  stop(timeoutMs: number): Promise<HandBack> {
+    this.stopped = true;
+    return new Promise((resolve) => {
+      let timer: Disposable | null = null;
+      const finish = (cut: boolean) => {
+        timer?.dispose();
+        this.idle = null;
+        this.close();
+        // Cut: what was queued may or may not have reached the terminal; the alternate screen counts as on if either says so.
+        resolve({ altScreen: cut ? this.writtenAlt || this.alt.active : this.writtenAlt, cut });
+      };
+      if (this.inFlight === 0 || this.dead) return finish(this.dead && this.inFlight > 0);
+      this.idle = finish;
+      timer = this.d.scheduler.setTimeout(() => finish(true), timeoutMs);
+    });
+  }
+
+  /** At once: the fd is closed, whatever is still queued is dropped. */
+  dispose(): void {
+    this.stopped = true;
+    this.close();
+  }
+
+  /** What the client restores by: true as soon as a switch to the alternate screen is queued, false only once a switch back is written. */
+  private tellAlt(): void {
+    const now = this.alt.active || this.writtenAlt;
+    if (now === this.toldAlt || this.dead) return;
+    this.toldAlt = now;
+    this.d.tell({ type: 'direct_alt', active: now });
+  }
+
+  private watchSettle(data: string): void {
+    const w = this.settle!;
+    if (this.d.clock.now() > w.until) {
+      this.settle = null;
+      return;
+    }
+    const r = feedOutput(w.state, data, w.carry);
+    w.state = r.state;
+    w.carry = r.carry;
+    if (!r.clearFound) return;
+    this.settle = null;
+    this.d.tell({ type: 'direct_settled' });
+  }
+
+  /** A write failed (the terminal hung up or closed): nothing more is written; a stop ends at once, else the client is dropped. */
+  private fail(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.close();
+    if (this.idle) this.idle(true);
+    else if (!this.stopped) this.d.failed(why);
+  }
+
+  private close(): void {
+    if (!this.out.destroyed) this.out.destroy();
+  }
+}
+
+/**
+ * A subscribe's request for direct output, checked and answered (`direct_on`, or `direct_refused`
+ * with the reason, also logged): true when the client's output now goes to its terminal.
+ */
+export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: DirectDeps): boolean {
+  const replaced = c.outputTo(null); // a second subscribe starts over; the old writer is dropped
+  if (!req) return false;
+  const refuse = (reason: string) => {
+    d.log(`client ${c.id}: direct output to ${req.path.slice(0, 64)} refused: ${reason}`);
+    c.send({ type: 'direct_refused', reason });
+    return false;
+  };
+  const uid = process.getuid?.();
+  if (uid === undefined) return refuse('no user ids on this platform');
+  const opened = openClientTerminal(req, { uid, bootId: bootId() });
+  if (!opened.ok) return refuse(opened.reason);
+  const out = nonBlockingWriter(opened.fd);
+  if (typeof out === 'string') return refuse(out);
+  const sink = new DirectTerminal(out, req.altScreen, req.cut || replaced, {
+    ...d,
+    tell: (m) => c.send(m),
+    failed: (why) => {
+      d.log(`client ${c.id}: its terminal ${req.path} failed (${why}); dropping the client`);
+      c.dispose();
+    },
+  });
+  c.outputTo(sink);
+  c.send({ type: 'direct_on' });
+  d.log(`client ${c.id}: output goes straight to ${req.path}`);
+  return true;
+}

@@ -1,0 +1,25 @@
+/** Where a client's output goes when it is not its socket: the seam between ClientConn and direct output. */
+import type { Disposable } from '../core/lifetime.js';
+
+/** How a direct writer ended: whether the terminal is left on the alternate screen, and whether bytes were dropped. */
+export interface HandBack {
+  altScreen: boolean;
+  cut: boolean;
+}
+
+/**
+ * Where a client's terminal output goes instead of its socket: its own terminal, written by the
+ * runner (src/runner/direct-terminal.ts). The stream logic (seqs, lag, snapshots) is the same.
+ */
+export interface OutputSink extends Disposable {
+  /** Output bytes, in order. */
+  write(data: string): void;
+  /** A snapshot's screen frame. */
+  screen(frame: string): void;
+  /** The client went live. */
+  live(): void;
+  readonly backlog: number;
+  onceDrained(fn: () => void): Disposable;
+  /** No more writes; resolves once all written ones are with the kernel (or after timeoutMs, cut). */
+  stop(timeoutMs: number): Promise<HandBack>;
+}

@@ -1,0 +1,69 @@
+/** Direct output's tests: a PTY as the user's terminal, held by a CLI attach or by a sleeping process, and what it ends up showing. */
+import fs from 'node:fs';
+import pty from 'node-pty';
+import { RunnerConnection } from '../../src/client/connection.js';
+import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
+import { runnerLog, socketPath } from '../../src/state/paths.js';
+import { bootId, processStartTime } from '../../src/state/proc-identity.js';
+import { BIN, cli, cliEnv, waitFor } from './home.js';
+import { REAL_TIME } from './real-time.js';
+
+const ptys: pty.IPty[] = [];
+
+/** SIGKILLs every user terminal's process a test started. */
+export function killUserTerminals(): void {
+  for (const p of ptys.splice(0)) {
+    try {
+      p.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export const detachKey = () => {
+  const k = parseDetachKey('ctrl-\\');
+  if (!k.ok) throw new Error(k.message);
+  return k.key;
+};
+
+/** A PTY standing for the user's terminal, with everything written to it kept. */
+export function userTerminal(file: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const p = pty.spawn(file, args, { name: 'xterm-256color', cols: 100, rows: 30, env: env as Record<string, string> });
+  ptys.push(p);
+  const t = { p, out: '', exited: new Promise<number>((r) => p.onExit((e) => r(e.exitCode))) };
+  p.onData((d) => (t.out += d));
+  return t;
+}
+
+/** The CLI's `attach` in a PTY: its stdout is the terminal the runner may write to. */
+export const attachCli = (home: string, id: string) => userTerminal(process.execPath, [BIN, 'attach', id], cliEnv(home));
+
+/** A PTY held open by a sleeping process: the terminal an in-process attach claims as its own. */
+export async function heldTerminal() {
+  const t = userTerminal('sleep', ['600']);
+  // Until the child has exec'd, its fds are not the terminal yet.
+  await waitFor('the terminal', () => fs.readlinkSync(`/proc/${t.p.pid}/fd/1`).startsWith('/dev/pts/'));
+  const identity = { path: fs.readlinkSync(`/proc/${t.p.pid}/fd/1`), pid: t.p.pid, startTime: processStartTime(t.p.pid)!, fd: 1, bootId: bootId()! };
+  return Object.assign(t, { identity });
+}
+
+export const runnerText = (home: string, id: string) => fs.readFileSync(runnerLog(home, id), 'utf8');
+export const runnerPidOf = (home: string) => JSON.parse(cli(home, ['ls', '--json']).stdout)[0].runnerPid as number;
+export const connector = (home: string, id: string) => () => RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'test' });
+
+/** The terminal after all of `data`: which screen it is on, its mouse mode and its text. */
+export async function played(data: string) {
+  const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
+  await new Promise<void>((r) => term.write(data, r));
+  const buf = term.buffer.active;
+  const text = Array.from({ length: 30 }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '').join('\n');
+  const r = { screen: buf.type, mouse: term.modes.mouseTrackingMode, text };
+  term.dispose();
+  return r;
+}
+
+/** The restore sequence's start (src/core/terminal/terminal-restore.ts), last in the output. */
+export const RESTORE = '\x1b[?2026l\x1b7\x1b[r\x1b[?6l\x1b8';
+export const FLOOD = "printf '\\033[?1049h\\033[?1000h'; while :; do echo flood-flood-flood; done";
