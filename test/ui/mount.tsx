@@ -1,6 +1,7 @@
 /** Mounts the board (the real <Board/>) with fakes, in an emulated terminal. */
 import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
+import { BOARD_INK_OPTIONS } from '../../src/ui/ink-options.js';
 import type { BoardState } from '../../src/core/board/board-types.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
@@ -39,7 +40,7 @@ export function mountBoard(
       initialState={opts.initialState}
       onLeave={(req, state, typeahead) => left.push({ req, state, typeahead })}
     />,
-    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false, onRender: () => void draws++ },
+    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false, ...BOARD_INK_OPTIONS, onRender: () => void draws++ },
   );
   const exited = ink.waitUntilExit(); // before any exit: asked later, it would never settle
   return {
