@@ -1,0 +1,157 @@
+/**
+ * Ink's frame, built row by row with the rows that did not change taken from the last frame.
+ *
+ * Ink (6.8.0, pinned exactly in package.json) turns its tree into text in `Output.get()`: it
+ * fills a grid of one object per cell (10,000 at 200x50), tokenizes every text written into it,
+ * and turns each row back into a string, on every frame, whatever changed. For the board that was
+ * about three quarters of a frame's time (17 of 23 ms at p50, 100 sessions at 200x50), when one
+ * row had changed. Ink has no public hook for this, so this module wraps `Output.prototype.get`
+ * (Ink's build/output.js, which its package exports do not name: reached beside its main file).
+ *
+ * Rows are independent in `get()`: a text written at (x, y) only ever fills row y onwards, one
+ * line per row, and the innermost clip is applied per write. So a row is a pure function of the
+ * writes that land on it (their x, their line after the transformers, and the clip), and this
+ * wrapper keys each row by exactly that: when the key is the last frame's, the row is the last
+ * frame's; else the row alone goes through the original `get()` on a one-row Output, with the
+ * same arguments the original would have used. The screen is the same, byte for byte
+ * (test/ui/frame-cache.test.tsx compares).
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** What Ink's Output holds (build/output.js). */
+interface Clip {
+  x1?: number;
+  x2?: number;
+  y1?: number;
+  y2?: number;
+}
+type Transformer = (line: string, index: number) => string;
+type Operation = { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] } | { type: 'clip'; clip: Clip } | { type: 'unclip' };
+interface OutputInstance {
+  width: number;
+  height: number;
+  operations: Operation[];
+  get(): { output: string; height: number };
+}
+type OutputClass = (new (o: { width: number; height: number }) => OutputInstance) & { prototype: OutputInstance };
+
+/** One row's writes, as the original get() would do them on a one-row Output. */
+type RowOp = { x: number; line: string; transformers: Transformer[]; clip: Clip | undefined };
+
+/** The last frame's rows, for one shape of frame (Ink makes one Output per frame, of the screen's size). */
+interface Frame {
+  keys: string[];
+  rows: string[];
+}
+
+/** Frames of this many shapes are remembered (a resize, a second board in the tests); the oldest goes first. */
+const SHAPES_KEPT = 4;
+
+/** How often rows came from the last frame and how often they were built: for the tests and the benchmark. */
+export const frameCacheStats = { hits: 0, misses: 0, installed: false };
+
+const frames = new Map<string, Frame>();
+
+function frameFor(width: number, height: number): Frame {
+  const shape = `${width}x${height}`;
+  let f = frames.get(shape);
+  if (!f) {
+    if (frames.size >= SHAPES_KEPT) frames.delete(frames.keys().next().value!);
+    f = { keys: [], rows: [] };
+    frames.set(shape, f);
+  }
+  return f;
+}
+
+/** Whether the clip applies across (x) and whether row y is inside it (y), as get() decides. */
+const clipsX = (c: Clip | undefined): c is Clip => typeof c?.x1 === 'number' && typeof c.x2 === 'number';
+const clipsY = (c: Clip | undefined): c is Clip & { y1: number; y2: number } => typeof c?.y1 === 'number' && typeof c.y2 === 'number';
+
+/** Each write split into its lines, each line on its row with what get() would apply to it. */
+function rowOps(ops: readonly Operation[], height: number): RowOp[][] {
+  const rows: RowOp[][] = Array.from({ length: height }, () => []);
+  const clips: Clip[] = [];
+  for (const op of ops) {
+    if (op.type === 'clip') clips.push(op.clip);
+    else if (op.type === 'unclip') clips.pop();
+    else {
+      const clip = clips.at(-1);
+      const lines = op.text.split('\n');
+      // Vertical clipping drops the lines outside [y1, y2); the transformers see the index among those kept.
+      const from = clipsY(clip) && op.y < clip.y1 ? clip.y1 - op.y : 0;
+      // get() stops at the first line off the grid: one that starts above it writes nothing at all.
+      if (op.y + from < 0) continue;
+      for (let i = from; i < lines.length; i++) {
+        const y = op.y + i;
+        if ((clipsY(clip) && y >= clip.y2) || y >= height) break;
+        rows[y]!.push({ x: op.x, line: lines[i]!, transformers: indexed(op.transformers, i - from), clip: clipsX(clip) ? clip : undefined });
+      }
+    }
+  }
+  return rows;
+}
+
+/** The transformers of a line, called with the index it had in its write (a one-row Output would say 0). */
+function indexed(transformers: Transformer[], index: number): Transformer[] {
+  if (transformers.length === 0 || index === 0) return transformers;
+  return transformers.map((t) => (line: string) => t(line, index));
+}
+
+/** What the row's text depends on, as one string (lengths first, so no two differ only in where a part ends). */
+function keyOf(ops: readonly RowOp[]): string {
+  let key = '';
+  for (const o of ops) {
+    let shown = o.line;
+    for (const t of o.transformers) shown = t(shown, 0);
+    const clip = o.clip ? `${o.clip.x1},${o.clip.x2}` : '';
+    key += `${o.x};${clip};${o.line.length};${o.line};${shown.length};${shown}\u0000`;
+  }
+  return key;
+}
+
+function install(Output: OutputClass): void {
+  const original = Output.prototype.get;
+  Output.prototype.get = function cachedGet(this: OutputInstance) {
+    const { width, height } = this;
+    const frame = frameFor(width, height);
+    const perRow = rowOps(this.operations, height);
+    const out: string[] = new Array<string>(height);
+    for (let y = 0; y < height; y++) {
+      const ops = perRow[y]!;
+      const key = keyOf(ops);
+      if (frame.keys[y] === key) {
+        out[y] = frame.rows[y]!;
+        frameCacheStats.hits++;
+        continue;
+      }
+      frameCacheStats.misses++;
+      const one = new Output({ width, height: 1 });
+      for (const o of ops) {
+        if (o.clip) one.operations.push({ type: 'clip', clip: { x1: o.clip.x1, x2: o.clip.x2 } });
+        one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: o.transformers });
+        if (o.clip) one.operations.push({ type: 'unclip' });
+      }
+      const row = original.call(one).output;
+      frame.keys[y] = key;
+      frame.rows[y] = row;
+      out[y] = row;
+    }
+    return { output: out.join('\n'), height };
+  };
+  frameCacheStats.installed = true;
+}
+
+/** Ink's Output class: the module Ink itself loaded (same file, so the same module instance). */
+async function loadOutput(): Promise<OutputClass | null> {
+  const main = createRequire(import.meta.url).resolve('ink');
+  const mod = (await import(pathToFileURL(path.join(path.dirname(main), 'output.js')).href)) as { default?: OutputClass };
+  const Output = mod.default;
+  return typeof Output === 'function' && typeof Output.prototype.get === 'function' ? Output : null;
+}
+
+// At load, before anything renders: Board.tsx imports this module. Not Ink's shape (another
+// version): Ink draws as it always did, and test/ui/frame-cache.test.tsx fails.
+const Output = await loadOutput();
+if (Output) install(Output);
