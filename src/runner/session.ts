@@ -92,9 +92,11 @@ export class Session implements Disposable {
         scheduler,
         onError: (err) => log(`could not write host.json: ${err.message}`),
         decorate: () => ({ previewLine: lastScreenLine(this.model) }),
+        settled: (fn) => this.model.whenSettled(fn),
       }),
     );
     this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
+    this.store.add(this.host.onPush((host) => this.clients.pushStatus(host, deps.generation)));
     // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
