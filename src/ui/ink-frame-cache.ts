@@ -29,16 +29,22 @@ interface Clip {
 }
 type Transformer = (line: string, index: number) => string;
 type Operation = { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] } | { type: 'clip'; clip: Clip } | { type: 'unclip' };
+/** Output's memo of what it measured and tokenized (per Output, so per frame, in Ink: here shared). */
+interface OutputCaches {
+  styledChars: Map<string, unknown>;
+  getStringWidth(text: string): number;
+}
 interface OutputInstance {
   width: number;
   height: number;
   operations: Operation[];
+  caches: OutputCaches;
   get(): { output: string; height: number };
 }
 type OutputClass = (new (o: { width: number; height: number }) => OutputInstance) & { prototype: OutputInstance };
 
-/** One row's writes, as the original get() would do them on a one-row Output. */
-type RowOp = { x: number; line: string; transformers: Transformer[]; clip: Clip | undefined };
+/** One row's writes, as the original get() would do them on a one-row Output; `shown`: the line after the transformers. */
+type RowOp = { x: number; line: string; shown: string; transformers: Transformer[]; clip: Clip | undefined };
 
 /** The last frame's rows, for one shape of frame (Ink makes one Output per frame, of the screen's size). */
 interface Frame {
@@ -49,8 +55,19 @@ interface Frame {
 /** Frames of this many shapes are remembered (a resize, a second board in the tests); the oldest goes first. */
 const SHAPES_KEPT = 4;
 
-/** How often rows came from the last frame and how often they were built: for the tests and the benchmark. */
-export const frameCacheStats = { hits: 0, misses: 0, installed: false };
+/**
+ * The rows built afresh share one Output's caches (each character's width, each line's styled
+ * characters), which Ink throws away with every frame; started again once it holds this many
+ * lines, so a session printing flat out does not grow it without end.
+ */
+const CACHED_LINES_MAX = 4000;
+let shared: OutputCaches | null = null;
+
+/**
+ * Whether the cache is in (`installed`) and used (`enabled`: the tests turn it off to compare),
+ * and how often rows came from the last frame or were built: for the tests and the benchmark.
+ */
+export const frameCache = { installed: false, enabled: true, hits: 0, misses: 0 };
 
 const frames = new Map<string, Frame>();
 
@@ -86,7 +103,10 @@ function rowOps(ops: readonly Operation[], height: number): RowOp[][] {
       for (let i = from; i < lines.length; i++) {
         const y = op.y + i;
         if ((clipsY(clip) && y >= clip.y2) || y >= height) break;
-        rows[y]!.push({ x: op.x, line: lines[i]!, transformers: indexed(op.transformers, i - from), clip: clipsX(clip) ? clip : undefined });
+        const line = lines[i]!;
+        let shown = line;
+        for (const t of op.transformers) shown = t(shown, i - from);
+        rows[y]!.push({ x: op.x, line, shown, transformers: indexed(op.transformers, i - from), clip: clipsX(clip) ? clip : undefined });
       }
     }
   }
@@ -103,17 +123,61 @@ function indexed(transformers: Transformer[], index: number): Transformer[] {
 function keyOf(ops: readonly RowOp[]): string {
   let key = '';
   for (const o of ops) {
-    let shown = o.line;
-    for (const t of o.transformers) shown = t(shown, 0);
     const clip = o.clip ? `${o.clip.x1},${o.clip.x2}` : '';
-    key += `${o.x};${clip};${o.line.length};${o.line};${shown.length};${shown}\u0000`;
+    key += `${o.x};${clip};${o.line.length};${o.line};${o.shown.length};${o.shown}\u0000`;
   }
   return key;
+}
+
+/**
+ * Text whose every character get() counts as wide as string-width does (SGR sequences, ASCII,
+ * Latin, punctuation, arrows, box drawing, shapes, symbols): where a write ends is then its
+ * width. get() gives a zero-width character (a combining mark, a joiner) a cell of its own.
+ */
+const ONE_CELL_EACH = /^[\x1b\x20-\x7e\u00a0-\u02ff\u2010-\u205f\u2070-\u2bff]*$/;
+
+/**
+ * A row whose writes do not overlap, left to right and unclipped (every row of the board's list
+ * and preview), all but the last of them ONE_CELL_EACH: its writes as they are, with spaces
+ * between them. The same cells and styles as
+ * get() makes of them, without its grid of cells and its style diff per cell (most of the time
+ * of a row); null for any other row, which goes through get().
+ */
+function plainRow(ops: readonly RowOp[], caches: OutputCaches): string | null {
+  let row = '';
+  let at = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i]!;
+    if (o.clip || o.x < at || (i < ops.length - 1 && !ONE_CELL_EACH.test(o.shown))) return null;
+    if (o.x > at) row += ' '.repeat(o.x - at);
+    row += o.shown;
+    at = o.x + caches.getStringWidth(o.shown);
+  }
+  return row.trimEnd();
+}
+
+/** The shared caches, started again once they hold CACHED_LINES_MAX lines. */
+function cachesFor(Output: OutputClass): OutputCaches {
+  if (!shared || shared.styledChars.size > CACHED_LINES_MAX) shared = new Output({ width: 1, height: 1 }).caches;
+  return shared;
+}
+
+/** A one-row Output with the row's writes, as get() would have done them (the innermost clip's x around each). */
+function oneRow(Output: OutputClass, width: number, ops: readonly RowOp[]): OutputInstance {
+  const one = new Output({ width, height: 1 });
+  one.caches = cachesFor(Output);
+  for (const o of ops) {
+    if (o.clip) one.operations.push({ type: 'clip', clip: { x1: o.clip.x1, x2: o.clip.x2 } });
+    one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: o.transformers });
+    if (o.clip) one.operations.push({ type: 'unclip' });
+  }
+  return one;
 }
 
 function install(Output: OutputClass): void {
   const original = Output.prototype.get;
   Output.prototype.get = function cachedGet(this: OutputInstance) {
+    if (!frameCache.enabled) return original.call(this);
     const { width, height } = this;
     const frame = frameFor(width, height);
     const perRow = rowOps(this.operations, height);
@@ -123,24 +187,18 @@ function install(Output: OutputClass): void {
       const key = keyOf(ops);
       if (frame.keys[y] === key) {
         out[y] = frame.rows[y]!;
-        frameCacheStats.hits++;
+        frameCache.hits++;
         continue;
       }
-      frameCacheStats.misses++;
-      const one = new Output({ width, height: 1 });
-      for (const o of ops) {
-        if (o.clip) one.operations.push({ type: 'clip', clip: { x1: o.clip.x1, x2: o.clip.x2 } });
-        one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: o.transformers });
-        if (o.clip) one.operations.push({ type: 'unclip' });
-      }
-      const row = original.call(one).output;
+      frameCache.misses++;
+      const row = plainRow(ops, cachesFor(Output)) ?? original.call(oneRow(Output, width, ops)).output;
       frame.keys[y] = key;
       frame.rows[y] = row;
       out[y] = row;
     }
     return { output: out.join('\n'), height };
   };
-  frameCacheStats.installed = true;
+  frameCache.installed = true;
 }
 
 /** Ink's Output class: the module Ink itself loaded (same file, so the same module instance). */
