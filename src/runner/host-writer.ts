@@ -155,7 +155,11 @@ export class HostWriter {
     const stamped = Date.parse(this.record.lastOutputAt ?? '');
     const sameLine = extra.previewLine === undefined || extra.previewLine === this.record.previewLine;
     if (sameLine && now - stamped < OUTPUT_STAMP_MS) return;
-    this.record = { ...this.record, ...extra, lastOutputAt: new Date(now).toISOString(), revision: (this.record.revision ?? 0) + 1 };
+    // Not a new revision: the revision counts what the runner writes (reconcile's hostRevision is
+    // host.json's). The write that follows stamps the line again, with the next revision.
+    this.record = { ...this.record, ...extra, lastOutputAt: new Date(now).toISOString() };
+    this.outputSeen = true;
+    if (!this.timer.value) this.arm(() => this.flush(false));
     this.pushed.fire(this.record);
   }
 
