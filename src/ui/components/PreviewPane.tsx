@@ -90,12 +90,17 @@ function Title({ session, size, width }: { session: SessionView; size: string; w
   if (textWidth(full) > width) return <Text dimColor>{rule(full, width)}</Text>;
   const st = statusStyle(session);
   const grey = st.color === 'gray';
+  // The line to the edge is a border, not text: Ink measures every text on every frame, and a
+  // hundred box-drawing characters take string-width's slow path (about half a millisecond).
   return (
-    <Text wrap="truncate-end">
-      <Text dimColor>{head}</Text>
-      <Text color={grey ? undefined : st.color} dimColor={grey} bold={st.bold}>{state}</Text>
-      <Text dimColor>{tail + '─'.repeat(width - textWidth(full))}</Text>
-    </Text>
+    <Box width={width} height={1}>
+      <Text wrap="truncate-end">
+        <Text dimColor>{head}</Text>
+        <Text color={grey ? undefined : st.color} dimColor={grey} bold={st.bold}>{state}</Text>
+        <Text dimColor>{tail}</Text>
+      </Text>
+      <Box flexGrow={1} height={1} borderStyle="single" borderTop borderBottom={false} borderLeft={false} borderRight={false} borderDimColor />
+    </Box>
   );
 }
 
