@@ -52,6 +52,9 @@ export class HostWriter {
   /** Output came while a push was on its way: the model may not have had it then, so one more push follows. */
   private pushAgain = false;
   private lastPushAt = Number.NEGATIVE_INFINITY;
+  /** A write's push is left to the coming push of the last line (see flush), at the latest PREVIEW_PUSH_MS later. */
+  private pushOwed = false;
+  private readonly owedTimer = this.store.add(new MutableDisposable());
   private outputSeen = false;
   /** Output came while a write was pending: one more write follows, so the preview shows the last screen. */
   private trailing = false;
@@ -118,7 +121,23 @@ export class HostWriter {
       this.d.onError(err as Error);
       return;
     }
-    if (!heartbeatOnly) this.written.fire(this.record);
+    if (heartbeatOnly) return;
+    if (this.pushing && !durable) {
+      // The last line's push is on its way (this change came with output: a session turning
+      // busy): it carries this record too, so the board draws the two in one frame, not two.
+      this.pushOwed = true;
+      this.owedTimer.value ??= this.d.scheduler.setTimeout(() => this.payOwed(), PREVIEW_PUSH_MS);
+      return;
+    }
+    this.written.fire(this.record);
+  }
+
+  /** A change whose push waited for the last line's (flush), when that one took longer than PREVIEW_PUSH_MS. */
+  private payOwed(): void {
+    this.owedTimer.clear();
+    if (!this.pushOwed || this.store.isDisposed) return;
+    this.pushOwed = false;
+    this.written.fire(this.record);
   }
 
   /** The runner is done: no more writes, no heartbeat. */
@@ -154,7 +173,12 @@ export class HostWriter {
     const extra = this.d.decorate?.() ?? {};
     const stamped = Date.parse(this.record.lastOutputAt ?? '');
     const sameLine = extra.previewLine === undefined || extra.previewLine === this.record.previewLine;
-    if (sameLine && now - stamped < OUTPUT_STAMP_MS) return;
+    if (sameLine && now - stamped < OUTPUT_STAMP_MS) {
+      this.payOwed();
+      return;
+    }
+    this.pushOwed = false;
+    this.owedTimer.clear();
     // Not a new revision: the revision counts what the runner writes (reconcile's hostRevision is
     // host.json's). The write that follows stamps the line again, with the next revision.
     this.record = { ...this.record, ...extra, lastOutputAt: new Date(now).toISOString() };

@@ -231,9 +231,11 @@ export class Session implements Disposable {
     // wire are the same; a status this output causes now follows it.
     const chunk = this.stream.publish(data);
     this.model.write(data, chunk.seq + 1);
+    // The last line's push is armed before the activity can change, so a session turning busy
+    // reaches the board in that push, with the line that made it busy (HostWriter.flush).
+    this.host.noteOutput();
     this.activity.output();
     this.printed.fire();
-    this.host.noteOutput();
   }
 
   private onChildExit(e: ChildExit): void {
