@@ -1,12 +1,19 @@
 /** What a board feed can be tuned by, and the defaults that keep 100 idle sessions cheap. */
 import type { Clock, Scheduler } from '../core/clock.js';
 
+/**
+ * One frame of a 60 Hz screen: a change the feed hears reaches its subscribers at once when
+ * the last notification is a frame old, else when it is (so the board draws at most once per
+ * frame, however many runners push). The board's Ink throttle is shorter (src/ui/ink-options.ts).
+ */
+export const FRAME_MS = 16;
+
 export interface BoardFeedOptions {
   /** Ages heartbeats and stamps views. */
   clock: Clock;
   /** Every timer of the feed, its status links and its preview. */
   scheduler: Scheduler;
-  /** Subscribers hear of changes at most this often (ms). */
+  /** Subscribers hear of changes at most this often (ms): at once after a quiet spell, else this long after the last time. */
   notifyMs?: number;
   /** A change in the sessions folder is looked at after this quiet time (ms). */
   rescanMs?: number;
@@ -27,7 +34,7 @@ export type FeedTuning = Required<Omit<BoardFeedOptions, 'clock' | 'scheduler'>>
 
 export function feedTuning(options: BoardFeedOptions): FeedTuning {
   return {
-    notifyMs: options.notifyMs ?? 50,
+    notifyMs: options.notifyMs ?? FRAME_MS,
     rescanMs: options.rescanMs ?? 50,
     pendingRetryMs: options.pendingRetryMs ?? 50,
     pendingTries: options.pendingTries ?? 20,

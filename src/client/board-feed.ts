@@ -14,6 +14,7 @@ import { asHostRecord } from '../state/host-store.js';
 import { describeError } from './describe-error.js';
 import { byAge, feedView, readRecord, sameButHeartbeat } from './feed-records.js';
 import { FeedPreview, type PreviewTarget } from './feed-preview.js';
+import { FrameThrottle } from './frame-throttle.js';
 import { StatusLink } from './status-link.js';
 
 /** What a feed tells a user when one of its callbacks threw (the detail goes to the board log). */
@@ -52,9 +53,9 @@ export class LiveBoardFeed implements BoardFeed {
   private readonly scheduler: Scheduler;
   private readonly rootWatcher = new MutableDisposable();
   private readonly refreshTimer = new MutableDisposable();
-  private readonly notifyTimer = new MutableDisposable();
   private readonly sweepTimer = new MutableDisposable();
   private list: readonly SessionView[] = [];
+  private readonly notifier: FrameThrottle;
   private listStale = true;
   private readonly previewer: FeedPreview;
   private disposed = false;
@@ -64,8 +65,9 @@ export class LiveBoardFeed implements BoardFeed {
     this.folder = new SessionsFolder(home, this.o.pendingTries);
     this.clock = options.clock;
     this.scheduler = options.scheduler;
+    this.notifier = new FrameThrottle(this.clock, this.scheduler, this.o.notifyMs, () => this.guard('a subscriber', () => this.changes.fire()));
     this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.problem(detail) });
-    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifyTimer, this.sweepTimer, this.previewer]) this.store.add(d);
+    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifier, this.sweepTimer, this.previewer]) this.store.add(d);
     this.store.add(
       toDisposable(() => {
         for (const e of this.entries.values()) e.link.dispose();
@@ -124,9 +126,9 @@ export class LiveBoardFeed implements BoardFeed {
     this.scheduleNotify();
   }
 
+  /** Subscribers hear at most once per notifyMs, at once after a quiet spell (src/client/frame-throttle.ts). */
   private scheduleNotify(): void {
-    if (this.notifyTimer.value || this.disposed) return;
-    this.after(this.notifyTimer, this.o.notifyMs, 'a subscriber', () => this.changes.fire());
+    this.notifier.request();
   }
 
   private armSweep(): void {

@@ -1,6 +1,7 @@
 /**
  * The runner's owner of host.json: the record in memory, atomic rewrites (at once for status
- * changes, coalesced for the rest) and the heartbeat.
+ * changes, coalesced for the rest), the heartbeat, and the screen's last line pushed to the
+ * board between writes.
  */
 import type { Clock, Scheduler } from '../core/clock.js';
 import { HEARTBEAT_INTERVAL_MS } from '../core/protocol/host-status.js';
@@ -11,6 +12,17 @@ import { writeHostFile } from '../state/host-store.js';
 /** Resizes and output come in bursts; host.json is rewritten at most this often for them. */
 export const HOST_WRITE_COALESCE_MS = 250;
 
+/**
+ * The screen's last line (a board row shows it) goes to the status watchers this soon after
+ * output, at once after a quiet spell, without a file write (host.json follows within
+ * HOST_WRITE_COALESCE_MS): one frame of the board's, so a printed line is on its row in a frame
+ * and a session printing flat out costs a board one status frame per frame at most.
+ */
+export const PREVIEW_PUSH_MS = 16;
+
+/** A push for output alone (the same last line) once the last stamp is this old: the row's age goes back to 0s. */
+const OUTPUT_STAMP_MS = 1000;
+
 export interface HostWriterDeps {
   file: string;
   record: HostRecord;
@@ -20,6 +32,11 @@ export interface HostWriterDeps {
   onError: (err: Error) => void;
   /** Fields computed at write time (the screen's last line), so they cost nothing per output chunk. */
   decorate?: () => Partial<HostRecord>;
+  /**
+   * Runs `fn` once the output so far is in the screen model (TerminalModel.whenSettled). Given,
+   * output pushes the screen's last line (onPush) within PREVIEW_PUSH_MS, between writes.
+   */
+  settled?: (fn: () => void) => void;
 }
 
 export class HostWriter {
@@ -28,12 +45,24 @@ export class HostWriter {
   private readonly timer = this.store.add(new MutableDisposable());
   private readonly heartbeat = this.store.add(new MutableDisposable());
   private readonly written = this.store.add(new Emitter<HostRecord>());
+  private readonly pushed = this.store.add(new Emitter<HostRecord>());
+  private readonly pushTimer = this.store.add(new MutableDisposable());
+  /** A push is on its way (its timer, or waiting for the model). */
+  private pushing = false;
+  /** Output came while a push was on its way: the model may not have had it then, so one more push follows. */
+  private pushAgain = false;
+  private lastPushAt = Number.NEGATIVE_INFINITY;
+  /** A write's push is left to the coming push of the last line (see flush), at the latest PREVIEW_PUSH_MS later. */
+  private pushOwed = false;
+  private readonly owedTimer = this.store.add(new MutableDisposable());
   private outputSeen = false;
   /** Output came while a write was pending: one more write follows, so the preview shows the last screen. */
   private trailing = false;
 
   /** After each write that a watcher should see, with the record as written: status pushes hang off it. */
   readonly onWrite: Event<HostRecord> = this.written.event;
+  /** The record with the screen's last line as it is now, not written yet (see PREVIEW_PUSH_MS): status pushes hang off it too. */
+  readonly onPush: Event<HostRecord> = this.pushed.event;
 
   constructor(private readonly d: HostWriterDeps) {
     this.record = d.record;
@@ -59,6 +88,7 @@ export class HostWriter {
   /** The program printed: cheap enough for every output chunk (the time is stamped at the next write). */
   noteOutput(): void {
     this.outputSeen = true;
+    this.armPush();
     if (this.timer.value) {
       // Output after the write was scheduled may not be parsed when it happens: write once more after it.
       this.trailing = true;
@@ -91,12 +121,70 @@ export class HostWriter {
       this.d.onError(err as Error);
       return;
     }
-    if (!heartbeatOnly) this.written.fire(this.record);
+    if (heartbeatOnly) return;
+    if (this.pushing && !durable) {
+      // The last line's push is on its way (this change came with output: a session turning
+      // busy): it carries this record too, so the board draws the two in one frame, not two.
+      this.pushOwed = true;
+      this.owedTimer.value ??= this.d.scheduler.setTimeout(() => this.payOwed(), PREVIEW_PUSH_MS);
+      return;
+    }
+    this.written.fire(this.record);
+  }
+
+  /** A change whose push waited for the last line's (flush), when that one took longer than PREVIEW_PUSH_MS. */
+  private payOwed(): void {
+    this.owedTimer.clear();
+    if (!this.pushOwed || this.store.isDisposed) return;
+    this.pushOwed = false;
+    this.written.fire(this.record);
   }
 
   /** The runner is done: no more writes, no heartbeat. */
   dispose(): void {
     this.store.dispose();
+  }
+
+  /** A push of the last line PREVIEW_PUSH_MS after the last one (at once after a quiet spell), once the model has the output. */
+  private armPush(): void {
+    const settled = this.d.settled;
+    if (!settled) return;
+    if (this.pushing) {
+      this.pushAgain = true;
+      return;
+    }
+    this.pushing = true;
+    this.pushAgain = false;
+    const wait = Math.max(0, this.lastPushAt + PREVIEW_PUSH_MS - this.d.clock.now());
+    this.pushTimer.value = this.d.scheduler.setTimeout(() => {
+      this.pushTimer.clear();
+      settled(() => {
+        this.pushing = false;
+        if (this.store.isDisposed) return;
+        this.pushPreview();
+        if (this.pushAgain) this.armPush();
+      });
+    }, wait);
+  }
+
+  private pushPreview(): void {
+    const now = this.d.clock.now();
+    this.lastPushAt = now;
+    const extra = this.d.decorate?.() ?? {};
+    const stamped = Date.parse(this.record.lastOutputAt ?? '');
+    const sameLine = extra.previewLine === undefined || extra.previewLine === this.record.previewLine;
+    if (sameLine && now - stamped < OUTPUT_STAMP_MS) {
+      this.payOwed();
+      return;
+    }
+    this.pushOwed = false;
+    this.owedTimer.clear();
+    // Not a new revision: the revision counts what the runner writes (reconcile's hostRevision is
+    // host.json's). The write that follows stamps the line again, with the next revision.
+    this.record = { ...this.record, ...extra, lastOutputAt: new Date(now).toISOString() };
+    this.outputSeen = true;
+    if (!this.timer.value) this.arm(() => this.flush(false));
+    this.pushed.fire(this.record);
   }
 
   private arm(fn: () => void): void {

@@ -93,9 +93,11 @@ export class Session implements Disposable {
         scheduler,
         onError: (err) => log(`could not write host.json: ${err.message}`),
         decorate: () => ({ previewLine: lastScreenLine(this.model) }),
+        settled: (fn) => this.model.whenSettled(fn),
       }),
     );
     this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
+    this.store.add(this.host.onPush((host) => this.clients.pushStatus(host, deps.generation)));
     // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
@@ -232,9 +234,11 @@ export class Session implements Disposable {
     // wire are the same; a status this output causes now follows it.
     const chunk = this.stream.publish(data);
     this.model.write(data, chunk.seq + 1);
+    // The last line's push is armed before the activity can change, so a session turning busy
+    // reaches the board in that push, with the line that made it busy (HostWriter.flush).
+    this.host.noteOutput();
     this.activity.output();
     this.printed.fire();
-    this.host.noteOutput();
   }
 
   private onChildExit(e: ChildExit): void {

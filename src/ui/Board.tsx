@@ -19,6 +19,7 @@ import { useFeedErrors } from './hooks/useFeedErrors.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
 import { useFeedUpdates } from './hooks/useFeedUpdates.js';
 import { useNotices } from './hooks/useNotices.js';
+import './ink-frame-cache.js'; // before anything is drawn: Ink's frame built from the rows that changed
 import { useRawInput } from './ink-internals.js';
 import { SessionKeys } from './session-keys.js';
 

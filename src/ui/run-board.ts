@@ -15,6 +15,7 @@ import type { BoardLog } from '../client/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
+import { BOARD_INK_OPTIONS } from './ink-options.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
 import { ENTER_BOARD_SCREEN, LEAVE_BOARD_SCREEN, REENTER_BOARD_SCREEN } from './terminal-screen.js';
@@ -120,7 +121,7 @@ async function showBoard(o: RunBoardOptions, notices: BoardNotifier, initialStat
         left = { req, state, typeahead };
       },
     }),
-    { stdin: o.stdin, stdout: o.stdout, exitOnCtrlC: false, patchConsole: false },
+    { stdin: o.stdin, stdout: o.stdout, exitOnCtrlC: false, patchConsole: false, ...BOARD_INK_OPTIONS },
   );
   // Ink exits through the board's leave (exitOnCtrlC is off), or with an error, which rejects.
   await ink.waitUntilExit();

@@ -1,6 +1,9 @@
 /** Mounts the board (the real <Board/>) with fakes, in an emulated terminal. */
 import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
+import { BOARD_INK_OPTIONS } from '../../src/ui/ink-options.js';
+import { RenderCountContext, type RenderCounter } from '../../src/ui/contexts/RenderCountContext.js';
+import type { BoardFeed } from '../../src/client/board-api.js';
 import type { BoardState } from '../../src/core/board/board-types.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
@@ -10,7 +13,7 @@ import { REAL_TIME } from '../helpers/real-time.js';
 export interface Mounted {
   out: FakeStdout;
   stdin: FakeStdin;
-  feed: FakeFeed;
+  feed: BoardFeed;
   actions: FakeActions;
   left: { req: LeaveRequest; state: BoardState; typeahead: string }[];
   /** How many times Ink has drawn the board (each draw lays out and renders the whole screen). */
@@ -18,10 +21,11 @@ export interface Mounted {
   unmount(): Promise<void>;
 }
 
-export function mountBoard(
-  feed: FakeFeed,
-  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed } = {},
-): Mounted {
+export function mountBoard<F extends BoardFeed = FakeFeed>(
+  feed: F,
+  /** `counter`: hears every render of the board's parts (src/ui/contexts/RenderCountContext.ts). */
+  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter } = {},
+): Mounted & { feed: F } {
   const out = new FakeStdout(opts.cols ?? 80, opts.rows ?? 24);
   const stdin = new FakeStdin();
   const actions = opts.actions ?? new FakeActions();
@@ -29,6 +33,7 @@ export function mountBoard(
   let draws = 0;
   out.write('\x1b[H\x1b[2J');
   const ink = render(
+    <RenderCountContext.Provider value={opts.counter ?? null}>
     <Board
       feed={feed}
       chat={opts.chat}
@@ -38,8 +43,9 @@ export function mountBoard(
       detachLabel="Ctrl-\"
       initialState={opts.initialState}
       onLeave={(req, state, typeahead) => left.push({ req, state, typeahead })}
-    />,
-    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false, onRender: () => void draws++ },
+    />
+    </RenderCountContext.Provider>,
+    { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false, ...BOARD_INK_OPTIONS, onRender: () => void draws++ },
   );
   const exited = ink.waitUntilExit(); // before any exit: asked later, it would never settle
   return {

@@ -1,5 +1,6 @@
 /** The selected session's screen, cropped to fit, under its title line. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { statusText } from '../../core/board/board-derived.js';
 import { dialogText } from '../../core/agents/dialog-text.js';
@@ -25,9 +26,11 @@ export interface PreviewPaneProps {
 /**
  * The selected session's screen, cropped to fit, under a title line. A
  * waiting session's dialog (question and options) comes first, on top of the
- * screen, where the digits that answer it are explained.
+ * screen, where the digits that answer it are explained. Memoized: another
+ * session's change does not draw it, and a new screen draws only the lines
+ * that changed.
  */
-export function PreviewPane({ session, preview, rows, width, cursor = false }: PreviewPaneProps) {
+export const PreviewPane = memo(function PreviewPane({ session, preview, rows, width, cursor = false }: PreviewPaneProps) {
   const screen = session && preview?.id === session.id ? preview : null;
   const size = screen ? `${screen.cols}x${screen.rows}${screen.final ? ', last screen' : ''}` : '';
   const dialog = screen && session && sessionState(session) === 'waiting' ? dialogText(screen.lines) : null;
@@ -44,20 +47,25 @@ export function PreviewPane({ session, preview, rows, width, cursor = false }: P
       )}
     </Box>
   );
-}
+});
 
 function ScreenLines({ lines, cursor }: { lines: string[]; cursor: { x: number; y: number } | null }) {
   // The cursor's row may be past the last row with text (a prompt on a blank line).
   const shown = cursor && cursor.y >= lines.length ? [...lines, ...Array<string>(cursor.y - lines.length + 1).fill('')] : lines;
   return (
     <>
-      {shown.map((line, i) => (i === cursor?.y ? <CursorLine key={i} line={line} x={cursor.x} /> : <Text key={i} wrap="truncate-end">{line || ' '}</Text>))}
+      {shown.map((line, i) => (i === cursor?.y ? <CursorLine key={i} line={line} x={cursor.x} /> : <ScreenLine key={i} line={line} />))}
     </>
   );
 }
 
+/** One screen row: drawn again only when its text changed. */
+const ScreenLine = memo(function ScreenLine({ line }: { line: string }) {
+  return <Text wrap="truncate-end">{line || ' '}</Text>;
+});
+
 /** A screen row with the cell under the cursor drawn inverse. */
-function CursorLine({ line, x }: { line: string; x: number }) {
+const CursorLine = memo(function CursorLine({ line, x }: { line: string; x: number }) {
   const before = cut(line, x);
   const pad = ' '.repeat(Math.max(0, x - textWidth(before)));
   const rest = line.slice(before.length);
@@ -69,7 +77,7 @@ function CursorLine({ line, x }: { line: string; x: number }) {
       {rest.slice(at.length)}
     </Text>
   );
-}
+});
 
 /** `── NAME (STATE) AGENT COLSxROWS ⎇ BRANCH +A -R ... ───`, the state in its colour; the agent unless it is a plain shell; a worktree session's summary last (cut first). */
 function Title({ session, size, width }: { session: SessionView; size: string; width: number }) {
@@ -82,12 +90,17 @@ function Title({ session, size, width }: { session: SessionView; size: string; w
   if (textWidth(full) > width) return <Text dimColor>{rule(full, width)}</Text>;
   const st = statusStyle(session);
   const grey = st.color === 'gray';
+  // The line to the edge is a border, not text: Ink measures every text on every frame, and a
+  // hundred box-drawing characters take string-width's slow path (about half a millisecond).
   return (
-    <Text wrap="truncate-end">
-      <Text dimColor>{head}</Text>
-      <Text color={grey ? undefined : st.color} dimColor={grey} bold={st.bold}>{state}</Text>
-      <Text dimColor>{tail + '─'.repeat(width - textWidth(full))}</Text>
-    </Text>
+    <Box width={width} height={1}>
+      <Text wrap="truncate-end">
+        <Text dimColor>{head}</Text>
+        <Text color={grey ? undefined : st.color} dimColor={grey} bold={st.bold}>{state}</Text>
+        <Text dimColor>{tail}</Text>
+      </Text>
+      <Box flexGrow={1} height={1} borderStyle="single" borderTop borderBottom={false} borderLeft={false} borderRight={false} borderDimColor />
+    </Box>
   );
 }
 

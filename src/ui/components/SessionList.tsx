@@ -1,11 +1,12 @@
 /** The session list: the window of the (filtered) rows that fits on screen. */
 import { Box, Text } from 'ink';
+import { ago } from '../../core/board/ago.js';
 import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
 import { useTime } from '../contexts/TimeContext.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
-import { rowColumns, SessionRow } from './SessionRow.js';
+import { SessionRow, useRowColumns } from './SessionRow.js';
 
 export interface SessionListProps {
   state: BoardState;
@@ -15,16 +16,17 @@ export interface SessionListProps {
   width: number;
 }
 
-/** The window of the (filtered) list that fits in `rows`, from the state's scroll offset. */
+/**
+ * The window of the (filtered) list that fits in `rows`, from the state's scroll offset. It goes
+ * through its rows on every change; each row (memoized) draws again only when what it shows did.
+ */
 export function SessionList({ state, views, rows, width }: SessionListProps) {
   const byId = new Map(views.map((v) => [v.id, v]));
   const vis = visibleSessions(state);
   const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
   const { clock } = useTime();
   const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
-  const columns = rowColumns(vis, width);
-  const marked = new Set(state.attention);
-  const picked = new Set(state.marks);
+  const columns = useRowColumns(vis, width);
   if (vis.length === 0) {
     return (
       <Box height={rows} width={width}>
@@ -35,7 +37,15 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   return (
     <Box flexDirection="column" height={rows} width={width}>
       {shown.map((s) => (
-        <SessionRow key={s.id} session={s} selected={s.id === state.selectedId} marked={marked.has(s.id)} picked={picked.has(s.id)} now={now} columns={columns} />
+        <SessionRow
+          key={s.id}
+          session={s}
+          selected={s.id === state.selectedId}
+          marked={state.attention.includes(s.id)}
+          picked={state.marks.includes(s.id)}
+          since={ago(s.lastOutputAt ?? s.createdAt, now)}
+          columns={columns}
+        />
       ))}
     </Box>
   );

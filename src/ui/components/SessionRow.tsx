@@ -1,9 +1,11 @@
+/** One row of the session list, drawn again only when what it shows changed. */
 import { Box, Text } from 'ink';
+import { memo, useMemo } from 'react';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
-import { ago } from '../../core/board/ago.js';
 import { statusText } from '../../core/board/board-derived.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
+import { useCountRender } from '../contexts/RenderCountContext.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';
 import { cut, fit, textWidth } from '../text-width.js';
 
@@ -32,34 +34,48 @@ export interface SessionRowProps {
   marked: boolean;
   /** The user marked it for the prompt line: `*` after the marker. */
   picked: boolean;
-  now: number;
+  /** How long since its last output, as shown ("5s"): the list works it out, so a clock tick redraws only the rows whose age reads differently. */
+  since: string;
+  /** The same object while the widths stay (useRowColumns). */
   columns: RowColumns;
 }
 
-/** One session: marker, mark, glyph, name, agent, state, time since its last output, and its last screen line. */
-export function SessionRow({ session: s, selected, marked, picked, now, columns }: SessionRowProps) {
+/**
+ * One session: marker, mark, glyph, name, agent, state, time since its last output, and its last
+ * screen line. Memoized: the feed keeps a session's view object while nothing of it changed, so a
+ * change to one session draws its row alone (Ink lays out and draws only the nodes React touched;
+ * the other rows' text comes from the last frame: src/ui/ink-frame-cache.ts).
+ */
+export const SessionRow = memo(function SessionRow({ session: s, selected, marked, picked, since, columns }: SessionRowProps) {
+  useCountRender('row', s.id);
   const st = statusStyle(s);
   const rest = columns.width - FIXED - columns.agent - columns.name;
-  const since = ago(s.lastOutputAt ?? s.createdAt, now);
   // A worktree session's branch and counts come before its last screen line (docs/worktrees.md).
   const wt = s.worktree && rest > 4 ? '  ' + cut(worktreeSummary(s.worktree, s.worktreeStats), rest - 2) : '';
   const restAfter = rest - textWidth(wt);
+  // In parts: Ink measures every text of the screen on every frame, and a text with one
+  // character past ASCII takes the slow path for all of it (about 0.2 ms for a row); the glyphs
+  // go apart, so the rest of a row (usually ASCII) takes the fast one.
   return (
     <Box width={columns.width} height={1}>
+      <Box flexShrink={0}>
+        <Text>
+          {selected ? <Text color="cyan" bold>›</Text> : <Text color={ATTENTION_COLOR} bold>{marked ? ATTENTION_MARK : ' '}</Text>}
+          <Text color={PICK_COLOR} bold>{picked ? PICK_MARK : ' '}</Text>
+          <Text color={st.color} bold={st.bold}>{st.glyph}</Text>{' '}
+        </Text>
+      </Box>
       <Text wrap="truncate-end">
-        {selected ? <Text color="cyan" bold>›</Text> : <Text color={ATTENTION_COLOR} bold>{marked ? ATTENTION_MARK : ' '}</Text>}
-        <Text color={PICK_COLOR} bold>{picked ? PICK_MARK : ' '}</Text>
-        <Text color={st.color} bold={st.bold}>{st.glyph}</Text>{' '}
         <Text bold={selected || marked} inverse={selected} color={marked ? ATTENTION_COLOR : undefined}>{fit(s.name, columns.name, true)}</Text>{' '}
         <Text color="blue">{fit(agentLabel(s), columns.agent, true)}</Text>{' '}
         <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>{' '}
         <Text>{since.padStart(TIME)}</Text>
-        {wt ? <Text color="magenta">{wt}</Text> : null}
-        {restAfter > 4 && s.previewLine ? <Text dimColor>{'  ' + cut(s.previewLine.trim(), restAfter)}</Text> : null}
       </Text>
+      {wt ? <Text color="magenta" wrap="truncate-end">{wt}</Text> : null}
+      {restAfter > 4 && s.previewLine ? <Text dimColor wrap="truncate-end">{'  ' + cut(s.previewLine.trim(), restAfter)}</Text> : null}
     </Box>
   );
-}
+});
 
 /**
  * Name column: as wide as the longest name, between 8 and 20 (less on a
@@ -70,4 +86,10 @@ export function rowColumns(sessions: readonly { name: string; agent: string; for
   const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
   const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - 8));
   return { width, name, agent };
+}
+
+/** rowColumns, the same object for as long as the widths are the same (SessionRow is memoized on it). */
+export function useRowColumns(sessions: readonly { name: string; agent: string; foregroundAgent?: string }[], width: number): RowColumns {
+  const c = rowColumns(sessions, width);
+  return useMemo(() => c, [c.width, c.name, c.agent]);
 }

@@ -8,11 +8,10 @@ import type { SessionView } from '../../state/host-store.js';
  * it reports: a new session list goes into the board state (the rows and the
  * header together), anything else (the preview) bumps the returned version.
  *
- * One update, because Ink draws every commit in full and then holds the next
- * draw back for its frame interval (33 ms): a second commit per change (a
- * second subscriber, or an effect that copies the list into the state) drew
- * nothing new first and the real change a frame later, with the header a
- * frame behind the rows.
+ * One update, because Ink draws every commit and then holds the next draw
+ * back (src/ui/ink-options.ts): a second commit per change (a second
+ * subscriber, or an effect that copies the list into the state) drew nothing
+ * new first and the real change later, with the header behind the rows.
  */
 export function useFeedUpdates(feed: BoardFeed, dispatch: (a: BoardAction) => void): number {
   const [version, setVersion] = useState(0);
