@@ -38,12 +38,16 @@ const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
 
 const BOARD = COMMANDS[COMMANDS.length - 1]!;
 
-/** The commands a run needs: the one named first on the line (and the board, the program's default), or all. */
+/** The program's own version option: the program answers it before any command is looked at. */
+const VERSION_FLAGS = ['-V', '--version'];
+
+/** The commands a run needs: the one named first on the line (and the board, the program's default), none for the version, or all. */
 export function commandsFor(argv: string[]): typeof COMMANDS {
   const first = argv[2];
+  if (first !== undefined && VERSION_FLAGS.includes(first)) return [];
   const named = first === undefined ? undefined : COMMANDS.find((c) => c.names.includes(first));
   if (first === undefined) return [BOARD];
-  if (!named) return COMMANDS; // --help, --version, help, an option for the board, or a typo: the full program
+  if (!named) return COMMANDS; // --help, help, an option for the board, or a typo: the full program
   return named === BOARD ? [BOARD] : [named, BOARD];
 }
 

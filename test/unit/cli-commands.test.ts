@@ -15,9 +15,19 @@ describe('the CLI loads only the command it runs', () => {
   it('help, an option first, or an unknown word load every command', async () => {
     const all = (await buildProgram(argv('--help'))).commands.length;
     expect(all).toBeGreaterThan(16);
-    for (const words of [['--help'], ['--version'], ['help'], ['--notify-cmd', 'x'], ['atach']]) {
+    for (const words of [['--help'], ['help'], ['--notify-cmd', 'x'], ['atach']]) {
       expect(names(words)).toHaveLength(all);
     }
+  });
+
+  it('the version loads no command, and the program still answers it', async () => {
+    expect(names(['--version'])).toEqual([]);
+    expect(names(['-V'])).toEqual([]);
+    const program = await buildProgram(argv('--version'));
+    let out = '';
+    program.configureOutput({ writeOut: (s) => (out += s) });
+    await expect(program.parseAsync(argv('--version'))).rejects.toMatchObject({ code: 'commander.version', exitCode: 0 });
+    expect(out.trim()).toBe('0.1.0');
   });
 
   it('the program built for one command still knows that command fully', async () => {
