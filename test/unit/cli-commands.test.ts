@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandsFor } from '../../src/cli/main.js';
+import { HOT_WORDS, buildProgram, commandsFor } from '../../src/cli/main.js';
 
 const argv = (...words: string[]) => ['node', 'agent-board', ...words];
 const names = (words: string[]) => commandsFor(argv(...words)).map((c) => c.names[0]);
@@ -36,5 +36,12 @@ describe('the CLI loads only the command it runs', () => {
     expect(send.options.map((o) => o.long)).toContain('--when-idle');
     expect(program.commands.map((c) => c.name())).toEqual(['send', 'board']);
     expect((await buildProgram(argv('--help'))).commands.map((c) => c.name())).toContain('chat');
+  });
+
+  it('the hot words (the start-up bundle, scripts/bundle.mjs) are the version and the commands run on every turn or watched, and need nothing else', () => {
+    expect([...HOT_WORDS].sort()).toEqual(['--version', '-V', 'attach', 'chat', 'hook', 'list', 'ls', 'send']);
+    for (const word of HOT_WORDS) {
+      for (const name of names([word])) expect(['ls', 'attach', 'send', 'chat', 'hook', 'board']).toContain(name);
+    }
   });
 });
