@@ -4,7 +4,9 @@
 // a summary table; results also go to bench/out/latest.json.
 //
 //   node bench/run.mjs                 all of them
-//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send)
+//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup)
+//
+// A result whose baseline is not tmux names it (`versus`: start-up compares with a bare node).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,7 @@ import { benchBoard } from './board.mjs';
 import { AgentBoard, BIN, Cleanup, ROOT, Tmux, killAllClients, makeTempDir, now, tmuxVersion } from './lib.mjs';
 import { benchRss } from './rss.mjs';
 import { benchSend } from './send.mjs';
+import { benchStartup } from './startup.mjs';
 import { benchThroughput } from './throughput.mjs';
 
 const BENCHES = [
@@ -23,6 +26,7 @@ const BENCHES = [
   { key: 'rss', title: '(d) idle memory', fn: benchRss },
   { key: 'board', title: '(e) the board with 100 sessions: render per update, idle CPU', fn: benchBoard },
   { key: 'send', title: '(f) a prompt sent from a script', fn: benchSend },
+  { key: 'startup', title: '(g) start-up of the commands agents run every turn', fn: benchStartup },
 ];
 
 const log = (s) => process.stdout.write(`  ${s}\n`);
@@ -36,7 +40,7 @@ function fmt(x, unit) {
 }
 
 function resultLine(r) {
-  return `${r.name}: agent-board ${fmt(r.agentBoard, r.unit)}, tmux ${fmt(r.tmux, r.unit)}, ratio ${r.ratio.toFixed(2)} (target ${r.target})`;
+  return `${r.name}: agent-board ${fmt(r.agentBoard, r.unit)}, ${r.versus ?? 'tmux'} ${fmt(r.tmux, r.unit)}, ratio ${r.ratio.toFixed(2)} (target ${r.target})`;
 }
 
 const loadText = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -55,7 +59,7 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'bundle', 'main.js'))) {
     process.stderr.write('dist/ is missing: run npm run build (npm run bench does it for you)\n');
     process.exitCode = 2;
     return;
@@ -123,7 +127,7 @@ async function main() {
 
   const rows = [['benchmark', 'agent-board', 'tmux', 'ratio', 'target', 'result']];
   for (const r of results) {
-    rows.push([r.name, fmt(r.agentBoard, r.unit), fmt(r.tmux, r.unit), r.ratio.toFixed(2), r.target, r.pass === null ? 'info' : r.pass ? 'PASS' : 'MISS']);
+    rows.push([r.name, fmt(r.agentBoard, r.unit), fmt(r.tmux, r.unit) + (r.versus ? ` (${r.versus})` : ''), r.ratio.toFixed(2), r.target, r.pass === null ? 'info' : r.pass ? 'PASS' : 'MISS']);
   }
   for (const f of failures) rows.push([f.key, '-', '-', '-', '-', 'ERROR']);
   const elapsed = (now() - started) / 1000;

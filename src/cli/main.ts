@@ -12,12 +12,18 @@ type Register = (program: Command) => void;
  * on by a person. Help, a program option or an unknown word load them all.
  * The order is the order of `--help`; the board comes last because it makes
  * itself the program's own action.
+ *
+ * `hot`: the commands that start on every turn or under a person's eyes. The
+ * build gives them a start-up bundle of their own (scripts/bundle.mjs), which
+ * holds these and the board's registration (never its screen) and nothing
+ * else: a hot command imports no other command and nothing heavy (Ink, the
+ * MCP SDK, xterm), not even lazily.
  */
-const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
+const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Register> }> = [
   { names: ['new'], load: async () => (await import('./commands/new.js')).registerNew },
-  { names: ['ls', 'list'], load: async () => (await import('./commands/ls.js')).registerLs },
+  { names: ['ls', 'list'], hot: true, load: async () => (await import('./commands/ls.js')).registerLs },
   { names: ['peek'], load: async () => (await import('./commands/peek.js')).registerPeek },
-  { names: ['attach'], load: async () => (await import('./commands/attach.js')).registerAttach },
+  { names: ['attach'], hot: true, load: async () => (await import('./commands/attach.js')).registerAttach },
   { names: ['kill'], load: async () => (await import('./commands/kill.js')).registerKill },
   { names: ['rm'], load: async () => (await import('./commands/rm.js')).registerRm },
   { names: ['rename'], load: async () => (await import('./commands/rename.js')).registerRename },
@@ -26,10 +32,10 @@ const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
   { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
   { names: ['diff'], load: async () => (await import('./commands/diff.js')).registerDiff },
-  { names: ['send'], load: async () => (await import('./commands/send.js')).registerSend },
-  { names: ['chat'], load: async () => (await import('./commands/chat.js')).registerChat },
+  { names: ['send'], hot: true, load: async () => (await import('./commands/send.js')).registerSend },
+  { names: ['chat'], hot: true, load: async () => (await import('./commands/chat.js')).registerChat },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcp },
-  { names: ['hook'], load: async () => (await import('./commands/hook.js')).registerHook },
+  { names: ['hook'], hot: true, load: async () => (await import('./commands/hook.js')).registerHook },
   { names: ['demo'], load: async () => (await import('./commands/demo.js')).registerDemo },
   { names: ['runner'], load: async () => (await import('./commands/runner.js')).registerRunner },
   { names: ['bridge'], load: async () => (await import('./commands/bridge.js')).registerBridge },
@@ -38,12 +44,19 @@ const COMMANDS: Array<{ names: string[]; load: () => Promise<Register> }> = [
 
 const BOARD = COMMANDS[COMMANDS.length - 1]!;
 
-/** The commands a run needs: the one named first on the line (and the board, the program's default), or all. */
+/** The program's own version option: the program answers it before any command is looked at. */
+const VERSION_FLAGS = ['-V', '--version'];
+
+/** The first words of a line that need no command but hot ones (and the board's registration, which goes with them). */
+export const HOT_WORDS: readonly string[] = [...VERSION_FLAGS, ...COMMANDS.filter((c) => c.hot).flatMap((c) => c.names)];
+
+/** The commands a run needs: the one named first on the line (and the board, the program's default), none for the version, or all. */
 export function commandsFor(argv: string[]): typeof COMMANDS {
   const first = argv[2];
+  if (first !== undefined && VERSION_FLAGS.includes(first)) return [];
   const named = first === undefined ? undefined : COMMANDS.find((c) => c.names.includes(first));
   if (first === undefined) return [BOARD];
-  if (!named) return COMMANDS; // --help, --version, help, an option for the board, or a typo: the full program
+  if (!named) return COMMANDS; // --help, help, an option for the board, or a typo: the full program
   return named === BOARD ? [BOARD] : [named, BOARD];
 }
 

@@ -24,11 +24,12 @@ export const RUNNER_START_TIMEOUT_MS = 10_000;
 /** How often `new` looks whether its runner serves yet. */
 const RUNNER_START_POLL_MS = 20;
 
-/** The compiled runner; from the sources (tests run them directly) that is dist/runner/entry.js. */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const RUNNER_ENTRY = fs.existsSync(path.join(here, '..', 'runner', 'entry.js'))
-  ? path.join(here, '..', 'runner', 'entry.js')
-  : path.join(here, '..', '..', 'dist', 'runner', 'entry.js');
+/**
+ * The bundled runner (npm run build: scripts/bundle.mjs), which starts and idles lighter than
+ * tsc's dist/runner/entry.js. This file runs from src/client (tests), dist/client or dist/bundle:
+ * two folders down from the project's root each time.
+ */
+const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.js');
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {
@@ -180,6 +181,7 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
   if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
   }
+  if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: run npm run build`, EXIT.failure);
   writeHostFile(hostFile(home, record.id), record);
   const child = spawn(process.execPath, [RUNNER_ENTRY, record.id], {
     detached: true, // setsid: no controlling terminal, own process group

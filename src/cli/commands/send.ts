@@ -1,6 +1,7 @@
 /** `agent-board send`: type a prompt into a session exactly once (or say it cannot tell), then Enter. */
 import type { Command } from 'commander';
 import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
+import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
 import { isCommandId } from '../../core/protocol/control-protocol.js';
 import { EXIT, UserError } from '../../state/errors.js';
@@ -40,7 +41,7 @@ export function registerSend(program: Command): void {
       const timeoutMs = parseDuration(o.timeout, '--timeout');
       const quietMs = parseDuration(o.quiet, '--quiet');
       const time = cliTime();
-      const connect = await connector(ref, o.host, time);
+      const connect = connector(ref, o.host, time);
       const outcome = await sendDurable({
         time,
         connect,
@@ -56,9 +57,9 @@ export function registerSend(program: Command): void {
     });
 }
 
-async function connector(ref: string, host: string | undefined, time: Time) {
+function connector(ref: string, host: string | undefined, time: Time) {
+  // remote.ts costs nothing to load (attach takes it too, and the bundle has it in the hot chunk).
   if (host) {
-    const { connectRemote } = await import('../../client/remote.js');
     return () => connectRemote(host, ref, { client: 'send', scheduler: time.scheduler });
   }
   const home = getHome();

@@ -1,0 +1,142 @@
+// Bundles the CLI (npm run build, after tsc) into dist/bundle/, which
+// bin/agent-board runs. It pays at start-up, which the agents pay on every
+// turn (hook, send, chat) and a person on every attach: node resolves, reads,
+// compiles and links every ES module file on its own (the CLI from tsc's
+// dist/ is about forty before a command runs), and compiles every line it
+// loads afresh each time. bench/startup.mjs and bench/first-frame.mjs measure it.
+//
+//   node scripts/bundle.mjs            build dist/bundle/
+//
+// Two bundles of the same sources (src/cli/main.ts and all it imports, npm
+// packages included; node-pty, native, stays a package import):
+//
+// - main.js and its chunks: ES modules, the whole CLI. What main.ts imports
+//   statically and the hot commands are one chunk; the parts behind a
+//   dynamic import() (the board's Ink and React, the MCP server and zod, the
+//   xterm renderer of peek, the runner, the other commands) are chunks of
+//   their own, loaded only by the command that needs them. esbuild puts a
+//   module that two entries share in a chunk of its own, so a light module
+//   the board also uses would be one more file on every command's path:
+//   each lazy entry is built as a wrapper that imports the CLI entry first,
+//   which puts the entry's whole set in one shared chunk.
+// - hot.js: the hot commands of main.ts (attach, send, hook, chat, ls, and
+//   the board's registration, never its screen) as one CommonJS script,
+//   which bin/agent-board compiles with V8's code cache (hot.js.cache, made
+//   here by scripts/hot-cache.cjs): no ES module loader (bin/ is CommonJS,
+//   bin/package.json), no compile. Any other dynamic import in it is a stub
+//   that throws, as none of these commands may take one (main.ts says so).
+//   Every other first word goes to main.js.
+// - runner.js: the runner (src/runner/entry.ts), one ES module, which `new`
+//   spawns: its ~50 files and xterm's load in a fraction of the time
+//   (bench/startup.mjs times `new`), and it holds less memory idle.
+//
+// Built-in modules: see scripts/bundle-builtins.mjs. dist/bundle/ sits at the
+// same depth as dist/cli/, so the paths the code finds beside itself
+// (../../src/core/agents/rules, ../../bin) are the same
+// from the bundles and from tsc's output.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { builtinsByRequire } from './bundle-builtins.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'dist', 'bundle');
+const ENTRY = path.join(ROOT, 'src', 'cli', 'main.ts');
+const COMMANDS_DIR = path.join(ROOT, 'src', 'cli', 'commands');
+/** The command modules of main.ts's hot commands, and the board's (every named command registers it). */
+const HOT_MODULES = ['attach', 'send', 'hook', 'chat', 'ls', 'board'];
+const CLI = 'ab:cli';
+/** An ES bundle's first lines: the require its built-ins are taken with (scripts/bundle-builtins.mjs). */
+const ESM_BANNER = "import { createRequire as __abCreateRequire } from 'node:module';\nconst require = __abCreateRequire(import.meta.url);";
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  external: ['node-pty', 'react-devtools-core'],
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+/** The ES bundle's lazy entries: each imports the CLI entry first (see above). */
+const entryFirst = {
+  name: 'entry-first',
+  setup(b) {
+    b.onResolve({ filter: /^ab:cli$/ }, () => ({ path: ENTRY }));
+    b.onResolve({ filter: /.*/ }, (a) => {
+      if (a.kind !== 'dynamic-import' || a.pluginData?.real) return undefined;
+      return { path: a.path, namespace: 'lazy-entry', pluginData: { dir: a.resolveDir } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-entry' }, async (a) => {
+      const real = await b.resolve(a.path, { kind: 'import-statement', resolveDir: a.pluginData.dir, pluginData: { real: true } });
+      if (real.errors.length > 0) return { errors: real.errors };
+      if (real.external) return { contents: `export * from ${JSON.stringify(a.path)};`, loader: 'js' };
+      return { contents: `import ${JSON.stringify(CLI)};\nexport * from ${JSON.stringify(real.path)};`, loader: 'js', resolveDir: a.pluginData.dir };
+    });
+  },
+};
+
+/** The hot bundle: main.ts's dynamic imports of the hot commands are bundled, any other dynamic import is a stub that throws. */
+const hotOnly = {
+  name: 'hot-only',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (a) => {
+      if (a.kind !== 'dynamic-import') return undefined;
+      const hot = a.importer === ENTRY && HOT_MODULES.some((m) => a.path === `./commands/${m}.js`);
+      return hot ? undefined : { path: `${path.relative(ROOT, a.importer)}: import(${a.path})`, namespace: 'not-hot' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'not-hot' }, (a) => ({
+      contents: `throw new Error(${JSON.stringify(`internal: ${a.path} is not in the hot bundle (scripts/bundle.mjs, src/cli/main.ts)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+fs.rmSync(OUT, { recursive: true, force: true });
+
+const esm = await build({
+  ...common,
+  entryPoints: { main: CLI },
+  outdir: OUT,
+  splitting: true,
+  format: 'esm',
+  banner: { js: ESM_BANNER },
+  plugins: [builtinsByRequire, entryFirst],
+  chunkNames: '[name]-[hash]',
+  metafile: true,
+});
+fs.writeFileSync(path.join(OUT, 'meta.json'), JSON.stringify(esm.metafile));
+
+await build({
+  ...common,
+  entryPoints: { runner: path.join(ROOT, 'src', 'runner', 'entry.ts') },
+  outdir: OUT,
+  format: 'esm',
+  banner: { js: ESM_BANNER },
+  plugins: [builtinsByRequire],
+});
+
+// One function expression, compiled as it is by bin/agent-board and hot-cache.cjs (the same source
+// string, or V8 refuses the cache), called with CommonJS's arguments.
+const HOT = path.join(OUT, 'hot.js');
+await build({
+  ...common,
+  entryPoints: [ENTRY],
+  outfile: HOT,
+  format: 'cjs',
+  define: { 'import.meta.url': '__abImportMetaUrl' },
+  banner: {
+    js:
+      "// The hot commands (scripts/bundle.mjs): a function expression bin/agent-board compiles with V8's code cache.\n" +
+      '(function (exports, require, module, __filename, __dirname) {\n' +
+      "const __abImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  footer: { js: '})' },
+  plugins: [builtinsByRequire, hotOnly],
+});
+for (const m of HOT_MODULES) if (!fs.existsSync(path.join(COMMANDS_DIR, `${m}.ts`))) throw new Error(`HOT_MODULES names ${m}, which is not in ${COMMANDS_DIR}`);
+
+// The code cache, made by running the hot bundle once; it checks too that every hot word of main.ts runs there.
+execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'hot-cache.cjs'), HOT], { stdio: 'inherit' });
