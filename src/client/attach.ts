@@ -166,6 +166,8 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   /** The stream is live: make the program redraw for the watcher it now has (a redraw after a jiggle, src/client/jiggle-chain.ts). */
   const goneLive = () => {
     if (opts.readOnly || !conn) return;
+    // The frame goes to the terminal before the kind's rules are read (a cold read costs ms).
+    flushOut();
     const kind = kindNamed(conn.hello.host.foregroundAgent ?? conn.hello.host.agent);
     jiggle?.dispose();
     const ch = channel;
@@ -222,14 +224,23 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         else void reconnect();
       }),
     );
-    const baseline = await ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
-    if (finished || conn !== c) return;
-    const gen = baseline?.generation ?? c.hello.generation;
-    const resume = generation !== null && gen === generation && nextSeq !== null && baseline !== null && baseline.terminalCursor.lastSeq >= nextSeq - 1;
+    const reconciled = ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
     const size = opts.readOnly ? {} : ourSize();
     // Asked for on every subscribe; the runner answers direct_on or direct_refused before the frame.
     const want = direct.request();
-    c.send(resume ? { type: 'subscribe_terminal', sinceSeq: nextSeq!, ...size, ...want } : { type: 'subscribe_terminal', ...size, ...want });
+    if (generation === null || nextSeq === null) {
+      // Nothing to resume from (the first connect, or a cursor we never had): the baseline
+      // cannot change what we ask for, so the subscription goes in the same write as the
+      // reconcile instead of a round trip later. The first frame is that round trip sooner.
+      c.send({ type: 'subscribe_terminal', ...size, ...want });
+      nextSeq = null;
+      return;
+    }
+    const baseline = await reconciled;
+    if (finished || conn !== c) return;
+    const gen = baseline?.generation ?? c.hello.generation;
+    const resume = gen === generation && baseline !== null && baseline.terminalCursor.lastSeq >= nextSeq - 1;
+    c.send(resume ? { type: 'subscribe_terminal', sinceSeq: nextSeq, ...size, ...want } : { type: 'subscribe_terminal', ...size, ...want });
     if (!resume) nextSeq = null;
   };
 

@@ -81,6 +81,29 @@ async function sameScreen(id: string, t: FakeTerminal): Promise<Screen> {
 const COLOURFUL = ['--', 'sh', '-c', "stty -echo; printf '\\033[1;31mred\\033[0m \\033[42mgreen\\033[0m \\033[4munder\\033[0m\\n'; while IFS= read -r l; do printf '\\033[33mgot:%s\\033[0m\\n' \"$l\"; done"];
 
 describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
+  it('on the first connect subscribes in the same breath as the reconcile, without waiting for its answer', async () => {
+    const id = newSession(home, COLOURFUL);
+    const t = new FakeTerminal(100, 30);
+    const { conns, connect } = tappedConnector(id);
+    let answeredBeforeSubscribe: boolean | null = null;
+    const tapped = async () => {
+      const conn = await connect();
+      const send = conn.send.bind(conn);
+      conn.send = (m: ClientMessage) => {
+        if (m.type === 'subscribe_terminal') answeredBeforeSubscribe ??= conns[0]!.got.some((g) => g.type === 'reconcile_result');
+        send(m);
+      };
+      return conn;
+    };
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: tapped, input: t.keys, output: t.screen, detachKey: detachKey() });
+    await waitFor('first frame', () => t.screen.drawn.includes('green'));
+    // One round trip to the first frame, not two: the reconcile's answer could not change the request.
+    expect(answeredBeforeSubscribe).toBe(false);
+    expect(conns[0]!.sent.slice(0, 2).map((m) => m.type)).toEqual(['reconcile', 'subscribe_terminal']);
+    t.type('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+  });
+
   it('a connection cut mid-attach is back within a second, resumed without a gap, with the exact screen; typing works after', async () => {
     const id = newSession(home, COLOURFUL);
     const t = new FakeTerminal(100, 30);
