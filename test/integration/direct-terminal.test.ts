@@ -24,6 +24,14 @@ afterEach(() => {
 });
 
 const log = (id: string) => runnerText(home, id);
+/** An fd's target, or null when it closed between the listing and the read (the runner's fds come and go). */
+const linkOf = (p: string): string | null => {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return null;
+  }
+};
 const runnerPid = () => runnerPidOf(home);
 const connect = (id: string) => connector(home, id);
 const attachCli = (id: string) => attachTerminal(home, id);
@@ -119,7 +127,7 @@ describe('direct output', () => {
     await waitFor('direct', () => /output goes straight to (\/dev\/pts\/\d+)/.exec(log(id)));
     const tty = /output goes straight to (\/dev\/pts\/\d+)/.exec(log(id))![1]!;
     const pid = runnerPid();
-    const holds = () => fs.readdirSync(`/proc/${pid}/fd`).some((fd) => fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === tty);
+    const holds = () => fs.readdirSync(`/proc/${pid}/fd`).some((fd) => linkOf(`/proc/${pid}/fd/${fd}`) === tty);
     expect(holds()).toBe(true);
     const other = await RawClient.hello(home, id);
     other.send({ type: 'subscribe_terminal' });
