@@ -63,16 +63,27 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   logging.add(o.log.onWriteError((why) => notifier.say(`the board log: ${why}`, true)));
   try {
     for (;;) {
-      const left = await showBoard(o, notifier, state);
+      // An attach starts connecting when the board is asked to leave, while Ink takes itself down.
+      let early: { id: string; conn: Promise<RunnerConnection> } | null = null;
+      const left = await showBoard(o, notifier, state, (id) => {
+        const s = o.feed.sessions.find((x) => x.id === id);
+        if (!s) return;
+        const conn = connect(s)();
+        conn.catch(() => undefined); // the attach awaits it and reports its failure
+        early = { id, conn };
+      });
       if (!left || left.req.kind === 'quit') return;
       state = left.state;
       const id = left.req.id;
       const s = o.feed.sessions.find((x) => x.id === id);
+      const started = early as { id: string; conn: Promise<RunnerConnection> } | null;
+      // Gone between the key and now: the connection made for it is closed, not left open.
+      if (started && !s) void started.conn.then((c) => c.close(), () => undefined);
       o.feed.setPreview(null); // nobody looks at it while attached
       notifier.attached(id);
       const msg = s
         ? await attachFromBoard(s, {
-            connect: connect(s),
+            connect: preconnected(started?.id === id ? started.conn : null, connect(s)),
             typeahead: left.typeahead,
             input: stdin,
             output: gate.output, // rings for other sessions go between the session's escape sequences
@@ -104,7 +115,22 @@ interface Left {
 }
 
 /** One rendering of the board, until it leaves; resolves once Ink has let go of the terminal. */
-async function showBoard(o: RunBoardOptions, notices: BoardNotifier, initialState: BoardState | undefined): Promise<Left | null> {
+/** The first call takes the connection already under way (if any); every later one (a reconnect) makes a new one. */
+function preconnected(first: Promise<RunnerConnection> | null, connect: () => Promise<RunnerConnection>): () => Promise<RunnerConnection> {
+  let pending = first;
+  return () => {
+    const c = pending ?? connect();
+    pending = null;
+    return c;
+  };
+}
+
+async function showBoard(
+  o: RunBoardOptions,
+  notices: BoardNotifier,
+  initialState: BoardState | undefined,
+  leavingToAttach: (id: string) => void,
+): Promise<Left | null> {
   let left = null as Left | null;
   const ink = render(
     createElement(Board, {
@@ -119,6 +145,7 @@ async function showBoard(o: RunBoardOptions, notices: BoardNotifier, initialStat
       initialState,
       onLeave: (req, state, typeahead) => {
         left = { req, state, typeahead };
+        if (req.kind === 'attach') leavingToAttach(req.id);
       },
     }),
     { stdin: o.stdin, stdout: o.stdout, exitOnCtrlC: false, patchConsole: false, ...BOARD_INK_OPTIONS },
