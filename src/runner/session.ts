@@ -79,7 +79,12 @@ export class Session implements Disposable {
         cols: rec.cols,
         rows: rec.rows,
         scrollback: rec.scrollback,
-        onPressure: (paused) => (paused ? this.pty.pause() : this.pty.resume()),
+        onPressure: (paused) => {
+          // Only the model's backlog bound pauses the PTY (model-backlog.ts); the log says when, since it is rare.
+          log(paused ? `model backlog over its bound (${this.model.backlogBytes} bytes): PTY paused` : 'model backlog drained: PTY resumed');
+          if (paused) this.pty.pause();
+          else this.pty.resume();
+        },
         clock,
         scheduler,
       }),
@@ -95,6 +100,8 @@ export class Session implements Disposable {
       }),
     );
     this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
+    // After a burst the model catches up later than the output: host.json's preview is written again from its screen.
+    this.store.add(this.model.onCaughtUp(() => this.host.noteOutput()));
     // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
@@ -109,7 +116,7 @@ export class Session implements Disposable {
       new ActivityTracker({
         kind,
         kinds: kindRegistry(),
-        view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
+        view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model), whenCurrent: (fn) => this.model.whenParsed(fn) },
         clock,
         scheduler,
         hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
