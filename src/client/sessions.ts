@@ -30,6 +30,17 @@ const RUNNER_ENTRY = fs.existsSync(path.join(here, '..', 'runner', 'entry.js'))
   ? path.join(here, '..', 'runner', 'entry.js')
   : path.join(here, '..', '..', 'dist', 'runner', 'entry.js');
 
+/**
+ * V8 flags for the runner process, measured (docs/architecture.md, "Starting a session"): a
+ * budget 15 times V8's default before a function is looked at for optimizing, so start-up code
+ * run a few times (xterm's parser tables, the kinds' rules) never wakes TurboFan, whose code
+ * pages cost an idle runner about 4 MiB of RSS; output keeps it hot enough to be optimized
+ * within the first milliseconds of a burst. Smaller semi-spaces, a smaller V8 thread pool and a
+ * single-threaded GC saved under 1 MiB each and cost GC time on a `cat`; --lite-mode and
+ * --jitless save more but parse several times slower.
+ */
+const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000'];
+
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {
   const r = resolveSessionRef(ref, listSessions(home));
@@ -181,7 +192,7 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
   }
   writeHostFile(hostFile(home, record.id), record);
-  const child = spawn(process.execPath, [RUNNER_ENTRY, record.id], {
+  const child = spawn(process.execPath, [...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], {
     detached: true, // setsid: no controlling terminal, own process group
     stdio: 'ignore',
     cwd: record.cwd,
