@@ -28,6 +28,7 @@ import { SessionCommands } from './session-commands.js';
 import { SizePolicy } from './size-policy.js';
 import { TerminalModel } from './terminal-model.js';
 import { TerminalStream } from './terminal-stream.js';
+import { isoTime } from '../core/iso-time.js';
 
 export interface SessionDeps {
   /** host.json, and the record it starts from. */
@@ -106,7 +107,7 @@ export class Session implements Disposable {
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
     this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
-    if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: new Date(clock.now()).toISOString() } }, true);
+    if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: isoTime(clock.now()) } }, true);
     this.store.add(this.pty.onData((data) => this.onOutput(data)));
     this.store.add(this.pty.onExit((e) => this.onChildExit(e)));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
@@ -173,7 +174,7 @@ export class Session implements Disposable {
         // advisory and read afresh by a new runner, and the first output after
         // a pause (a keystroke's echo) turns a session busy: it must not wait
         // for a disk.
-        this.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date(clock.now()).toISOString() }, true, false);
+        this.host.update({ activity: r.activity, activitySource: r.source, activitySince: isoTime(clock.now()) }, true, false);
       }),
     );
     this.store.add(
