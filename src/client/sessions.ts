@@ -31,6 +31,17 @@ const RUNNER_START_POLL_MS = 20;
  */
 const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.js');
 
+/**
+ * V8 flags for the runner process, measured (docs/architecture.md, "Starting a session"): a
+ * budget 15 times V8's default before a function is looked at for optimizing, so start-up code
+ * run a few times (xterm's parser tables, the kinds' rules) never wakes TurboFan, whose code
+ * pages cost an idle runner about 4 MiB of RSS; output keeps it hot enough to be optimized
+ * within the first milliseconds of a burst. Smaller semi-spaces, a smaller V8 thread pool and a
+ * single-threaded GC saved under 1 MiB each and cost GC time on a `cat`; --lite-mode and
+ * --jitless save more but parse several times slower.
+ */
+const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000'];
+
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {
   const r = resolveSessionRef(ref, listSessions(home));
@@ -183,7 +194,7 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
   }
   if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: run npm run build`, EXIT.failure);
   writeHostFile(hostFile(home, record.id), record);
-  const child = spawn(process.execPath, [RUNNER_ENTRY, record.id], {
+  const child = spawn(process.execPath, [...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], {
     detached: true, // setsid: no controlling terminal, own process group
     stdio: 'ignore',
     cwd: record.cwd,

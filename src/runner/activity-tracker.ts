@@ -23,6 +23,8 @@ export const STARTUP_QUIET_MS = 10_000;
 export interface ActivityView {
   title(): string;
   screenLines(): string[];
+  /** Runs `fn` once the screen has taken in the output so far (the runner's model may lag behind a burst); at once without it. */
+  whenCurrent?(fn: () => void): void;
 }
 
 
@@ -152,14 +154,16 @@ export class ActivityTracker {
   }
 
   private scheduleCheck(): void {
-    this.checkTimer.value = this.d.scheduler.setTimeout(() => {
+    const run = () => {
       this.checkTimer.clear();
       this.check();
       if (this.recheck && !this.stopped) {
         this.recheck = false;
         this.scheduleCheck();
       }
-    }, SCREEN_CHECK_MS);
+    };
+    // The check stays pending (output meanwhile asks for one more) until the screen has the output that led here.
+    this.checkTimer.value = this.d.scheduler.setTimeout(() => (this.d.view.whenCurrent ? this.d.view.whenCurrent(run) : run()), SCREEN_CHECK_MS);
   }
 
   private armBytesIdle(ms: number): void {

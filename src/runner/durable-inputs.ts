@@ -13,6 +13,7 @@ import { ENTER_ECHO_WAIT_MS } from '../core/agents/agent-kinds.js';
 import { ENTER, promptBytes } from '../core/terminal/prompt-text.js';
 import type { CommandJournal } from './journal.js';
 import type { Logger } from './log.js';
+import { isoTime } from '../core/iso-time.js';
 
 /** A when-idle prompt without its own quiet period waits for this much silence. */
 export const DEFAULT_QUIET_MS = 2000;
@@ -97,7 +98,7 @@ export class DurableInputs implements Disposable {
       commandId,
       clientId,
       generation: this.target.generation,
-      at: new Date(this.clock.now()).toISOString(),
+      at: isoTime(this.clock.now()),
       command: describeInput(msg.data, msg.submit ?? false, msg.whenIdle ?? false),
     });
     if (!r.ok) {
@@ -159,7 +160,7 @@ export class DurableInputs implements Disposable {
 
   private applied(p: Pending): void {
     this.inFlight.delete(p.commandId);
-    const r = this.journal.append({ v: 1, kind: 'applied', commandId: p.commandId, generation: this.target.generation, at: new Date(this.clock.now()).toISOString() });
+    const r = this.journal.append({ v: 1, kind: 'applied', commandId: p.commandId, generation: this.target.generation, at: isoTime(this.clock.now()) });
     // The prompt is typed whatever the disk says; after a restart it would only look accepted_unknown (safe side).
     if (!r.ok) this.log(`journal: could not record prompt ${p.commandId} as applied: ${r.message}`);
     this.setState(p.commandId, 'applied');
@@ -169,7 +170,7 @@ export class DurableInputs implements Disposable {
 
   private fail(p: Pending, reason: string): void {
     this.inFlight.delete(p.commandId);
-    const r = this.journal.append({ v: 1, kind: 'failed', commandId: p.commandId, generation: this.target.generation, at: new Date(this.clock.now()).toISOString(), reason });
+    const r = this.journal.append({ v: 1, kind: 'failed', commandId: p.commandId, generation: this.target.generation, at: isoTime(this.clock.now()), reason });
     // Known not typed either way; after a restart it would only look accepted_unknown (safe side).
     if (!r.ok) this.log(`journal: could not record prompt ${p.commandId} as failed: ${r.message}`);
     this.setState(p.commandId, 'failed');

@@ -8,6 +8,7 @@ import { HEARTBEAT_INTERVAL_MS } from '../core/protocol/host-status.js';
 import { DisposableStore, Emitter, MutableDisposable, type Event } from '../core/lifetime.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { writeHostFile } from '../state/host-store.js';
+import { isoTime } from '../core/iso-time.js';
 
 /** Resizes and output come in bursts; host.json is rewritten at most this often for them. */
 export const HOST_WRITE_COALESCE_MS = 250;
@@ -110,7 +111,7 @@ export class HostWriter {
         this.flush(false);
       });
     }
-    const at = new Date(this.d.clock.now()).toISOString();
+    const at = isoTime(this.d.clock.now());
     const extra = this.outputSeen ? { lastOutputAt: at, ...this.d.decorate?.(), revision: (this.record.revision ?? 0) + 1 } : {};
     this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...extra };
     this.outputSeen = false;

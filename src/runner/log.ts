@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Clock } from '../core/clock.js';
+import { isoTime } from '../core/iso-time.js';
 
 /** The runner's log: one timestamped line per event, never throws. */
 export interface Logger {
@@ -18,7 +19,7 @@ export function fileLogger(file: string, clock: Clock): Logger {
   return (message: string) => {
     if (fd === null) return;
     try {
-      fs.writeSync(fd, `${new Date(clock.now()).toISOString()} ${message}\n`);
+      fs.writeSync(fd, `${isoTime(clock.now())} ${message}\n`);
     } catch {
       // Nowhere left to report to; the session matters more than its log.
     }

@@ -5,7 +5,6 @@
  * never reaches it. The socket listens before the program is spawned: a runner that cannot be
  * reached starts nothing.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,10 +19,27 @@ import { fileLogger } from './log.js';
 import { listen, serve, type RunnerServer } from './server.js';
 import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
-import { keepWorktreeStatsFresh } from './worktree-live.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
+
+/**
+ * A random version 4 UUID naming this runner instance, from the kernel's generator: node:crypto
+ * would cost every runner about 2 MiB of RSS (OpenSSL) for these 16 bytes.
+ */
+function newGeneration(): string {
+  const b = Buffer.alloc(16);
+  const fd = fs.openSync('/dev/urandom', 'r');
+  try {
+    fs.readSync(fd, b, 0, 16, null);
+  } finally {
+    fs.closeSync(fd);
+  }
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
 
 export async function runRunner(id: string): Promise<void> {
   const clock = realClock;
@@ -42,7 +58,7 @@ export async function runRunner(id: string): Promise<void> {
   process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
 
-  const generation = crypto.randomUUID();
+  const generation = newGeneration();
   const sock = socketPath(home, id);
   // What the runner holds, released together when the session is over.
   const runner = new DisposableStore();
@@ -125,7 +141,9 @@ export async function runRunner(id: string): Promise<void> {
   runner.add(s.pty.onExit(() => runner.release(wakes)));
   wakes.start();
   // A worktree session's counts (docs/worktrees.md): at start, at turn ends, after file changes.
+  // Loaded only for a worktree session: the git and file-watch modules cost an idle shell memory.
   if (rec.worktree) {
+    const { keepWorktreeStatsFresh } = await import('./worktree-live.js');
     runner.add(
       keepWorktreeStatsFresh({
         info: rec.worktree,

@@ -5,10 +5,14 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import * as pty from 'node-pty';
+import { createRequire } from 'node:module';
+import type * as NodePty from 'node-pty';
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
+
+/** Required, not imported, as @xterm/headless is (src/state/headless-terminal.ts): the ESM import of a CommonJS package costs memory. */
+const pty = createRequire(import.meta.url)('node-pty') as typeof NodePty;
 
 /** How a child ended, as data. */
 export interface ChildExit {
@@ -75,7 +79,7 @@ export function signalName(num: number | undefined): string | null {
  * we close the slave when the exit is reported.
  */
 export class PtyHost implements Disposable {
-  private readonly pty: pty.IPty;
+  private readonly pty: NodePty.IPty;
   private slaveFd: number | null = null;
   private readonly store = new DisposableStore();
   private readonly killTimer = this.store.add(new MutableDisposable());

@@ -29,6 +29,7 @@ import { SessionCommands } from './session-commands.js';
 import { SizePolicy } from './size-policy.js';
 import { TerminalModel } from './terminal-model.js';
 import { TerminalStream } from './terminal-stream.js';
+import { isoTime } from '../core/iso-time.js';
 
 export interface SessionDeps {
   /** host.json, and the record it starts from. */
@@ -80,7 +81,12 @@ export class Session implements Disposable {
         cols: rec.cols,
         rows: rec.rows,
         scrollback: rec.scrollback,
-        onPressure: (paused) => (paused ? this.pty.pause() : this.pty.resume()),
+        onPressure: (paused) => {
+          // Only the model's backlog bound pauses the PTY (model-backlog.ts); the log says when, since it is rare.
+          log(paused ? `model backlog over its bound (${this.model.backlogBytes} bytes): PTY paused` : 'model backlog drained: PTY resumed');
+          if (paused) this.pty.pause();
+          else this.pty.resume();
+        },
         clock,
         scheduler,
       }),
@@ -98,11 +104,13 @@ export class Session implements Disposable {
     );
     this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
     this.store.add(this.host.onPush((host) => this.clients.pushStatus(host, deps.generation)));
+    // After a burst the model catches up later than the output: host.json's preview is written again from its screen.
+    this.store.add(this.model.onCaughtUp(() => this.host.noteOutput()));
     // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
     this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
-    if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: new Date(clock.now()).toISOString() } }, true);
+    if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: isoTime(clock.now()) } }, true);
     this.store.add(this.pty.onData((data) => this.onOutput(data)));
     this.store.add(this.pty.onExit((e) => this.onChildExit(e)));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
@@ -112,7 +120,7 @@ export class Session implements Disposable {
       new ActivityTracker({
         kind,
         kinds: kindRegistry(),
-        view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model) },
+        view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model), whenCurrent: (fn) => this.model.whenParsed(fn) },
         clock,
         scheduler,
         hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
@@ -171,7 +179,7 @@ export class Session implements Disposable {
         // advisory and read afresh by a new runner, and the first output after
         // a pause (a keystroke's echo) turns a session busy: it must not wait
         // for a disk.
-        this.host.update({ activity: r.activity, activitySource: r.source, activitySince: new Date(clock.now()).toISOString() }, true, false);
+        this.host.update({ activity: r.activity, activitySource: r.source, activitySince: isoTime(clock.now()) }, true, false);
       }),
     );
     this.store.add(

@@ -1,27 +1,15 @@
 /** The runner's headless mirror of the session's screen, fed in order with the output and resizes. */
 import type { Clock, Scheduler } from '../core/clock.js';
-import { MutableDisposable } from '../core/lifetime.js';
-import {
-  INITIAL_MODES,
-  onCursorShape,
-  onDecPrivateMode,
-  onKittyKeyboard,
-  onModifyKeys,
-  onReset,
-  onTitle,
-  type TrackedModes,
-} from '../core/terminal/terminal-modes.js';
-import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
+import { Emitter, MutableDisposable, type Event } from '../core/lifetime.js';
+import type { TrackedModes } from '../core/terminal/terminal-modes.js';
 import { parserInGroundState } from '../core/terminal/xterm-internals.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
+import { BACKLOG_HIGH_BYTES, BACKLOG_LOW_BYTES, ModelBacklog, type BacklogBounds } from './model-backlog.js';
+import { trackModes, type ModeTracker } from './mode-tracker.js';
+import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
 
-/**
- * Flow control for the parser only (xterm's write() throws when about 50 MB
- * are pending). Above the high mark the runner pauses the PTY; below the low
- * mark it resumes. A slow client never pauses anything.
- */
-export const PARSER_HIGH_WATER = 1024 * 1024;
-export const PARSER_LOW_WATER = 128 * 1024;
+export { trackModes, type ModeTracker } from './mode-tracker.js';
+
 /**
  * A program that starts a synchronized update (or an escape sequence) and
  * never ends it must not block snapshots forever; after this long we take the
@@ -30,20 +18,36 @@ export const PARSER_LOW_WATER = 128 * 1024;
 export const SYNC_OUTPUT_MAX_WAIT_MS = 1000;
 /** History is serialized in slices this big, so no slice blocks the loop for long. */
 export const HISTORY_SLICE_LINES = 500;
+/**
+ * How the parse shares the runner's one thread with the output. Output is hot while chunks keep
+ * coming, the last less than HOT_WINDOW_MS ago (a `cat` or a build log gives a 4 KiB chunk
+ * every fraction of a millisecond). While it is hot and more waits, the parse takes
+ * HOT_BATCH_BYTES (1 to 2 ms of xterm's time) and then rests HOT_REST_MS: about a tenth of the
+ * thread, the rest goes to reading the PTY and writing the clients, and the model falls behind
+ * in its backlog (model-backlog.ts). When the output goes quiet, the PTY is paused by the
+ * backlog's bound, or a snapshot waits, it parses flat out in batches of BATCH_BYTES (about
+ * 10 ms each), and xterm yields to I/O between them. Reading the screen for status waits for
+ * the parse (whenParsed), so a lag costs nothing but time to what is read off the screen.
+ */
+export const HOT_WINDOW_MS = 10;
+export const HOT_BATCH_BYTES = 32 * 1024;
+export const HOT_REST_MS = 12;
+export const BATCH_BYTES = 256 * 1024;
 
 export interface ModelOptions {
   cols: number;
   rows: number;
   scrollback: number;
-  /** Called with true when the PTY should pause, false when it may resume. */
+  /** Called with true when the PTY should pause (the backlog passed its bound), false when it may resume. */
   onPressure?: (paused: boolean) => void;
-  /** The settle deadline (SYNC_OUTPUT_MAX_WAIT_MS) is measured and waited on these. */
+  /** The settle deadline, the hot window and the rests are measured and waited on these. */
   clock: Clock;
   scheduler: Scheduler;
+  /** The backlog's bound; BACKLOG_HIGH_BYTES / BACKLOG_LOW_BYTES unless a test says otherwise. */
+  backlog?: BacklogBounds;
 }
 
-type Settled = () => void;
-type Op = { kind: 'data'; data: string; nextSeq: number } | { kind: 'resize'; cols: number; rows: number };
+type Waiter = { target: number; fn: () => void };
 
 /**
  * The runner's mirror of the session's screen: @xterm/headless fed with every
@@ -52,21 +56,30 @@ type Op = { kind: 'data'; data: string; nextSeq: number } | { kind: 'resize'; co
  * A gate in front of xterm keeps at most one batch inside xterm's own write
  * queue. So at every write callback the model is exactly at a chunk boundary
  * (`parsedSeq`), nothing else is queued inside xterm, and a snapshot or a
- * freeze taken there is exact. Throughput is unchanged: xterm keeps draining
- * in the same loop when the callback hands it the next batch.
+ * freeze taken there is exact. The output never waits for the model: it may
+ * lag behind in its backlog while the output is hot (see HOT_WINDOW_MS), and
+ * everything that reads it waits until it has taken in what came before the
+ * question (whenSettled, whenParsed).
  */
 export class TerminalModel {
   readonly term: Terminal;
   private readonly tracker: ModeTracker;
-  private queue: Op[] = [];
+  private readonly backlog: ModelBacklog;
   private inFlight = false;
-  private pending = 0;
-  private paused = false;
   private frozen = false;
-  private waiters: Settled[] = [];
+  private settleWaiters: Waiter[] = [];
+  private parseWaiters: Waiter[] = [];
   private readonly openTimer = new MutableDisposable();
+  private readonly restTimer = new MutableDisposable();
   private openSince: number | null = null;
   private parsed: number;
+  private written: number;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
+  private behind = false;
+  private readonly caughtUp = new Emitter<void>();
+
+  /** The model took in all the output after it had fallen behind (a burst): its screen is current again. */
+  readonly onCaughtUp: Event<void> = this.caughtUp.event;
 
   constructor(private readonly opts: ModelOptions & { firstSeq?: number }) {
     this.term = newTerminal({
@@ -75,8 +88,9 @@ export class TerminalModel {
       scrollback: opts.scrollback,
       allowProposedApi: true,
     });
-    this.parsed = opts.firstSeq ?? 0;
+    this.parsed = this.written = opts.firstSeq ?? 0;
     this.tracker = trackModes(this.term);
+    this.backlog = new ModelBacklog(opts.backlog ?? { high: BACKLOG_HIGH_BYTES, low: BACKLOG_LOW_BYTES }, opts.onPressure);
   }
 
   get trackedModes(): TrackedModes {
@@ -88,35 +102,59 @@ export class TerminalModel {
     return this.parsed;
   }
 
+  /** Output written but not parsed yet (UTF-16 units). */
+  get backlogBytes(): number {
+    return this.backlog.bytes;
+  }
+
   /** Feed the output chunk that ends just before `nextSeq`. */
   write(data: string, nextSeq: number): void {
-    this.pending += data.length;
-    this.updatePressure();
-    this.queue.push({ kind: 'data', data, nextSeq });
+    this.lastWriteAt = this.opts.clock.now();
+    this.written = nextSeq;
+    this.backlog.pushData(data, nextSeq);
     this.pump();
   }
 
   /** Resize in order with the output before it. */
   resize(cols: number, rows: number): void {
-    this.queue.push({ kind: 'resize', cols, rows });
+    this.backlog.pushResize(cols, rows);
     this.pump();
   }
 
   /**
-   * Runs `fn` at the next chunk boundary where no synchronized update is open
-   * and the parser is not inside an escape sequence (or either has been so
-   * for longer than SYNC_OUTPUT_MAX_WAIT_MS). A frame taken there is whole,
-   * and the live output after it starts on a sequence boundary.
+   * Runs `fn` once the model has taken in every chunk written before this
+   * call, at the first chunk boundary after that where no synchronized update
+   * is open and the parser is not inside an escape sequence (or either has
+   * been so for longer than SYNC_OUTPUT_MAX_WAIT_MS). A frame taken there is
+   * whole, and the live output after it starts on a sequence boundary. While
+   * one waits, the model parses flat out.
    */
-  whenSettled(fn: Settled): void {
-    this.waiters.push(fn);
+  whenSettled(fn: () => void): void {
+    this.settleWaiters.push({ target: this.written, fn });
+    if (this.restTimer.value) {
+      this.restTimer.clear(); // someone waits: no more resting
+      this.pump();
+    }
     if (!this.inFlight) this.serveWaiters();
   }
 
   /**
+   * Runs `fn` once the model has taken in every chunk written before this
+   * call (at once when it has): what reads the screen for status waits here,
+   * without hurrying the parse.
+   */
+  whenParsed(fn: () => void): void {
+    if (this.parsed >= this.written) {
+      fn();
+      return;
+    }
+    this.parseWaiters.push({ target: this.written, fn });
+  }
+
+  /**
    * Stops feeding the model, so history can be read in slices while line
-   * numbers stay put. Output keeps arriving and waits in the gate. Call it at
-   * a boundary (inside a whenSettled callback).
+   * numbers stay put. Output keeps arriving and waits in the backlog. Call it
+   * at a boundary (inside a whenSettled callback).
    */
   freeze(): void {
     this.frozen = true;
@@ -127,35 +165,56 @@ export class TerminalModel {
     this.pump();
   }
 
+  /** Output is hot, the PTY runs and nobody waits for a snapshot: the parse takes its small share. */
+  private throttled(): boolean {
+    if (this.backlog.paused || this.settleWaiters.length > 0) return false;
+    return this.opts.clock.now() - this.lastWriteAt < HOT_WINDOW_MS;
+  }
+
   private pump(): void {
-    while (!this.inFlight && !this.frozen && this.queue.length > 0) {
-      const head = this.queue[0]!;
-      if (head.kind === 'resize') {
-        this.queue.shift();
-        if (head.cols !== this.term.cols || head.rows !== this.term.rows) this.term.resize(head.cols, head.rows);
+    while (!this.inFlight && !this.frozen && !this.restTimer.value) {
+      const op = this.backlog.take(this.throttled() ? HOT_BATCH_BYTES : BATCH_BYTES);
+      if (!op) return;
+      if (op.kind === 'resize') {
+        if (op.cols !== this.term.cols || op.rows !== this.term.rows) this.term.resize(op.cols, op.rows);
         continue;
       }
-      let data = '';
-      let nextSeq = this.parsed;
-      while (this.queue[0]?.kind === 'data') {
-        const op = this.queue.shift() as Extract<Op, { kind: 'data' }>;
-        data += op.data;
-        nextSeq = op.nextSeq;
-      }
       this.inFlight = true;
-      this.term.write(data, () => {
-        this.inFlight = false;
-        this.parsed = nextSeq;
-        this.pending -= data.length;
-        this.updatePressure();
-        this.serveWaiters();
+      const { data, nextSeq } = op;
+      this.term.write(data, () => this.batchParsed(data.length, nextSeq));
+    }
+  }
+
+  private batchParsed(size: number, nextSeq: number): void {
+    this.inFlight = false;
+    this.parsed = nextSeq;
+    this.backlog.parsed(size);
+    this.serveWaiters();
+    if (!this.backlog.isEmpty && this.throttled()) {
+      // Hot: the thread goes to the output for a while; the backlog waits.
+      this.behind = true;
+      this.restTimer.value = this.opts.scheduler.setTimeout(() => {
+        this.restTimer.clear();
         this.pump();
-      });
+      }, HOT_REST_MS);
+      return;
+    }
+    this.pump();
+    if (this.behind && !this.inFlight && this.backlog.isEmpty) {
+      this.behind = false;
+      this.caughtUp.fire();
     }
   }
 
   private serveWaiters(): void {
-    if (this.waiters.length === 0 || this.inFlight) return;
+    if (this.parseWaiters.length > 0) {
+      const due = this.parseWaiters.filter((w) => w.target <= this.parsed);
+      if (due.length > 0) {
+        this.parseWaiters = this.parseWaiters.filter((w) => w.target > this.parsed);
+        for (const w of due) w.fn();
+      }
+    }
+    if (this.inFlight || !this.settleWaiters.some((w) => w.target <= this.parsed)) return;
     if (this.term.modes.synchronizedOutputMode || !parserInGroundState(this.term)) {
       const now = this.opts.clock.now();
       this.openSince ??= now;
@@ -173,9 +232,9 @@ export class TerminalModel {
     }
     this.openSince = null;
     this.openTimer.clear();
-    const ready = this.waiters;
-    this.waiters = [];
-    for (const fn of ready) fn();
+    const ready = this.settleWaiters.filter((w) => w.target <= this.parsed);
+    this.settleWaiters = this.settleWaiters.filter((w) => w.target > this.parsed);
+    for (const w of ready) w.fn();
   }
 
   /**
@@ -200,48 +259,8 @@ export class TerminalModel {
 
   dispose(): void {
     this.openTimer.dispose();
+    this.restTimer.dispose();
+    this.caughtUp.dispose();
     this.term.dispose();
   }
-
-  private updatePressure(): void {
-    const want = this.paused ? this.pending > PARSER_LOW_WATER : this.pending > PARSER_HIGH_WATER;
-    if (want !== this.paused) {
-      this.paused = want;
-      this.opts.onPressure?.(want);
-    }
-  }
-}
-
-/** The live value of the modes xterm does not keep, followed on one terminal. */
-export interface ModeTracker {
-  readonly modes: TrackedModes;
-}
-
-/**
- * Registers parser hooks on `term` that follow the modes xterm does not keep.
- * The hooks return false, so xterm still handles every sequence itself. The
- * snapshot property test attaches the same tracking to the terminal it
- * rebuilds from a frame, so both sides are judged alike.
- */
-export function trackModes(term: Terminal): ModeTracker {
-  const tracker = { modes: INITIAL_MODES };
-  const p = term.parser;
-  const nums = (params: (number | number[])[]) => params.map((x) => (Array.isArray(x) ? (x[0] ?? 0) : x));
-  const track = (fn: (m: TrackedModes) => TrackedModes) => {
-    tracker.modes = fn(tracker.modes);
-    return false; // let xterm handle the sequence too
-  };
-  p.registerCsiHandler({ prefix: '?', final: 'h' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), true)));
-  p.registerCsiHandler({ prefix: '?', final: 'l' }, (ps) => track((m) => onDecPrivateMode(m, nums(ps), false)));
-  p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (ps) => track((m) => onCursorShape(m, nums(ps))));
-  p.registerCsiHandler({ prefix: '>', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '>', nums(ps))));
-  p.registerCsiHandler({ prefix: '<', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '<', nums(ps))));
-  p.registerCsiHandler({ prefix: '=', final: 'u' }, (ps) => track((m) => onKittyKeyboard(m, '=', nums(ps))));
-  p.registerCsiHandler({ prefix: '>', final: 'm' }, (ps) => track((m) => onModifyKeys(m, 'm', nums(ps))));
-  p.registerCsiHandler({ prefix: '>', final: 'n' }, (ps) => track((m) => onModifyKeys(m, 'n', nums(ps))));
-  p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => track((m) => onReset(m, false)));
-  p.registerEscHandler({ final: 'c' }, () => track((m) => onReset(m, true)));
-  p.registerOscHandler(0, (data) => track((m) => onTitle(m, data)));
-  p.registerOscHandler(2, (data) => track((m) => onTitle(m, data)));
-  return tracker;
 }

@@ -4,8 +4,15 @@
  * xterm bug in src/core/terminal/xterm-internals.ts. Its serializer, for clients only, is
  * src/client/serialize-addon.ts.
  */
-import headless from '@xterm/headless';
+import { createRequire } from 'node:module';
+import type Headless from '@xterm/headless';
 import { patchXtermBugs } from '../core/terminal/xterm-internals.js';
+
+/**
+ * Required, not imported: an ESM import of a CommonJS package runs Node's CommonJS export lexer
+ * over it, a WebAssembly instance that stays in memory (about 5 MiB of every runner's RSS).
+ */
+const headless = createRequire(import.meta.url)('@xterm/headless') as typeof Headless;
 
 export const Terminal = headless.Terminal;
 export type Terminal = InstanceType<typeof headless.Terminal>;

@@ -1,5 +1,5 @@
 /** Every file and folder agent-board keeps in its home, and where a session's socket goes. */
-import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { ensurePrivateDir } from './home.js';
@@ -35,6 +35,8 @@ export const guardCacheFile = (home: string, room: string) => path.join(roomDir(
 export function socketPath(home: string, id: string, env: NodeJS.ProcessEnv = process.env): string {
   const inHome = path.join(sessionDir(home, id), 'runner.sock');
   if (Buffer.byteLength(inHome) <= SOCKET_PATH_LIMIT) return inHome;
+  // Required only here: node:crypto costs a runner about 2 MiB of RSS, and most homes never get here.
+  const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const tag = crypto.createHash('sha256').update(home).digest('hex').slice(0, 10);
   return path.join(runtimeDir(env), `${tag}-${id}.sock`);
 }

@@ -1,0 +1,116 @@
+/**
+ * The model off the critical path, through a real runner: a burst far larger than the parser
+ * bound that used to pause the PTY reaches an attached client without any pause, a snapshot
+ * asked for right after it is exact, and host.json's preview comes from the final screen once
+ * the model has caught up; past the backlog's own bound the PTY pauses and resumes, losing nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OutputMsg, SnapshotScreen } from '../../src/core/protocol/protocol.js';
+import { BACKLOG_HIGH_BYTES } from '../../src/runner/model-backlog.js';
+import { Terminal } from '../../src/state/headless-terminal.js';
+import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { RawClient } from '../helpers/raw-client.js';
+
+const BURST_BYTES = 8 * 1024 * 1024; // eight times the old PARSER_HIGH_WATER
+const COLS = 120;
+const ROWS = 40;
+/** Waits for a line on stdin, then prints BURST_BYTES of numbered lines and a last line, and stays. */
+const printer = (bytes: number) =>
+  `process.stdin.setRawMode?.(true);process.stdin.once('data',()=>{let s='';for(let i=0;s.length<${bytes};i++)s+='burst '+String(i).padStart(8,'0')+' '+'0123456789'.repeat(8)+'\\n';process.stdout.write(s,()=>process.stdout.write('BURST-END\\n'))});setInterval(()=>{},1e9)`;
+const PRINTER = printer(BURST_BYTES);
+
+let home: string;
+beforeEach(() => {
+  home = makeHome();
+});
+afterEach(() => {
+  destroyHome(home);
+});
+
+function screenOf(t: InstanceType<typeof Terminal>): string[] {
+  const buf = t.buffer.active;
+  return Array.from({ length: t.rows }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
+}
+
+async function termFrom(data: string): Promise<InstanceType<typeof Terminal>> {
+  const t = new Terminal({ cols: COLS, rows: ROWS, scrollback: 0, allowProposedApi: true });
+  await new Promise<void>((r) => t.write(data, r));
+  return t;
+}
+
+describe('the model lags behind a burst, not the output', () => {
+  it('a burst past the old bound reaches the client unpaused, and a snapshot right after it is exact', async () => {
+    const id = newSession(home, ['--', process.execPath, '-e', PRINTER]);
+    const a = await RawClient.hello(home, id);
+    a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
+    const first = await a.next<SnapshotScreen>((m) => m.type === 'snapshot_screen');
+    await a.next((m) => m.type === 'snapshot_end');
+    const from = a.messages.length;
+    a.send({ type: 'input', data: 'go' });
+    const outputText = () =>
+      a.messages
+        .slice(from)
+        .filter((m): m is OutputMsg => m.type === 'output')
+        .map((m) => m.data)
+        .join('');
+    await waitFor('the burst at the client', () => a.messages.length > from && outputText().includes('BURST-END'), 60_000, 50);
+    const out = outputText();
+    expect(out.length).toBeGreaterThan(BURST_BYTES);
+    // Every line, in order: nothing skipped or re-snapshotted on the way.
+    expect(a.messages.slice(from).some((m) => m.type === 'snapshot_begin')).toBe(false);
+    const numbers = [...out.matchAll(/burst (\d{8}) /g)].map((m) => Number(m[1]));
+    expect(numbers.length).toBeGreaterThan(BURST_BYTES / 100);
+    expect(numbers.every((n, i) => n === i)).toBe(true);
+
+    // A second client's snapshot, asked for at once: it waits for the model, and is exact.
+    const b = await RawClient.hello(home, id);
+    b.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
+    const snap = await b.next<SnapshotScreen>((m) => m.type === 'snapshot_screen', 30_000);
+    const got = await termFrom(snap.data);
+    const want = await termFrom(first.data + out);
+    expect(screenOf(got)).toEqual(screenOf(want));
+    expect(screenOf(got).filter(Boolean).at(-1)).toBe('BURST-END');
+    got.dispose();
+    want.dispose();
+
+    // The preview in host.json is read off the model once it has caught up.
+    const hostFile = path.join(home, 'sessions', id, 'host.json');
+    await waitFor('the preview', () => (JSON.parse(fs.readFileSync(hostFile, 'utf8')) as { previewLine?: string }).previewLine === 'BURST-END', 15_000, 50);
+    // Only the backlog's bound pauses the PTY, and 8 MiB is far below it.
+    const log = fs.readFileSync(path.join(home, 'sessions', id, 'runner.log'), 'utf8');
+    expect(log).not.toMatch(/PTY paused/);
+    a.socket.destroy();
+    b.socket.destroy();
+  }, 90_000);
+
+  it('past the backlog bound the PTY is paused, resumed once the model drained, and nothing is lost', async () => {
+    const id = newSession(home, ['--', process.execPath, '-e', printer(BACKLOG_HIGH_BYTES + 16 * 1024 * 1024)]);
+    const a = await RawClient.hello(home, id);
+    a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
+    await a.next((m) => m.type === 'snapshot_end');
+    a.send({ type: 'input', data: 'go' });
+    a.socket.destroy(); // no client: the PTY runs as fast as it can, and only the model holds it back
+    const logFile = path.join(home, 'sessions', id, 'runner.log');
+    const hostFile = path.join(home, 'sessions', id, 'host.json');
+    await waitFor('the burst in the model', () => (JSON.parse(fs.readFileSync(hostFile, 'utf8')) as { previewLine?: string }).previewLine === 'BURST-END', 120_000, 100);
+    const log = fs.readFileSync(logFile, 'utf8');
+    expect(log).toMatch(/model backlog over its bound \(\d+ bytes\): PTY paused/);
+    expect(log).toMatch(/model backlog drained: PTY resumed/);
+    expect((log.match(/PTY paused/g) ?? []).length).toBe((log.match(/PTY resumed/g) ?? []).length);
+    // The screen after it all is the burst's end, exactly.
+    const b = await RawClient.hello(home, id);
+    b.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
+    const snap = await b.next<SnapshotScreen>((m) => m.type === 'snapshot_screen', 30_000);
+    const got = await termFrom(snap.data);
+    const rows = screenOf(got).filter(Boolean);
+    expect(rows.at(-1)).toBe('BURST-END');
+    const numbers = rows.slice(0, -1).map((l) => Number(/^burst (\d{8}) /.exec(l)?.[1]));
+    expect(numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1)).toBe(true);
+    const LINE = 'burst 00000000 '.length + 80 + 1;
+    expect(numbers.at(-1)).toBe(Math.ceil((BACKLOG_HIGH_BYTES + 16 * 1024 * 1024) / LINE) - 1); // the very last line printed
+    got.dispose();
+    b.socket.destroy();
+  }, 150_000);
+});
