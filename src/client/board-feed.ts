@@ -10,15 +10,14 @@ import { ensurePrivateDir } from '../state/home.js';
 import type { SessionView } from '../state/host-store.js';
 import { sessionsDir } from '../state/paths.js';
 import type { BoardFeed, FeedError, PreviewScreen } from './board-api.js';
+import { FeedErrors } from './feed-errors.js';
 import { asHostRecord } from '../state/host-store.js';
-import { describeError } from './describe-error.js';
 import { byAge, feedView, readRecord, sameButHeartbeat } from './feed-records.js';
 import { FeedPreview, type PreviewTarget } from './feed-preview.js';
 import { FrameThrottle } from './frame-throttle.js';
 import { StatusLink } from './status-link.js';
 
-/** What a feed tells a user when one of its callbacks threw (the detail goes to the board log). */
-export const FEED_BUG_MESSAGE = 'the board hit an internal error following the sessions (details in board.log); it carries on';
+export { FEED_BUG_MESSAGE } from './feed-errors.js';
 
 interface Entry {
   id: string;
@@ -42,7 +41,8 @@ const live = (e: Entry) => e.view.status === 'running' || e.view.status === 'sta
 export class LiveBoardFeed implements BoardFeed {
   private readonly entries = new Map<string, Entry>();
   private readonly changes = new Emitter<void>();
-  private readonly errors = new Emitter<FeedError>();
+  /** onError's events, and the guard every callback of the feed runs in (src/client/feed-errors.ts). */
+  private readonly errors = new FeedErrors();
   /** Everything the feed holds: released by dispose, last added first. */
   private readonly store = new DisposableStore();
   /** Sessions whose folder changed: their host.json is read at the next refresh. */
@@ -65,8 +65,8 @@ export class LiveBoardFeed implements BoardFeed {
     this.folder = new SessionsFolder(home, this.o.pendingTries);
     this.clock = options.clock;
     this.scheduler = options.scheduler;
-    this.notifier = new FrameThrottle(this.clock, this.scheduler, this.o.notifyMs, () => this.guard('a subscriber', () => this.changes.fire()));
-    this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.problem(detail) });
+    this.notifier = new FrameThrottle(this.clock, this.scheduler, this.o.notifyMs, () => this.errors.guard('a subscriber', () => this.changes.fire()));
+    this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.errors.problem(detail) });
     for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifier, this.sweepTimer, this.previewer]) this.store.add(d);
     this.store.add(
       toDisposable(() => {
@@ -117,7 +117,7 @@ export class LiveBoardFeed implements BoardFeed {
   private after(slot: MutableDisposable, ms: number, what: string, fn: () => void): void {
     slot.value = this.scheduler.setTimeout(() => {
       slot.clear();
-      if (!this.disposed) this.guard(what, fn);
+      if (!this.disposed) this.errors.guard(what, fn);
     }, ms);
   }
 
@@ -141,23 +141,6 @@ export class LiveBoardFeed implements BoardFeed {
         this.armSweep();
       }
     });
-  }
-
-  /**
-   * Never out of an event handler: one bad session (or a bug) must not stop the board. What
-   * threw is an onError event: its detail for the board log, one line for the user.
-   */
-  private guard(what: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.errors.fire({ detail: `board feed: ${what} threw: ${describeError(err)}`, userMessage: FEED_BUG_MESSAGE });
-    }
-  }
-
-  /** A problem only a developer needs (a runner's bad frame): the board log alone. */
-  private problem(detail: string): void {
-    this.errors.fire({ detail });
   }
 
   // ---- the sessions folder -------------------------------------------------
@@ -207,11 +190,11 @@ export class LiveBoardFeed implements BoardFeed {
       retryMs: this.o.retryMs,
       scheduler: this.scheduler,
       owner: {
-        onHost: (host) => this.guard('a status push', () => this.setRecord(e, host)),
-        onOpen: () => this.guard('a status link opening', () => this.previewer.update(target(e))),
+        onHost: (host) => this.errors.guard('a status push', () => this.setRecord(e, host)),
+        onOpen: () => this.errors.guard('a status link opening', () => this.previewer.update(target(e))),
         onLost: () => {
           let again = false;
-          this.guard('a status link closing', () => {
+          this.errors.guard('a status link closing', () => {
             if (!this.reread(e)) this.scheduleRefresh(this.o.rescanMs); // gone with its folder?
             again = live(e);
           });
@@ -221,7 +204,7 @@ export class LiveBoardFeed implements BoardFeed {
           this.dirty.add(id);
           this.scheduleRefresh(this.o.rescanMs);
         },
-        onProblem: (detail) => this.problem(detail),
+        onProblem: (detail) => this.errors.problem(detail),
       },
     });
     this.entries.set(id, e);
