@@ -9,6 +9,7 @@ import { sleep } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
 import { DirectSide } from './attach-direct.js';
+import { OutputBatch } from './attach-output.js';
 import type { TerminalIdentity } from './tty-identity.js';
 
 /** How long a (re)connecting attach waits for the reconcile baseline before it takes a fresh snapshot anyway. */
@@ -95,31 +96,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   /** The listeners on the current connection: replaced on every (re)connect, released at the end. */
   const listening = new MutableDisposable<DisposableStore>();
 
-  // Output is drawn once per batch of frames (one socket read), not once per
-  // frame: a terminal write costs far more than the bytes it carries. The
-  // connection says when a read's frames are all delivered (onBatchEnd) and
-  // the batch is written then: a keystroke's echo does not wait for the
-  // socket stream's own bookkeeping that runs before a microtask would, nor
-  // pays for queueing one. Output shown outside a read of the current
-  // connection (messages replayed to a new listener) still goes by microtask.
-  let pendingOut = '';
-  const flushOut = () => {
-    const data = pendingOut;
-    pendingOut = '';
-    if (!data || finished) return;
-    if (!output.write(data) && conn) {
-      // The user's terminal is slower than the session: stop reading, so the
-      // runner sees us fall behind and sends a fresh frame when we catch up.
-      const paused = conn;
-      paused.socket.pause();
-      output.once('drain', () => paused.socket.resume());
-    }
-  };
+  /** Output to the terminal, a batch at a time (src/client/attach-output.ts). */
+  const out = new OutputBatch(output, () => conn, () => finished);
+  const flushOut = out.flush;
   const show = (data: string) => {
     alt.feed(data);
-    // Inside a read of the current connection its batch end writes this; otherwise a microtask does.
-    if (!pendingOut && !conn?.delivering) queueMicrotask(flushOut);
-    pendingOut += data;
+    out.show(data);
   };
 
   const onMessage = (m: RunnerMessage) => {
