@@ -85,7 +85,7 @@ describe('the model lags behind a burst, not the output', () => {
     b.socket.destroy();
   }, 90_000);
 
-  it('past the backlog bound the PTY is paused, resumed once the model drained, and nothing is lost', async () => {
+  it('a burst past the backlog bound: any pause of the PTY is logged and resumed once the model drained, and nothing is lost', async () => {
     const id = newSession(home, ['--', process.execPath, '-e', printer(BACKLOG_HIGH_BYTES + 16 * 1024 * 1024)]);
     const a = await RawClient.hello(home, id);
     a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
@@ -96,9 +96,13 @@ describe('the model lags behind a burst, not the output', () => {
     const hostFile = path.join(home, 'sessions', id, 'host.json');
     await waitFor('the burst in the model', () => (JSON.parse(fs.readFileSync(hostFile, 'utf8')) as { previewLine?: string }).previewLine === 'BURST-END', 120_000, 100);
     const log = fs.readFileSync(logFile, 'utf8');
-    expect(log).toMatch(/model backlog over its bound \(\d+ bytes\): PTY paused/);
-    expect(log).toMatch(/model backlog drained: PTY resumed/);
-    expect((log.match(/PTY paused/g) ?? []).length).toBe((log.match(/PTY resumed/g) ?? []).length);
+    // Whether the bound is reached depends on how fast this machine's PTY delivers against the
+    // parse (on a loaded machine the chunks come more than HOT_WINDOW_MS apart and the model keeps
+    // up): the pause itself is pinned down with a fake clock in test/unit/model-backlog.test.ts.
+    // Here, through a real runner: every pause is logged and resumed, and nothing is lost.
+    const paused = (log.match(/model backlog over its bound \(\d+ bytes\): PTY paused/g) ?? []).length;
+    expect((log.match(/PTY paused/g) ?? []).length).toBe(paused);
+    expect((log.match(/model backlog drained: PTY resumed/g) ?? []).length).toBe(paused);
     // The screen after it all is the burst's end, exactly.
     const b = await RawClient.hello(home, id);
     b.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });

@@ -151,6 +151,7 @@ describe('the agent column', () => {
     feed.setScreen(screen(a.id, ['hello']));
     await eventually(m.out, () => expect(m!.out.lines()[1]).toMatch(/^› ● alpha +shell › claude +idle /));
     expect(m.out.lines()[2]).toMatch(/^ {2}● beta +codex +idle /);
-    expect(m.out.text()).toMatch(/── alpha \(idle\) shell › claude 80x1 ─+/);
+    // The screen's size reaches the title with the screen, which may be a frame after the rows.
+    await eventually(m.out, () => expect(m!.out.text()).toMatch(/── alpha \(idle\) shell › claude 80x1 ─+/));
   });
 });
