@@ -1,6 +1,6 @@
 /** The board's root component: its state, the contexts the components read, and the wiring of keys and feed. */
 import { useApp } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { boardReducer, initialBoardState } from '../core/board/board-state.js';
 import type { BoardAction, BoardState, NewFields } from '../core/board/board-types.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
@@ -95,13 +95,26 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
         // One tick, and it always runs (the board is leaving): nothing to hold on to.
         time.scheduler.setTimeout(() => {
           stop?.dispose();
-          onLeave(req, latest.current, req.kind === 'attach' ? typed.current : '');
+          if (req.kind === 'attach') {
+            // The attach clears the screen: Ink's last frame of the whole board (drawn again
+            // as it unmounts) would only delay it, so the board draws nothing first and goes
+            // once that is committed (the layout effect below).
+            setLeaving(req);
+            return;
+          }
+          onLeave(req, latest.current, '');
           exit();
         }, 0);
       },
     }),
     [actions, time, newDefaults, detachLabel, detachKey, keys, onLeave, exit, rawInput],
   );
+  const [leaving, setLeaving] = useState<LeaveRequest | null>(null);
+  useLayoutEffect(() => {
+    if (!leaving) return;
+    onLeave(leaving, latest.current, typed.current);
+    exit();
+  }, [leaving, onLeave, exit]);
   const store = useMemo(() => ({ state, dispatch, getState }), [state, dispatch, getState]);
   return (
     <TimeContext.Provider value={time}>
@@ -111,8 +124,12 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
           <NoticesContext.Provider value={notices ?? NO_NOTICES}>
             <ActionsContext.Provider value={control}>
               <BoardStateContext.Provider value={store}>
-                <Wiring />
-                <App />
+                {leaving ? null : (
+                  <>
+                    <Wiring />
+                    <App />
+                  </>
+                )}
               </BoardStateContext.Provider>
             </ActionsContext.Provider>
           </NoticesContext.Provider>
