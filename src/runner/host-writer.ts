@@ -34,7 +34,7 @@ export interface HostWriterDeps {
   /** Fields computed at write time (the screen's last line), so they cost nothing per output chunk. */
   decorate?: () => Partial<HostRecord>;
   /**
-   * Runs `fn` once the output so far is in the screen model (TerminalModel.whenSettled). Given,
+   * Runs `fn` once the output so far is in the screen model (TerminalModel.whenParsed). Given,
    * output pushes the screen's last line (onPush) within PREVIEW_PUSH_MS, between writes.
    */
   settled?: (fn: () => void) => void;

@@ -99,7 +99,9 @@ export class Session implements Disposable {
         scheduler,
         onError: (err) => log(`could not write host.json: ${err.message}`),
         decorate: () => ({ previewLine: lastScreenLine(this.model) }),
-        settled: (fn) => this.model.whenSettled(fn),
+        // whenParsed, not whenSettled: a push must not end the model's rests while output is hot (a
+        // last line needs no sequence boundary), or every burst would be parsed flat out again.
+        settled: (fn) => this.model.whenParsed(fn),
       }),
     );
     this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
