@@ -1,0 +1,59 @@
+/**
+ * The user's settings file, config.json in the config home (docs/file-formats.md):
+ * parsed here, pure; read by src/state/config.ts. A bad entry is one line in
+ * `errors` and its default is used: a typo never stops the board or a runner.
+ */
+
+export interface UserConfig {
+  /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
+  hosts: string[];
+  /** Lost sessions are revived without asking when the board starts, and by `revive --if-configured` (a login or boot unit). */
+  autoRevive: boolean;
+  /** Runners start in a transient systemd user scope where systemd is there, so logind does not end them at logout. */
+  systemdScope: boolean;
+}
+
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true });
+
+export interface ParsedConfig {
+  config: UserConfig;
+  errors: string[];
+}
+
+/** A host as ssh takes it: `[user@]host`, never something ssh would read as an option. */
+export function isHostSpec(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
+}
+
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope']);
+
+/** `text` is the file's content; `file` names it in the errors. */
+export function parseUserConfig(text: string, file: string): ParsedConfig {
+  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [] };
+  const errors: string[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { config, errors: [`${file}: not JSON (${(err as Error).message}); using the defaults`] };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { config, errors: [`${file}: expected an object like {"hosts": ["box"]}; using the defaults`] };
+  }
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) if (!KNOWN.has(key)) errors.push(`${file}: unknown setting "${key}" ignored (known: ${[...KNOWN].join(', ')})`);
+  if ('hosts' in o) {
+    if (!Array.isArray(o.hosts)) errors.push(`${file}: "hosts" must be a list of [user@]host strings; ignored`);
+    else
+      for (const h of o.hosts) {
+        if (!isHostSpec(h)) errors.push(`${file}: host ${JSON.stringify(h)} ignored: use host or user@host`);
+        else if (!config.hosts.includes(h)) config.hosts.push(h);
+      }
+  }
+  for (const key of ['autoRevive', 'systemdScope'] as const) {
+    if (!(key in o)) continue;
+    if (typeof o[key] === 'boolean') config[key] = o[key];
+    else errors.push(`${file}: "${key}" must be true or false; using ${String(DEFAULT_CONFIG[key])}`);
+  }
+  return { config, errors };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, isHostSpec, parseUserConfig } from '../../src/core/user-config.js';
+
+describe('config.json', () => {
+  it('takes every setting, hosts deduplicated in order', () => {
+    const { config, errors } = parseUserConfig('{"hosts": ["b", "me@a", "b"], "autoRevive": true, "systemdScope": false}', 'c.json');
+    expect(errors).toEqual([]);
+    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false });
+  });
+
+  it('a file that is not JSON is the defaults and one line', () => {
+    const { config, errors } = parseUserConfig('{"hosts": [', 'c.json');
+    expect(config).toEqual(DEFAULT_CONFIG);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^c\.json: not JSON/);
+  });
+
+  it('a bad entry is one line and its default; the rest is kept', () => {
+    const { config, errors } = parseUserConfig('{"hosts": ["ok", "-oProxyCommand=x", "a b", 3], "autoRevive": "yes", "colour": 1}', 'c.json');
+    expect(config.hosts).toEqual(['ok']);
+    expect(config.autoRevive).toBe(false);
+    expect(errors).toHaveLength(5);
+    expect(errors.join('\n')).toMatch(/unknown setting "colour"/);
+    expect(errors.join('\n')).toMatch(/"autoRevive" must be true or false/);
+  });
+
+  it('an array or null at the top is refused whole', () => {
+    expect(parseUserConfig('[]', 'c.json').errors[0]).toMatch(/expected an object/);
+    expect(parseUserConfig('null', 'c.json').errors[0]).toMatch(/expected an object/);
+  });
+
+  it('host specs ssh could read as options are refused', () => {
+    expect(isHostSpec('user@box')).toBe(true);
+    expect(isHostSpec('-oFoo')).toBe(false);
+    expect(isHostSpec('box\n')).toBe(false);
+    expect(isHostSpec('user@')).toBe(false);
+  });
+});
