@@ -56,6 +56,8 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   let state: BoardState | undefined;
   stdout.write(ENTER_BOARD_SCREEN);
   const gate = new RingGate(stdout);
+  // Three reads of /proc: the same for every attach of this board run.
+  const terminal = terminalIdentity(stdout);
   const notifier = new BoardNotifier({ feed: o.feed, ring: (seq) => gate.ring(seq), env: o.env ?? process.env, notifyCmd: o.notifyCmd });
   // For the whole run, attaches included: the feed goes on while the board is away.
   const logging = new DisposableStore();
@@ -88,7 +90,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
             input: stdin,
             output: gate.output, // rings for other sessions go between the session's escape sequences
             // The runner may write to the board's terminal itself (direct output); rings wait meanwhile.
-            terminal: terminalIdentity(stdout),
+            terminal,
             onDirect: (on) => gate.hold(on),
             log: (line) => o.log.write(line),
             detachKey: o.detachKey,
