@@ -16,7 +16,7 @@ export interface FakeSystemd {
   env(extra?: Record<string, string>): Record<string, string>;
   /** The argv of each systemd-run call, by the pid it ran as. */
   runs(): Map<number, string[]>;
-  set(file: 'linger' | 'kill-user-processes' | 'refuse', value: string | null): void;
+  set(file: 'linger' | 'kill-user-processes' | 'refuse' | 'no-logind', value: string | null): void;
   dispose(): void;
 }
 
