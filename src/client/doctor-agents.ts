@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Scheduler } from '../core/clock.js';
 import { kindNamed } from '../state/kind-files.js';
 import { homePath } from '../state/home.js';
 import { runTool, VERSION_TIMEOUT_MS, type Check } from './doctor-check.js';
@@ -55,11 +56,12 @@ const WIRED: Record<(typeof DOCTOR_AGENTS)[number], string> = {
   pi: 'no hooks to wire: its status comes from its screen',
 };
 
-async function agentCheck(name: (typeof DOCTOR_AGENTS)[number], env: NodeJS.ProcessEnv): Promise<Check> {
+async function agentCheck(name: (typeof DOCTOR_AGENTS)[number], env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check> {
   const program = kindNamed(name).command ?? name;
   const exe = onPath(program, env);
   if (!exe) return { check: name, status: 'warn', message: `${program} is not installed (not on PATH): new --agent ${name} cannot start`, fix: `install ${program}, or name yours with new --agent ${name} --command PATH` };
-  const v = await runTool(exe, ['--version'], env, VERSION_TIMEOUT_MS);
+  // AGENT_BOARD_TEST_VERSION_TIMEOUT_MS: a test's hanging CLI need not take the full wait.
+  const v = await runTool(exe, ['--version'], env, scheduler, Number(env.AGENT_BOARD_TEST_VERSION_TIMEOUT_MS) || VERSION_TIMEOUT_MS);
   if (!v.ok) return { check: name, status: 'warn', message: `${exe} --version failed (${v.why}): it may not start`, fix: `run ${exe} --version yourself` };
   // Some print it on stderr (pi).
   const version = (v.stdout.trim() || v.stderr.trim()).split('\n')[0] ?? '';
@@ -69,6 +71,6 @@ async function agentCheck(name: (typeof DOCTOR_AGENTS)[number], env: NodeJS.Proc
 }
 
 /** All of them at once: a slow --version never holds up another. */
-export function agentChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
-  return Promise.all(DOCTOR_AGENTS.map((n) => agentCheck(n, env)));
+export function agentChecks(env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check[]> {
+  return Promise.all(DOCTOR_AGENTS.map((n) => agentCheck(n, env, scheduler)));
 }

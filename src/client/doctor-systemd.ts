@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Scheduler } from '../core/clock.js';
 import { killUserProcessesFrom, logoutVerdict, parseProperties, systemdBool, systemdEnvOff } from '../core/systemd-scope.js';
 import { readUserConfig } from '../state/config.js';
 import { runTool, type Check } from './doctor-check.js';
@@ -33,19 +34,20 @@ function logindConfTexts(): string[] {
   return [read('/etc/systemd/logind.conf'), ...[...dropIns.keys()].sort().map((n) => read(dropIns.get(n)!))];
 }
 
-export async function logoutCheck(env: NodeJS.ProcessEnv): Promise<Check> {
+export async function logoutCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check> {
   const user = env.USER || os.userInfo().username;
   // With no session named, loginctl shows the manager's own properties: logind answers, or there is none.
-  const manager = await runTool('loginctl', ['show-session', '-p', 'KillUserProcesses'], env);
+  const manager = await runTool('loginctl', ['show-session', '-p', 'KillUserProcesses'], env, scheduler);
   // (loginctl ships with logind: where it does not answer, no logind manages logins here.)
   const logind = manager.ok;
   const killUserProcesses = systemdBool(parseProperties(manager.stdout).get('KillUserProcesses')) ?? (logind ? killUserProcessesFrom(logindConfTexts()) : null);
   // "not logged in or lingering" fails show-user: then the flag file answers.
-  const shown = logind ? await runTool('loginctl', ['show-user', user, '-p', 'Linger'], env) : null;
+  const shown = logind ? await runTool('loginctl', ['show-user', user, '-p', 'Linger'], env, scheduler) : null;
   const linger = shown?.ok ? systemdBool(parseProperties(shown.stdout).get('Linger')) : logind ? fs.existsSync(lingerFile(env, user)) : null;
   let userManager = false;
-  if (fs.existsSync(userManagerSocket(env))) {
-    const state = await runTool('systemctl', ['--user', 'is-system-running'], env);
+  const socket = userManagerSocket(env);
+  if (socket && fs.existsSync(socket)) {
+    const state = await runTool('systemctl', ['--user', 'is-system-running'], env, scheduler);
     // degraded (a failed unit) exits non-zero but the manager answers.
     userManager = /^(running|degraded|starting|initializing|maintenance)\b/.test(state.stdout.trim()) && onPath('systemd-run', env) !== null;
   }

@@ -18,11 +18,15 @@ import { readUserConfig } from '../state/config.js';
 import { readHostFile } from '../state/host-store.js';
 import { hostFile, runnerLog } from '../state/paths.js';
 
-/** The user manager's own socket: there when systemd runs a manager for us (systemd(1), "--user"). */
-export function userManagerSocket(env: NodeJS.ProcessEnv = process.env): string {
-  const runtime = env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : `/run/user/${process.getuid?.() ?? 0}`;
-  return path.join(runtime, 'systemd', 'private');
+/**
+ * The user manager's own socket, there when systemd runs a manager for us (systemd(1), "--user").
+ * Null without $XDG_RUNTIME_DIR (su, sudo, cron): `systemd-run --user` cannot find the manager then either.
+ */
+export function userManagerSocket(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? path.join(env.XDG_RUNTIME_DIR, 'systemd', 'private') : null;
 }
+
+const exists = (file: string | null) => file !== null && fs.existsSync(file);
 
 /** logind's flag file for `loginctl enable-linger` (AGENT_BOARD_TEST_LINGER_DIR stands in for its folder in tests). */
 export function lingerFile(env: NodeJS.ProcessEnv = process.env, user = os.userInfo().username): string {
@@ -48,7 +52,7 @@ export type ScopeChoice = { scope: true; systemdRun: string } | { scope: false; 
 /** Whether this start goes through systemd-run, and if not why (in the order a user would check). */
 export function scopeChoice(env: NodeJS.ProcessEnv = process.env): ScopeChoice {
   if (systemdEnvOff(env.AGENT_BOARD_SYSTEMD)) return { scope: false, why: 'AGENT_BOARD_SYSTEMD=0' };
-  if (!fs.existsSync(userManagerSocket(env))) return { scope: false, why: 'no systemd user manager' };
+  if (!exists(userManagerSocket(env))) return { scope: false, why: 'no systemd user manager' };
   // Without linger the user manager stops at the last logout and takes its scopes along, while
   // a runner left in the login's scope survives where KillUserProcesses=no: the scope only helps with linger.
   if (!fs.existsSync(lingerFile(env))) return { scope: false, why: 'linger is off' };

@@ -97,5 +97,5 @@ export function logoutVerdict(f: LogoutFacts, user: string): Verdict {
   const kills = f.killUserProcesses === true ? 'logind ends a login\'s processes at logout (KillUserProcesses=yes)' : 'logind may end a login\'s processes at logout (KillUserProcesses unknown: systemd\'s default is yes)';
   if (f.linger !== true) return { status: 'warn', message: `sessions may not survive a logout: ${kills} and linger is off, so your user manager stops at your last logout`, fix: `run: ${linger}` };
   if (!f.scopeWanted) return { status: 'warn', message: `sessions may not survive a logout: ${kills} and runners start without a user scope (systemdScope false or AGENT_BOARD_SYSTEMD=0)`, fix: 'set "systemdScope": true in config.json and unset AGENT_BOARD_SYSTEMD' };
-  return { status: 'warn', message: `sessions may not survive a logout: ${kills} and no systemd user manager answers ($XDG_RUNTIME_DIR/systemd/private is missing)`, fix: 'log in again through a PAM login (ssh, a console) so systemd starts your user manager, or check systemctl --user status' };
+  return { status: 'warn', message: `sessions may not survive a logout: ${kills} and no systemd user manager answers (no $XDG_RUNTIME_DIR/systemd/private, or XDG_RUNTIME_DIR unset)`, fix: 'log in again through a PAM login (ssh, a console) so systemd starts your user manager, or check systemctl --user status' };
 }

@@ -119,6 +119,23 @@ describe('doctor: the install', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^warn  gemini: gemini is not installed .* -> install gemini/));
   });
 
+  it('an agent CLI that never answers --version (and leaves a child holding its output) does not hold doctor up: a warn, its process group killed', () => {
+    fs.writeFileSync(path.join(agents, 'gemini'), '#!/bin/sh\nsleep 41.5 &\nexec sleep 41.5\n', { mode: 0o755 });
+    const t = Date.now();
+    const { code, checks } = doctor({ AGENT_BOARD_TEST_VERSION_TIMEOUT_MS: '500' });
+    expect(Date.now() - t).toBeLessThan(8000);
+    expect(code).toBe(0);
+    expect(named(checks, 'gemini')).toMatchObject({ status: 'warn', message: expect.stringContaining('--version failed (no answer within 0.5 s)') as string });
+    const left = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('41.5');
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+    expect(left).toEqual([]);
+  });
+
   it('a Claude that drops our hooks (disableAllHooks in its settings) is a warn', () => {
     agent('claude', '2.1.332 (Claude Code)');
     fs.mkdirSync(path.join(user, '.claude'));

@@ -1,5 +1,6 @@
 /** `agent-board doctor [--json]`: one line per check (ok, warn, fail and what to do); exit 1 if any fails. */
 import type { Command } from 'commander';
+import { cliTime } from '../cli-time.js';
 import { doctorExitCode, runDoctor, type Check } from '../../client/doctor.js';
 
 export function registerDoctor(program: Command): void {
@@ -8,7 +9,7 @@ export function registerDoctor(program: Command): void {
     .description('check this machine: the home, the build, config.json, logout and reboot, each agent CLI, lost sessions')
     .option('--json', 'print the checks as a JSON array of {check, status, message, fix?}')
     .action(async (o: { json?: boolean }) => {
-      const checks = await runDoctor(process.env);
+      const checks = await runDoctor(process.env, cliTime().scheduler);
       process.stdout.write(o.json ? JSON.stringify(checks, null, 2) + '\n' : checks.map(line).join('\n') + '\n');
       process.exitCode = doctorExitCode(checks);
     });
