@@ -7,32 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Scheduler } from '../core/clock.js';
-import { killUserProcessesFrom, logoutVerdict, parseProperties, systemdBool, systemdEnvOff } from '../core/systemd-scope.js';
+import { logoutVerdict, parseProperties, systemdBool, systemdEnvOff } from '../core/systemd-scope.js';
 import { readUserConfig } from '../state/config.js';
 import { runTool, type Check } from './doctor-check.js';
-import { lingerFile, onPath, userManagerSocket } from './runner-spawn.js';
-
-/** logind.conf and its drop-ins, in the order logind reads them (logind.conf(5)). */
-function logindConfTexts(): string[] {
-  const read = (f: string) => {
-    try {
-      return fs.readFileSync(f, 'utf8');
-    } catch {
-      return ''; // not there: nothing set by it
-    }
-  };
-  const dropIns = new Map<string, string>();
-  for (const dir of ['/usr/lib/systemd/logind.conf.d', '/usr/local/lib/systemd/logind.conf.d', '/run/systemd/logind.conf.d', '/etc/systemd/logind.conf.d']) {
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.conf'));
-    } catch {
-      // no such folder
-    }
-    for (const n of names) dropIns.set(n, path.join(dir, n)); // a later folder's file of the same name replaces it
-  }
-  return [read('/etc/systemd/logind.conf'), ...[...dropIns.keys()].sort().map((n) => read(dropIns.get(n)!))];
-}
+import { configuredKillUserProcesses, lingerFile } from './logind-files.js';
+import { onPath, userManagerSocket } from './runner-spawn.js';
 
 export async function logoutCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check> {
   const user = env.USER || os.userInfo().username;
@@ -40,7 +19,7 @@ export async function logoutCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler):
   const manager = await runTool('loginctl', ['show-session', '-p', 'KillUserProcesses'], env, scheduler);
   // (loginctl ships with logind: where it does not answer, no logind manages logins here.)
   const logind = manager.ok;
-  const killUserProcesses = systemdBool(parseProperties(manager.stdout).get('KillUserProcesses')) ?? (logind ? killUserProcessesFrom(logindConfTexts()) : null);
+  const killUserProcesses = systemdBool(parseProperties(manager.stdout).get('KillUserProcesses')) ?? (logind ? configuredKillUserProcesses(env) : null);
   // "not logged in or lingering" fails show-user: then the flag file answers.
   const shown = logind ? await runTool('loginctl', ['show-user', user, '-p', 'Linger'], env, scheduler) : null;
   const linger = shown?.ok ? systemdBool(parseProperties(shown.stdout).get('Linger')) : logind ? fs.existsSync(lingerFile(env, user)) : null;

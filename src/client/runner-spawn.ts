@@ -1,13 +1,12 @@
 /**
  * How a session's runner process is started (docs/sessions.md, "Outliving the login"): where a
- * systemd user manager answers and linger keeps it past the last logout, through
- * `systemd-run --user --scope`, so logind's KillUserProcesses does not end it with the login;
- * elsewhere (and when that fails) detached (setsid) as before. Deciding costs a few stats and no
- * process: the user manager's private socket, the linger flag file, systemd-run on PATH.
+ * systemd user manager answers and either linger keeps it past the last logout or logind is set to
+ * end a login's processes (KillUserProcesses=yes), through `systemd-run --user --scope`, out of
+ * the login's scope; elsewhere (and when that fails) detached (setsid) as before. Deciding costs a
+ * few stats and reads and no process: the manager's private socket, the linger flag, logind.conf.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Time } from '../core/clock.js';
 import { isoTime } from '../core/iso-time.js';
@@ -15,6 +14,7 @@ import { toDisposable, type Disposable } from '../core/lifetime.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { scopeUnitName, systemdEnvOff, systemdRunArgs } from '../core/systemd-scope.js';
 import { readUserConfig } from '../state/config.js';
+import { configuredKillUserProcesses, lingerFile } from './logind-files.js';
 import { readHostFile } from '../state/host-store.js';
 import { hostFile, runnerLog } from '../state/paths.js';
 
@@ -27,11 +27,6 @@ export function userManagerSocket(env: NodeJS.ProcessEnv = process.env): string 
 }
 
 const exists = (file: string | null) => file !== null && fs.existsSync(file);
-
-/** logind's flag file for `loginctl enable-linger` (AGENT_BOARD_TEST_LINGER_DIR stands in for its folder in tests). */
-export function lingerFile(env: NodeJS.ProcessEnv = process.env, user = os.userInfo().username): string {
-  return path.join(env.AGENT_BOARD_TEST_LINGER_DIR || '/var/lib/systemd/linger', user);
-}
 
 /** A bare name on PATH, as the shell would find it. */
 export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
@@ -53,9 +48,10 @@ export type ScopeChoice = { scope: true; systemdRun: string } | { scope: false; 
 export function scopeChoice(env: NodeJS.ProcessEnv = process.env): ScopeChoice {
   if (systemdEnvOff(env.AGENT_BOARD_SYSTEMD)) return { scope: false, why: 'AGENT_BOARD_SYSTEMD=0' };
   if (!exists(userManagerSocket(env))) return { scope: false, why: 'no systemd user manager' };
-  // Without linger the user manager stops at the last logout and takes its scopes along, while
-  // a runner left in the login's scope survives where KillUserProcesses=no: the scope only helps with linger.
-  if (!fs.existsSync(lingerFile(env))) return { scope: false, why: 'linger is off' };
+  // Without linger the user manager stops at the last logout and takes its scopes along, while a
+  // runner left in the login's scope survives where KillUserProcesses=no, and ends with that login
+  // where it is yes: without linger the scope helps only where logind is set to kill.
+  if (!fs.existsSync(lingerFile(env)) && configuredKillUserProcesses(env) !== true) return { scope: false, why: 'linger is off' };
   if (!readUserConfig(env).config.systemdScope) return { scope: false, why: 'config.json: systemdScope false' };
   const systemdRun = onPath('systemd-run', env);
   return systemdRun ? { scope: true, systemdRun } : { scope: false, why: 'systemd-run is not on PATH' };

@@ -17,6 +17,8 @@ export interface FakeSystemd {
   /** The argv of each systemd-run call, by the pid it ran as. */
   runs(): Map<number, string[]>;
   set(file: 'linger' | 'kill-user-processes' | 'refuse' | 'no-logind', value: string | null): void;
+  /** A logind.conf drop-in (null: none), as an administrator would write it. */
+  logindConf(text: string | null): void;
   dispose(): void;
 }
 
@@ -24,10 +26,12 @@ export function fakeSystemd(o: { manager?: boolean; linger?: boolean; tools?: bo
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-systemd-'));
   const bin = path.join(dir, 'bin');
   const runtime = path.join(dir, 'runtime');
-  const lingerDir = path.join(dir, 'var-lib-systemd-linger');
+  const systemRoot = path.join(dir, 'root'); // AGENT_BOARD_TEST_SYSTEM_ROOT: its var/lib/systemd/linger and etc/systemd
+  const lingerDir = path.join(systemRoot, 'var', 'lib', 'systemd', 'linger');
   fs.mkdirSync(bin);
   fs.mkdirSync(path.join(runtime, 'systemd'), { recursive: true, mode: 0o700 });
-  fs.mkdirSync(lingerDir);
+  fs.mkdirSync(lingerDir, { recursive: true });
+  fs.mkdirSync(path.join(systemRoot, 'etc', 'systemd', 'logind.conf.d'), { recursive: true });
   if (o.tools !== false) for (const tool of fs.readdirSync(FIXTURES)) fs.symlinkSync(path.join(FIXTURES, tool), path.join(bin, tool));
   if (o.manager !== false) fs.writeFileSync(path.join(runtime, 'systemd', 'private'), '');
   const user = os.userInfo().username;
@@ -36,7 +40,7 @@ export function fakeSystemd(o: { manager?: boolean; linger?: boolean; tools?: bo
     env: (extra = {}) => ({
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       XDG_RUNTIME_DIR: runtime,
-      AGENT_BOARD_TEST_LINGER_DIR: lingerDir,
+      AGENT_BOARD_TEST_SYSTEM_ROOT: systemRoot,
       FAKE_SYSTEMD_DIR: dir,
       ...extra,
     }),
@@ -58,6 +62,11 @@ export function fakeSystemd(o: { manager?: boolean; linger?: boolean; tools?: bo
         if (value === 'yes') fs.writeFileSync(flag, '');
         else fs.rmSync(flag, { force: true });
       }
+    },
+    logindConf: (text) => {
+      const p = path.join(systemRoot, 'etc', 'systemd', 'logind.conf.d', '50-test.conf');
+      if (text === null) fs.rmSync(p, { force: true });
+      else fs.writeFileSync(p, text);
     },
     dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
   };

@@ -57,6 +57,15 @@ describe('runners in a systemd user scope', () => {
     await works('scoped');
   });
 
+  it('without linger, where logind.conf sets KillUserProcesses=yes, the scope still outlives the login that started it: systemd-run', async () => {
+    sd = fakeSystemd({ linger: false });
+    sd.logindConf('[Login]\nKillUserProcesses=yes\n');
+    const { id } = start('kup');
+    const [pid] = [...sd.runs().keys()];
+    expect(ls()[0]).toMatchObject({ id, runnerPid: pid });
+    await works('kup');
+  });
+
   it('a systemd-run that fails still starts the session, plainly, and one line in the runner log says why', async () => {
     sd = fakeSystemd();
     sd.set('refuse', 'yes');
@@ -87,13 +96,14 @@ describe('runners in a systemd user scope', () => {
     await works('off-env');
   });
 
-  it('without a user manager (systemd-run on PATH or not), or without linger: a plain detached runner, as before', async () => {
+  it('without a user manager (systemd-run on PATH or not), or without linger where logind leaves a login\'s processes: a plain detached runner, as before', async () => {
     sd = fakeSystemd({ manager: false });
     start('no-manager');
     expect(sd.runs().size).toBe(0);
     await works('no-manager');
     sd.dispose();
     sd = fakeSystemd({ linger: false });
+    sd.logindConf('[Login]\nKillUserProcesses=no\n');
     start('no-linger');
     expect(sd.runs().size).toBe(0);
     await works('no-linger');
