@@ -12,7 +12,7 @@ import { kindNamed } from '../state/kind-files.js';
 import { homePath } from '../state/home.js';
 import { runTool, VERSION_TIMEOUT_MS, type Check } from './doctor-check.js';
 import { onPath } from './runner-spawn.js';
-import { geminiRefusal } from './wiring-place.js';
+import { fallbackBases, geminiRefusal } from './wiring-place.js';
 
 /** The agent kinds with a program of their own that doctor looks for. */
 export const DOCTOR_AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
@@ -41,12 +41,13 @@ function claudeWiring(env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-/** Why Gemini would skip the settings layer we give it (so no hooks and no chat tools), or null. */
+/** Why Gemini would skip the settings layer we give it (so no hooks and no chat tools), or null; as wiringPlace decides, without writing. */
 function geminiWiring(env: NodeJS.ProcessEnv): string | null {
   const uid = process.getuid?.() ?? -1;
   if (uid !== 0) return `Gemini CLI reads a settings layer given by path only from root-owned files and folders, and we run as uid ${uid}`;
   const refused = geminiRefusal(path.join(homePath(env), 'sessions'));
-  return refused === null ? null : `session folders fail Gemini's check (${refused}); each session tries a folder under $XDG_RUNTIME_DIR or ~/.cache instead, and says so on new if none qualifies`;
+  if (refused === null || fallbackBases().some((b) => geminiRefusal(path.join(b, 'wiring')) === null)) return null;
+  return `its settings layer must be in a folder only root can write to, and ${refused}`;
 }
 
 const WIRED: Record<(typeof DOCTOR_AGENTS)[number], string> = {
