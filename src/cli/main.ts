@@ -39,6 +39,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['demo'], load: async () => (await import('./commands/demo.js')).registerDemo },
   { names: ['runner'], load: async () => (await import('./commands/runner.js')).registerRunner },
   { names: ['bridge'], load: async () => (await import('./commands/bridge.js')).registerBridge },
+  { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctor },
   { names: ['board'], load: async () => (await import('./commands/board.js')).registerBoard },
 ];
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import { RunnerConnection } from './connection.js';
+import { spawnRunner } from './runner-spawn.js';
 
 /** Default history kept by each session's model. */
 export const DEFAULT_SCROLLBACK = 5000;
@@ -29,7 +29,7 @@ const RUNNER_START_POLL_MS = 20;
  * tsc's dist/runner/entry.js. This file runs from src/client (tests), dist/client or dist/bundle:
  * two folders down from the project's root each time.
  */
-const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.js');
+export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.js');
 
 /**
  * V8 flags for the runner process, measured (docs/architecture.md, "Starting a session"): a
@@ -194,14 +194,13 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
   }
   if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: run npm run build`, EXIT.failure);
   writeHostFile(hostFile(home, record.id), record);
-  const child = spawn(process.execPath, [...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], {
-    detached: true, // setsid: no controlling terminal, own process group
-    stdio: 'ignore',
-    cwd: record.cwd,
-    env: { ...process.env, AGENT_BOARD_HOME: home },
-  });
-  child.unref();
-  await waitForRunner(home, record.id, time);
+  // In a systemd user scope where that keeps it past a logout, else detached (src/client/runner-spawn.ts).
+  const spawned = spawnRunner({ home, record, time, argv: [process.execPath, ...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], env: { ...process.env, AGENT_BOARD_HOME: home } });
+  try {
+    await waitForRunner(home, record.id, time);
+  } finally {
+    spawned.dispose();
+  }
   return readHostFile(hostFile(home, record.id)) ?? record;
 }
 

@@ -42,7 +42,7 @@ function ancestors(p: string): string[] {
 }
 
 /** Our own folders outside the state home that may qualify, best first: a runtime dir, then a cache. */
-function fallbackBases(): string[] {
+export function fallbackBases(): string[] {
   const bases = [
     process.env.XDG_RUNTIME_DIR ? path.join(process.env.XDG_RUNTIME_DIR, 'agent-board') : '',
     path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'agent-board'),
