@@ -6,7 +6,7 @@ import { EXIT, UserError } from '../state/errors.js';
 import { kindNamed } from '../state/kind-files.js';
 import { launchFor } from '../core/agents/agent-wiring.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
-import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { isPidAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
 import { sleep } from './client-time.js';
@@ -42,9 +42,11 @@ export async function killSession(home: string, s: SessionView, time: Time, sign
   const sig = signal ? normalizeSignal(signal) : 'SIGTERM';
   if (s.status === 'lost') {
     // The runner is gone; its program may not be. Do what the runner would have done.
-    if (s.childPid && isPidAlive(s.childPid)) {
-      process.kill(-s.childPid, sig);
-      return { kind: 'signalled-orphan', signal: sig, pid: s.childPid };
+    // Only a program of this boot that is still that program: after a reboot its pid is another process's.
+    const orphan = leftoverProgram(s);
+    if (orphan !== null) {
+      process.kill(-orphan, sig);
+      return { kind: 'signalled-orphan', signal: sig, pid: orphan };
     }
     throw new UserError(`${s.name} is lost and its program is not running; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
   }
