@@ -269,9 +269,9 @@ export class Session implements Disposable {
     });
   }
 
-  /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`). */
+  /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`, `codex resume <uuid>`). */
   private captureResumeId(): void {
-    const pattern = kindNamed(this.record.agent).resume?.printed;
+    const pattern = kindNamed(this.record.agent).conversation.printed;
     if (!pattern) return;
     const m = new RegExp(pattern).exec(tailText(this.model, 60));
     if (m?.[1] && m[1] !== this.record.resumeId) this.host.update({ resumeId: m[1] });
