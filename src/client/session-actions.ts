@@ -174,10 +174,11 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
   if (s.status === 'running' || s.status === 'starting') {
     await killSession(home, s, time);
   }
-  // A runner killed outright may leave its program running: end it too.
-  if (s.status === 'lost' && s.childPid && isPidAlive(s.childPid)) {
+  // A runner killed outright may leave its program running: end it too (only that program: after a reboot its pid is another's).
+  const orphan = s.status === 'lost' ? leftoverProgram(s) : null;
+  if (orphan !== null) {
     try {
-      process.kill(-s.childPid, 'SIGKILL');
+      process.kill(-orphan, 'SIGKILL');
     } catch {
       // gone meanwhile: what we wanted
     }

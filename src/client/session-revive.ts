@@ -10,11 +10,10 @@ import type { Time } from '../core/clock.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { UserError } from '../state/errors.js';
 import { leftoverProgram, readHostFile, viewOf, writeHostFile, type SessionView } from '../state/host-store.js';
-import { kindNamed } from '../state/kind-files.js';
 import { hostFile, socketPath } from '../state/paths.js';
 import { claimRevive } from '../state/revive-claim.js';
 import { RunnerConnection } from './connection.js';
-import { restartSession } from './session-actions.js';
+import { restartSession, type Restarted } from './session-actions.js';
 
 /**
  * How many sessions are revived at once. A runner's start is mostly waiting (the node start,
@@ -28,7 +27,7 @@ const PROBE_TIMEOUT_MS = 1000;
 
 /** What became of one session. */
 export type ReviveOutcome =
-  | { kind: 'revived'; session: SessionView; record: HostRecord; resumed: string | null }
+  | { kind: 'revived'; session: SessionView; record: HostRecord; conversation: Restarted['conversation'] }
   | { kind: 'running'; session: SessionView; why: string }
   | { kind: 'exited'; session: SessionView }
   | { kind: 'failed'; session: SessionView; reason: string };
@@ -41,10 +40,11 @@ export function reviveLine(o: ReviveOutcome): string {
   const name = o.session.name;
   switch (o.kind) {
     case 'revived': {
-      const kind = o.record.agent;
-      if (o.resumed) return `${name} revived (${kind}, conversation ${short(o.resumed)} resumed)`;
-      if (kind === 'shell') return `${name} revived (shell, started fresh in ${o.record.cwd})`;
-      return `${name} revived (${kind}, started fresh in ${o.record.cwd}: no conversation to resume)`;
+      const { agent, cwd, resumeId } = o.record;
+      const c = o.conversation;
+      if (c.outcome === 'resumed' && resumeId) return `${name} revived (${agent}, conversation ${short(resumeId)} resumed)`;
+      if (c.outcome === 'none') return `${name} revived (${agent}, started fresh in ${cwd})`;
+      return `${name} revived (${agent}, ${c.note})`;
     }
     case 'running':
       return `${name} ${o.why}: nothing to do`;
@@ -120,7 +120,7 @@ export async function reviveSession(home: string, s: SessionView, time: Time): P
  * the record says so first: its pids, which after a reboot name other processes, are never
  * waited on or signalled. A program the dead runner left running in this boot is ended first.
  */
-async function relaunch(home: string, view: SessionView, time: Time): Promise<{ record: HostRecord; resumed: string | null }> {
+async function relaunch(home: string, view: SessionView, time: Time): Promise<Restarted> {
   const orphan = leftoverProgram(view);
   if (orphan !== null) {
     try {
@@ -132,10 +132,7 @@ async function relaunch(home: string, view: SessionView, time: Time): Promise<{ 
   const { runnerAlive: _alive, ...rec } = view;
   const gone: HostRecord = { ...rec, status: 'lost', runnerPid: null, runnerBootId: undefined, runnerStartTime: undefined, childPid: null, childStartTime: undefined };
   writeHostFile(hostFile(home, view.id), gone);
-  const kind = kindNamed(view.agent);
-  const resumed = kind.resume && view.resumeId ? view.resumeId : null;
-  const record = await restartSession(home, { ...gone, runnerAlive: false, status: 'lost' }, time);
-  return { record, resumed };
+  return restartSession(home, { ...gone, runnerAlive: false, status: 'lost' }, time);
 }
 
 /**

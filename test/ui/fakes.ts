@@ -120,7 +120,7 @@ export class FakeActions implements BoardActions {
   chatResult: (room: string, text: string) => Promise<ChatPosted> = async () => ({ id: 1, event: null, paused: false });
   diffResult: (s: SessionView) => Promise<DiffModel> = async () => ({ files: [], added: 0, removed: 0 });
   reviveResult: (sessions: readonly SessionView[]) => Promise<ReviveOutcome[]> = async (sessions) =>
-    sessions.map((s) => ({ kind: 'revived', session: s, record: { ...s, status: 'running' }, resumed: null }));
+    sessions.map((s) => ({ kind: 'revived', session: s, record: { ...s, status: 'running' }, conversation: { outcome: s.agent === 'shell' ? 'none' : 'fresh', note: 'conversation x was never saved (no turn yet): started afresh as x' } }));
 
   diff(s: SessionView): Promise<DiffModel> {
     this.calls.push({ op: 'diff', id: s.id });

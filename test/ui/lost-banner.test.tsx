@@ -33,7 +33,7 @@ describe('lost sessions on the board', () => {
     actions.reviveResult = async (lost) => {
       feed.setSessions([{ ...alice, status: 'running' }, { ...bob, status: 'running' }, carol]);
       return [
-        { kind: 'revived', session: lost[0]!, record: { ...alice, status: 'running' }, resumed: '1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6' },
+        { kind: 'revived', session: lost[0]!, record: { ...alice, status: 'running', resumeId: '1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6' }, conversation: { outcome: 'resumed', note: 'conversation 1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6 resumed' } },
         { kind: 'failed', session: lost[1]!, reason: 'its folder /x is gone (rm it with: agent-board rm bob)' },
       ];
     };
@@ -55,7 +55,7 @@ describe('lost sessions on the board', () => {
     const actions = new FakeActions();
     m = mountBoard(feed, { actions, autoRevive: true, cols: 220 });
     await waitFor(() => expect(actions.calls.filter((c) => c.op === 'revive')).toEqual([{ op: 'revive', ids: [alice.id, bob.id] }]));
-    await waitFor(() => expect(screenText()).toContain('autoRevive: alice revived (claude, started fresh in /tmp: no conversation to resume); bob revived (shell, started fresh in /tmp)'));
+    await waitFor(() => expect(screenText()).toContain('autoRevive: alice revived (claude, conversation x was never saved (no turn yet): started afresh as x); bob revived (shell, started fresh in /tmp)'));
   });
 
   it('no lost session: no banner; R says there is nothing to revive', async () => {
