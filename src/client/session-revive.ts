@@ -14,6 +14,7 @@ import { hostFile, socketPath } from '../state/paths.js';
 import { claimRevive } from '../state/revive-claim.js';
 import { RunnerConnection } from './connection.js';
 import { restartSession, type Restarted } from './session-actions.js';
+import { RUNNER_START_TIMEOUT_MS } from './sessions.js';
 
 /**
  * How many sessions are revived at once. A runner's start is mostly waiting (the node start,
@@ -73,8 +74,14 @@ async function runnerAnswers(home: string, id: string, time: Time): Promise<bool
 async function standing(home: string, s: SessionView, time: Time): Promise<{ view: SessionView; not: ReviveOutcome | null }> {
   const rec = readHostFile(hostFile(home, s.id));
   if (!rec) return { view: s, not: { kind: 'failed', session: s, reason: `its record ${hostFile(home, s.id)} is gone or unreadable` } };
-  const view = viewOf(rec, time.clock.now());
+  const now = time.clock.now();
+  const view = viewOf(rec, now);
   if (view.status === 'exited') return { view, not: { kind: 'exited', session: view } };
+  // Written by `new` or a restart whose runner has not said its pid yet: it is on its way.
+  const age = now - Date.parse(rec.updatedAt);
+  if (rec.status === 'starting' && rec.runnerPid === null && age >= -1000 && age < RUNNER_START_TIMEOUT_MS) {
+    return { view, not: { kind: 'running', session: view, why: 'is starting' } };
+  }
   if (view.runnerAlive && view.status !== 'lost') return { view, not: { kind: 'running', session: view, why: 'is running' } };
   if (view.runnerAlive) {
     // Alive but silent (its heartbeat stale): wedged, or stopped. Not ours to replace.

@@ -120,6 +120,17 @@ describe('agent-board revive', () => {
     expect(status('p')).toBe('running');
   });
 
+  it('a session whose runner is on its way (new or a restart just wrote it, no pid yet) is left to it', async () => {
+    newSession(home, ['--name', 'n', '--', 'sleep', '600']);
+    await powerCut(home);
+    const rec = records(home).get('n')!;
+    const now = new Date().toISOString();
+    writeHostFile(hostFile(home, rec.id), { ...rec, status: 'starting', runnerPid: null, childPid: null, updatedAt: now, heartbeatAt: now });
+    const [o] = await reviveSessions(home, listSessions(home), REAL_TIME);
+    expect(reviveLine(o!)).toBe('n is starting: nothing to do');
+    expect(records(home).get('n')!.runnerPid).toBeNull();
+  });
+
   it('two revives at once start one runner per session; the other says it is running or being revived', async () => {
     for (const n of ['s1', 's2', 's3']) newSession(home, ['--name', n, '--', 'sleep', '600']);
     await powerCut(home);
