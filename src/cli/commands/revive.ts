@@ -13,7 +13,7 @@ interface ReviveOptions { all?: boolean; ifConfigured?: boolean }
 export function registerRevive(program: Command): void {
   program
     .command('revive')
-    .description('bring lost sessions back: a new runner and program, same id, name, room, folder and kind, the conversation resumed where the kind can')
+    .description('bring lost sessions back in place (after a reboot or a logout): same id, name, room, folder and kind, the conversation resumed where the kind can')
     .argument('[session...]', 'id, name or unique prefix (lost sessions; others are left as they are)')
     .option('-a, --all', 'every lost session of this home')
     .option('--if-configured', 'revive all only when config.json has "autoRevive": true (for a login or boot unit)')
