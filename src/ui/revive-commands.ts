@@ -1,6 +1,15 @@
 /** The board's revive: every lost session brought back with one key (R), or on start when config.json says autoRevive; the outcome on the notice line. */
 import { reviveLine, type ReviveOutcome } from '../client/session-revive.js';
+import type { SessionView } from '../state/host-store.js';
 import type { CommandContext } from './session-commands.js';
+
+/**
+ * A lost session of this machine: what R revives and the banner counts. A row of another
+ * machine (the board's --host: its view has a `host`) is revived there, with `agent-board revive`.
+ */
+export function revivable(s: SessionView): boolean {
+  return s.status === 'lost' && !('host' in s && s.host !== undefined);
+}
 
 /** `alice revived (claude, …); bob not revived: …`: one line for the footer, the failures first. */
 export function reviveSummary(outcomes: readonly ReviveOutcome[]): string {
@@ -14,7 +23,7 @@ export function reviveSummary(outcomes: readonly ReviveOutcome[]): string {
  * revive is under way, each session's revive claim (src/state/revive-claim.ts) keeps it to one.
  */
 export function reviveLost(c: CommandContext, auto = false): void {
-  const lost = c.feed.sessions.filter((s) => s.status === 'lost');
+  const lost = c.feed.sessions.filter(revivable);
   if (lost.length === 0) {
     if (!auto) c.dispatch({ type: 'message', text: 'no session is lost: nothing to revive' });
     return;
