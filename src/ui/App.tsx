@@ -44,7 +44,7 @@ export function App() {
   const { detachLabel } = useBoardControl();
   const { kind } = state.overlay;
   // Lost sessions (a reboot, a logout): a line above the list offers to revive them (R); not over a full-screen view.
-  const lost = kind === 'typing' || kind === 'help' || kind === 'diff' ? 0 : sessions.filter(revivable).length;
+  const lost = kind === 'typing' || kind === 'help' || kind === 'diff' ? 0 : state.sessions.filter(revivable).length;
   const layout = useLayout(lost > 0 ? 1 : 0);
   const shown = visibleSessions(state).length;
   const index = selectedIndex(state);

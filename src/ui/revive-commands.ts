@@ -7,7 +7,7 @@ import type { CommandContext } from './session-commands.js';
  * A lost session of this machine: what R revives and the banner counts. A row of another
  * machine (the board's --host: its view has a `host`) is revived there, with `agent-board revive`.
  */
-export function revivable(s: SessionView): boolean {
+export function revivable(s: Pick<SessionView, 'status'>): boolean {
   return s.status === 'lost' && !('host' in s && s.host !== undefined);
 }
 
