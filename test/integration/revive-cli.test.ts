@@ -111,12 +111,15 @@ describe('agent-board revive', () => {
     const rec = records(home).get('p')!;
     writeHostFile(hostFile(home, rec.id), { ...rec, runnerPid, childPid, runnerBootId: '00000000-0000-4000-8000-000000000000' });
     expect(status('p')).toBe('lost');
+    // kill of a lost session signals its left-over program only if it is still that program.
+    const k = run(['kill', 'p']);
+    expect(k.code).toBe(5);
+    expect(k.stderr).toMatch(/p is lost and its program is not running/);
     const r = run(['revive', 'p']);
     expect(r.stdout).toMatch(/^p revived/);
     expect(r.code).toBe(0);
     expect(isPidAlive(runnerPid) && isPidAlive(childPid)).toBe(true);
     expect(records(home).get('p')!.runnerPid).not.toBe(runnerPid);
-    // kill on a lost record with a foreign child pid does not signal it either.
     expect(status('p')).toBe('running');
   });
 
