@@ -87,7 +87,7 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
     remove: (s) => oneLine(() => removeSessionReporting(home, s, time)),
     rename: (s, name) => oneLine(() => renameSession(home, s, name, time)),
     postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
-    revive: (sessions) => reviveSessions(home, sessions, time),
+    revive: (sessions, onOutcome) => reviveSessions(home, sessions, time, onOutcome),
     // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).
     ...sessionIo((s, client) => connectSession(home, findSession(home, s.id), client, time), time),
   };

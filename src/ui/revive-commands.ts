@@ -31,7 +31,10 @@ export function reviveLost(c: CommandContext, auto = false): void {
   const what = `${lost.length} lost ${lost.length === 1 ? 'session' : 'sessions'}`;
   const why = auto ? ' (autoRevive is on in config.json)' : '';
   c.dispatch({ type: 'message', text: `reviving ${what}${why}…` });
-  c.control.actions.revive(lost).then(
+  let done = 0;
+  // Each one as it comes (a revive of many takes seconds), then all of them in one line.
+  const progress = (o: ReviveOutcome) => c.dispatch({ type: 'message', text: `reviving ${what}: ${++done}/${lost.length} ${reviveLine(o)}`, error: o.kind === 'failed' });
+  c.control.actions.revive(lost, progress).then(
     (outcomes) => c.dispatch({ type: 'message', text: `${auto ? 'autoRevive: ' : ''}${reviveSummary(outcomes)}`, error: outcomes.some((o) => o.kind === 'failed') }),
     (err) => c.dispatch({ type: 'message', text: err instanceof Error ? err.message : String(err), error: true }),
   );

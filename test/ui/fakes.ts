@@ -119,7 +119,7 @@ export class FakeActions implements BoardActions {
   renameResult: () => Promise<void> = async () => undefined;
   chatResult: (room: string, text: string) => Promise<ChatPosted> = async () => ({ id: 1, event: null, paused: false });
   diffResult: (s: SessionView) => Promise<DiffModel> = async () => ({ files: [], added: 0, removed: 0 });
-  reviveResult: (sessions: readonly SessionView[]) => Promise<ReviveOutcome[]> = async (sessions) =>
+  reviveResult: (sessions: readonly SessionView[], onOutcome?: (o: ReviveOutcome) => void) => Promise<ReviveOutcome[]> = async (sessions) =>
     sessions.map((s) => ({ kind: 'revived', session: s, record: { ...s, status: 'running' }, conversation: { outcome: s.agent === 'shell' ? 'none' : 'fresh', note: 'conversation x was never saved (no turn yet): started afresh as x' } }));
 
   diff(s: SessionView): Promise<DiffModel> {
@@ -146,9 +146,9 @@ export class FakeActions implements BoardActions {
     this.calls.push({ op: 'chat', room, text });
     return this.chatResult(room, text);
   }
-  revive(sessions: readonly SessionView[]): Promise<ReviveOutcome[]> {
+  revive(sessions: readonly SessionView[], onOutcome?: (o: ReviveOutcome) => void): Promise<ReviveOutcome[]> {
     this.calls.push({ op: 'revive', ids: sessions.map((s) => s.id) });
-    return this.reviveResult(sessions);
+    return this.reviveResult(sessions, onOutcome);
   }
   openInput(s: SessionView): SessionInput {
     return this.io.openInput(s);

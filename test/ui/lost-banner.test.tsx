@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
+import type { ReviveOutcome } from '../../src/client/session-revive.js';
 import { FakeActions, FakeFeed, session } from './fakes.js';
 import { eventually } from './harness.js';
 import { mountBoard, type Mounted } from './mount.js';
@@ -30,12 +31,17 @@ describe('lost sessions on the board', () => {
   it('are counted above the list; R revives them all and each outcome is on the notice line; the rows turn live', async () => {
     const { alice, bob, carol, feed } = home();
     const actions = new FakeActions();
-    actions.reviveResult = async (lost) => {
-      feed.setSessions([{ ...alice, status: 'running' }, { ...bob, status: 'running' }, carol]);
-      return [
+    let second = () => undefined as void;
+    actions.reviveResult = async (lost, onOutcome) => {
+      const outcomes: ReviveOutcome[] = [
         { kind: 'revived', session: lost[0]!, record: { ...alice, status: 'running', resumeId: '1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6' }, conversation: { outcome: 'resumed', note: 'conversation 1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6 resumed' } },
         { kind: 'failed', session: lost[1]!, reason: 'its folder /x is gone (rm it with: agent-board rm bob)' },
       ];
+      onOutcome?.(outcomes[0]!);
+      await new Promise<void>((r) => (second = r));
+      onOutcome?.(outcomes[1]!);
+      feed.setSessions([{ ...alice, status: 'running' }, { ...bob, status: 'running' }, carol]);
+      return outcomes;
     };
     m = mountBoard(feed, { actions, cols: 220 });
     await waitFor(() => expect(screenText()).toContain('⚠ 2 sessions lost (the machine restarted?): R revives them all'));
@@ -44,6 +50,9 @@ describe('lost sessions on the board', () => {
     await pause(100);
     expect(actions.calls.filter((c) => c.op === 'revive')).toEqual([]); // nothing without the key
     m.stdin.press('R');
+    // Each outcome as it comes, then all of them.
+    await waitFor(() => expect(screenText()).toContain('reviving 2 lost sessions: 1/2 alice revived (claude, conversation 1b2c… resumed)'));
+    second();
     await waitFor(() => expect(screenText()).toContain('bob not revived: its folder /x is gone'));
     expect(actions.calls.filter((c) => c.op === 'revive')).toEqual([{ op: 'revive', ids: [alice.id, bob.id] }]);
     expect(screenText()).toContain('alice revived (claude, conversation 1b2c… resumed)');
