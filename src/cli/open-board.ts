@@ -6,6 +6,7 @@
 import { toDisposable, type Disposable } from '../core/lifetime.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
 import { terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
+import { readUserConfig } from '../state/config.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { getHome } from './context.js';
@@ -59,6 +60,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       detachKey: parsed.key,
       newDefaults: { name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd() },
       notifyCmd: o.notifyCmd || undefined,
+      autoRevive: readUserConfig().config.autoRevive,
     });
   } finally {
     signalHandlers.dispose();

@@ -6,6 +6,7 @@
  */
 import type { SendOutcome } from './durable-send.js';
 import type { KillOutcome } from './session-actions.js';
+import type { ReviveOutcome } from './session-revive.js';
 import type { Disposable, Event } from '../core/lifetime.js';
 import type { ChatEvent, ChatRecord } from '../core/chat/chat.js';
 import type { DiffModel } from '../core/worktree/diff-model.js';
@@ -125,6 +126,8 @@ export interface BoardActions {
   rename(s: SessionView, name: string): Promise<void>;
   /** Posts `text` to the room's chat as the human at the board (/continue resumes a paused room). */
   postChat(room: string, text: string): Promise<ChatPosted>;
+  /** Brings lost sessions back in place, as `agent-board revive` does (src/client/session-revive.ts), each outcome to `onOutcome` as it is known (in order); never rejects: each outcome says. */
+  revive(sessions: readonly SessionView[], onOutcome?: (o: ReviveOutcome) => void): Promise<ReviveOutcome[]>;
 }
 
 /** What the notifier tells the board: rows to mark (they rang), or a line for the footer. */

@@ -69,12 +69,12 @@ export function rebootCheck(env: NodeJS.ProcessEnv): Check {
   const units = reviveUnits(env);
   const enabled = units.find((u) => u.enabled);
   const fallback = 'after a reboot run: agent-board revive --all';
-  const howTo = 'or set "autoRevive": true in config.json and enable a login unit that runs agent-board revive --if-configured (docs/sessions.md, "After a reboot")';
+  const howTo = 'or set "autoRevive": true in config.json and enable a login unit that runs agent-board revive --if-configured (docs/cli.md, "After a reboot or a logout")';
   if (autoRevive && enabled) return { check: 'reboot', status: 'ok', message: `a reboot ends every runner; after it, sessions come back at login (autoRevive on, ${enabled.name} runs agent-board revive --if-configured)` };
   if (!autoRevive) {
     const unit = units.length ? `; ${units.map((u) => u.name).join(', ')} would revive them, but autoRevive is off` : '';
     return { check: 'reboot', status: 'warn', message: `a reboot ends every runner and nothing brings sessions back${unit}`, fix: `${fallback}, ${howTo}` };
   }
   if (units.length) return { check: 'reboot', status: 'warn', message: `a reboot ends every runner; ${units[0]!.name} would revive them but is not enabled`, fix: `systemctl --user enable ${units[0]!.name}` };
-  return { check: 'reboot', status: 'warn', message: `a reboot ends every runner; autoRevive is on but no unit in ${userUnitDir(env)} runs agent-board revive --if-configured`, fix: `${fallback}, or add the unit of docs/sessions.md, "After a reboot"` };
+  return { check: 'reboot', status: 'warn', message: `a reboot ends every runner; autoRevive is on but no unit in ${userUnitDir(env)} runs agent-board revive --if-configured`, fix: `${fallback}, or add the unit of docs/cli.md, "After a reboot or a logout"` };
 }

@@ -3,16 +3,15 @@ import fs from 'node:fs';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { kindNamed } from '../state/kind-files.js';
-import { launchFor } from '../core/agents/agent-wiring.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
-import { isPidAlive, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { isPidAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
-import { connectSession, startRunner } from './sessions.js';
+import { connectSession, startRunner, writeWiringFiles } from './sessions.js';
+import { relaunchArgs, type ConversationOutcome } from './conversation-launch.js';
 import { removeWorktree } from './worktree-remove.js';
 
 /**
@@ -42,9 +41,11 @@ export async function killSession(home: string, s: SessionView, time: Time, sign
   const sig = signal ? normalizeSignal(signal) : 'SIGTERM';
   if (s.status === 'lost') {
     // The runner is gone; its program may not be. Do what the runner would have done.
-    if (s.childPid && isPidAlive(s.childPid)) {
-      process.kill(-s.childPid, sig);
-      return { kind: 'signalled-orphan', signal: sig, pid: s.childPid };
+    // Only a program of this boot that is still that program: after a reboot its pid is another process's.
+    const orphan = leftoverProgram(s);
+    if (orphan !== null) {
+      process.kill(-orphan, sig);
+      return { kind: 'signalled-orphan', signal: sig, pid: orphan };
     }
     throw new UserError(`${s.name} is lost and its program is not running; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
   }
@@ -155,20 +156,29 @@ export async function renameSession(home: string, s: SessionView, name: string, 
   writeHostFile(hostFile(home, s.id), { ...record, name });
 }
 
+/** What restart did: the record it started, and what became of the agent's conversation. */
+export interface Restarted {
+  record: HostRecord;
+  conversation: { outcome: ConversationOutcome; note: string };
+}
+
 /**
  * A new runner and program in the same session: same id, name, command and
  * cwd, a new generation; the journal stays, so prompts the old runner
  * accepted and never confirmed are reported as accepted_unknown, not typed.
+ * The agent resumes its conversation where its kind can, or starts afresh
+ * when it was never saved (src/client/conversation-launch.ts).
  * A running session's program is ended first, as kill does.
  */
-export async function restartSession(home: string, s: SessionView, time: Time): Promise<HostRecord> {
+export async function restartSession(home: string, s: SessionView, time: Time): Promise<Restarted> {
   if (s.status === 'running' || s.status === 'starting') {
     await killSession(home, s, time);
   }
-  // A runner killed outright may leave its program running: end it too.
-  if (s.status === 'lost' && s.childPid && isPidAlive(s.childPid)) {
+  // A runner killed outright may leave its program running: end it too (only that program: after a reboot its pid is another's).
+  const orphan = s.status === 'lost' ? leftoverProgram(s) : null;
+  if (orphan !== null) {
     try {
-      process.kill(-s.childPid, 'SIGKILL');
+      process.kill(-orphan, 'SIGKILL');
     } catch {
       // gone meanwhile: what we wanted
     }
@@ -178,17 +188,18 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
     await sleep(time.scheduler, RESTART_POLL_MS);
   }
   fs.rmSync(finalScreenFile(home, s.id), { force: true });
-  // The record as the old runner left it (its resume id, say), else the view we were given.
+  // The record as the old runner left it (its conversation id, say), else the view we were given.
   const { runnerAlive: _alive, ...old } = { ...s, ...readHostFile(hostFile(home, s.id)) };
-  // An agent that can resume its conversation does (Claude: --resume <its session id>).
-  const kind = kindNamed(old.agent);
-  if (kind.resume && old.resumeId && old.extraArgs) {
-    const launch = launchFor(kind, old.extraArgs, { command: old.command, resumeId: old.resumeId, sessionDir: sessionDir(home, s.id), shell: process.env.SHELL || '/bin/sh' });
-    old.args = launch.args;
-  }
+  const again = relaunchArgs(home, old, { mode: 'resume' });
+  writeWiringFiles(again.launch.filesDir ?? sessionDir(home, s.id), again.launch.files);
   const now = new Date(time.clock.now()).toISOString();
-  return startRunner(home, {
+  const record = await startRunner(home, {
     ...old,
+    command: again.launch.command,
+    args: again.launch.args,
+    env: Object.keys(again.launch.env).length ? again.launch.env : undefined,
+    hooksNote: again.launch.hooksNote,
+    resumeId: again.conversationId,
     status: 'starting',
     updatedAt: now,
     heartbeatAt: now,
@@ -201,4 +212,5 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
     activitySource: undefined,
     activitySince: undefined,
   }, time);
+  return { record, conversation: { outcome: again.outcome, note: again.note } };
 }

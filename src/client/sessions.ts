@@ -7,6 +7,7 @@ import type { HostRecord } from '../core/protocol/protocol.js';
 import { kindNamed } from '../state/kind-files.js';
 import { launchFor } from '../core/agents/agent-wiring.js';
 import { geminiSystemLayer, wiringPlace } from './wiring-place.js';
+import { newConversation } from './conversation-launch.js';
 import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { ensurePrivateDir } from '../state/home.js';
@@ -85,6 +86,8 @@ export interface NewSessionOptions {
   onHooksNote?: (note: string) => void;
   /** More of the record, as given (`new --worktree`: the worktree and its setup command; docs/worktrees.md). */
   extra?: Partial<HostRecord>;
+  /** With words: the agent's own conversation, its words and id (`fork`); default a new one, with an id of ours where the kind takes one (src/client/conversation-launch.ts). */
+  conversation?: { words: string[]; id?: string };
 }
 
 /** Like the shell's lookup: a path is checked as is (relative to cwd), a bare name on PATH. */
@@ -122,10 +125,12 @@ export async function createSession(home: string, opts: NewSessionOptions, time:
   let id = newId();
   while (existing.some((s) => s.id === id)) id = newId();
   const kind = kindNamed(opts.agent ?? 'shell');
+  const conversation = opts.words ? (opts.conversation ?? newConversation(kind, opts.words)) : undefined;
   // Agent kinds with a program of their own: the words are its extra arguments (see launchFor).
   const launch = opts.words
     ? launchFor(kind, opts.words, {
         command: opts.command || undefined,
+        conversation: conversation?.words,
         sessionDir: sessionDir(home, id),
         shell: process.env.SHELL || '/bin/sh',
         place: wiringPlace(kind, home, id, sessionDir(home, id)),
@@ -156,6 +161,7 @@ export async function createSession(home: string, opts: NewSessionOptions, time:
     ...(launch.extraArgs ? { extraArgs: launch.extraArgs } : {}),
     ...(Object.keys(launch.env).length ? { env: launch.env } : {}),
     ...(launch.hooksNote ? { hooksNote: launch.hooksNote } : {}),
+    ...(conversation?.id ? { resumeId: conversation.id } : {}),
     cwd,
     createdAt: now,
     updatedAt: now,

@@ -13,6 +13,7 @@ import { roomOf } from '../core/chat/chat.js';
 import { DisposableStore, toDisposable } from '../core/lifetime.js';
 import { ensureHome } from '../state/home.js';
 import { readHostFile } from '../state/host-store.js';
+import { bootId, processStartTime } from '../state/proc-identity.js';
 import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, socketPath } from '../state/paths.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { fileLogger } from './log.js';
@@ -92,7 +93,8 @@ export async function runRunner(id: string): Promise<void> {
 
   const s: Session = (session = new Session({
     hostFile: hostFile(home, id),
-    record: { ...rec, runnerPid: process.pid, generation, foregroundAgent: undefined },
+    // The pid with the boot and the start time: a reused pid (after a reboot) is not taken for this runner (host-store.ts).
+    record: { ...rec, runnerPid: process.pid, runnerBootId: bootId() ?? undefined, runnerStartTime: processStartTime('self') ?? undefined, generation, foregroundAgent: undefined },
     log,
     generation,
     env,

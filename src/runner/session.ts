@@ -30,6 +30,7 @@ import { SizePolicy } from './size-policy.js';
 import { TerminalModel } from './terminal-model.js';
 import { TerminalStream } from './terminal-stream.js';
 import { isoTime } from '../core/iso-time.js';
+import { processStartTime } from '../state/proc-identity.js';
 
 export interface SessionDeps {
   /** host.json, and the record it starts from. */
@@ -191,7 +192,8 @@ export class Session implements Disposable {
       }),
     );
     this.activity.start();
-    this.host.update({ childPid: this.pty.pid, status: 'running', generation: deps.generation }, true);
+    // With its start time, so a program left behind by a killed runner is told from a reused pid (host-store.ts leftoverProgram).
+    this.host.update({ childPid: this.pty.pid, childStartTime: processStartTime(this.pty.pid) ?? undefined, status: 'running', generation: deps.generation }, true);
     log(`child ${this.pty.pid} started: ${rec.command} ${rec.args.join(' ')}`);
   }
 
@@ -261,15 +263,15 @@ export class Session implements Disposable {
       const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
       if (!saved.ok) this.deps.log(`could not save the final screen: ${saved.message}`);
       this.captureResumeId();
-      this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null, foregroundAgent: undefined }, true);
+      this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null, childStartTime: undefined, foregroundAgent: undefined }, true);
       this.stream.farewell(e);
       this.deps.onFinished();
     });
   }
 
-  /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`). */
+  /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`, `codex resume <uuid>`). */
   private captureResumeId(): void {
-    const pattern = kindNamed(this.record.agent).resume?.printed;
+    const pattern = kindNamed(this.record.agent).conversation.printed;
     if (!pattern) return;
     const m = new RegExp(pattern).exec(tailText(this.model, 60));
     if (m?.[1] && m[1] !== this.record.resumeId) this.host.update({ resumeId: m[1] });

@@ -1,13 +1,15 @@
 /**
  * The sessions' records on disk (sessions/<id>/host.json): written whole or not at all, read
  * back checked, and seen as a user should see them (a session whose runner is gone is `lost`).
- * Also whether a process is alive, which is what `lost` turns on.
+ * Also whether a process is alive, and whether it is still the session's runner (its boot and
+ * start time), which is what `lost` turns on.
  */
 import fs from 'node:fs';
 import { effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord, SessionStatus } from '../core/protocol/protocol.js';
 import type { Clock } from '../core/clock.js';
 import { hostFile, sessionsDir } from './paths.js';
+import { bootId, processStartTime } from './proc-identity.js';
 import { realClock } from './real-time.js';
 
 /**
@@ -85,6 +87,44 @@ export function isZombie(pid: number | null): boolean {
   }
 }
 
+/** This boot's id, read once: a process never outlives its boot. Null off Linux. */
+let thisBoot: string | null | undefined;
+
+/**
+ * Whether the record's runner is alive: its pid is, and, where the record says who the runner
+ * was (its boot and start time, written by runners since they record them), that pid is still
+ * that process. After a reboot the pids start over, so a runner's pid often names another
+ * process: that runner is gone all the same. Older records: the pid alone, as before.
+ */
+export function isRunnerAlive(record: Pick<HostRecord, 'runnerPid' | 'runnerBootId' | 'runnerStartTime'>): boolean {
+  if (!isPidAlive(record.runnerPid)) return false;
+  if (record.runnerBootId !== undefined) {
+    thisBoot ??= bootId();
+    if (thisBoot !== null && thisBoot !== record.runnerBootId) return false;
+  }
+  if (record.runnerStartTime !== undefined) {
+    const started = processStartTime(record.runnerPid!);
+    // Null: /proc could not tell (gone meanwhile, or none): isPidAlive already said what it could.
+    if (started !== null && started !== record.runnerStartTime) return false;
+  }
+  return true;
+}
+
+/**
+ * The pid of the program a runner that died left running (a runner killed outright, its
+ * program not), or null: only in this boot, and only while the pid is still that program
+ * (its start time, where the record has it). After a reboot the old pid names some other
+ * process, which must never be signalled.
+ */
+export function leftoverProgram(record: Pick<HostRecord, 'childPid' | 'childStartTime' | 'runnerBootId'>): number | null {
+  const pid = record.childPid;
+  if (!pid || !isPidAlive(pid)) return null;
+  thisBoot ??= bootId();
+  if (record.runnerBootId !== undefined && thisBoot !== null && thisBoot !== record.runnerBootId) return null;
+  if (record.childStartTime !== undefined && processStartTime(pid) !== record.childStartTime) return null;
+  return pid;
+}
+
 /** A host record with the status a user should see (a vanished runner is `lost`). */
 export interface SessionView extends HostRecord {
   runnerAlive: boolean;
@@ -92,7 +132,7 @@ export interface SessionView extends HostRecord {
 
 /** The record as a user should see it at `nowMs` (a runner whose heartbeat is that old is gone). */
 export function viewOf(record: HostRecord, nowMs: number): SessionView {
-  const runnerAlive = isPidAlive(record.runnerPid);
+  const runnerAlive = isRunnerAlive(record);
   return { ...record, runnerAlive, status: effectiveStatus(record, runnerAlive, nowMs) };
 }
 

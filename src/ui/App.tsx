@@ -12,6 +12,8 @@ import { FilterBar } from './components/FilterBar.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { HelpOverlay } from './components/HelpOverlay.js';
+import { LostBanner } from './components/LostBanner.js';
+import { revivable } from './revive-commands.js';
 import { PreviewPane } from './components/PreviewPane.js';
 import { TypingBar } from './components/TypingBar.js';
 import { useBoardControl } from './contexts/ActionsContext.js';
@@ -40,11 +42,13 @@ export function App() {
   const { sessions, preview } = useFeed();
   const { pausedRooms } = useChatFeed();
   const { detachLabel } = useBoardControl();
-  const layout = useLayout();
+  const { kind } = state.overlay;
+  // Lost sessions (a reboot, a logout): a line above the list offers to revive them (R); not over a full-screen view.
+  const lost = kind === 'typing' || kind === 'help' || kind === 'diff' ? 0 : state.sessions.filter(revivable).length;
+  const layout = useLayout(lost > 0 ? 1 : 0);
   const shown = visibleSessions(state).length;
   const index = selectedIndex(state);
   const position = shown > layout.listRows && index >= 0 ? `${index + 1}/${shown}` : null;
-  const { kind } = state.overlay;
   if (state.overlay.kind === 'typing') {
     const typing = state.overlay;
     const view = sessions.find((s) => s.id === typing.id) ?? null;
@@ -67,6 +71,7 @@ export function App() {
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
       <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} unseen={state.attention.length} marked={state.marks.length} width={layout.width} />
+      {lost > 0 ? <LostBanner lost={lost} width={layout.width} /> : null}
       <Box height={layout.bodyRows} flexDirection="column">{body}</Box>
       {kind === 'filter' ? (
         <FilterBar filter={state.filter} shown={shown} total={state.sessions.length} width={layout.width} />

@@ -13,6 +13,7 @@ import { ChatFeedContext, NO_CHAT } from './contexts/ChatFeedContext.js';
 import { FeedContext, FeedVersionContext } from './contexts/FeedContext.js';
 import { NO_NOTICES, NoticesContext } from './contexts/NoticesContext.js';
 import { TimeContext } from './contexts/TimeContext.js';
+import { useAutoRevive } from './hooks/useAutoRevive.js';
 import { useBoardKeys } from './hooks/useBoardKeys.js';
 import { useChatSync } from './hooks/useChatSync.js';
 import { useFeedErrors } from './hooks/useFeedErrors.js';
@@ -37,6 +38,8 @@ export interface BoardProps {
   detachLabel: string;
   /** The detach key, which also ends type-through (default Ctrl-\\). */
   detachKey?: DetachKey;
+  /** Revive the sessions lost when it starts (config.json autoRevive), saying so; else R does. */
+  autoRevive?: boolean;
   /** The state to start from: the one the board left with, when it comes back from an attach. */
   initialState?: BoardState;
   /**
@@ -49,7 +52,7 @@ export interface BoardProps {
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
 const DEFAULT_KEY = (parseDetachKey(DEFAULT_DETACH_KEY) as { ok: true; key: DetachKey }).key;
 
-export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, initialState, onLeave }: BoardProps) {
+export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, autoRevive, initialState, onLeave }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const rawInput = useRawInput();
@@ -79,6 +82,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
       detachLabel,
       detachKey,
       keys,
+      autoRevive,
       hasLeft: () => left.current,
       typeahead(raw) {
         typed.current += raw;
@@ -107,7 +111,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
         }, 0);
       },
     }),
-    [actions, time, newDefaults, detachLabel, detachKey, keys, onLeave, exit, rawInput],
+    [actions, time, newDefaults, detachLabel, detachKey, keys, autoRevive, onLeave, exit, rawInput],
   );
   const [leaving, setLeaving] = useState<LeaveRequest | null>(null);
   useLayoutEffect(() => {
@@ -147,5 +151,6 @@ function Wiring() {
   useNotices(); // after the feed's sessions: a mark may be for a session the list just got
   useChatSync();
   useBoardKeys();
+  useAutoRevive();
   return null;
 }

@@ -2,6 +2,7 @@ import { Command } from '../core/board/keybindings.js';
 import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
+import { reviveLost } from './revive-commands.js';
 import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
 
 /** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */
@@ -41,6 +42,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Mark: return dispatch({ type: 'toggle-mark' });
     case Command.Explain: return explainSelected(c);
     case Command.Diff: return openDiff(c);
+    case Command.ReviveLost: return reviveLost(c);
     // The diff view's own commands: diffCommand above handles them while it is open; elsewhere they do nothing.
     case Command.Comment:
     case Command.NextFile:

@@ -27,10 +27,11 @@ export interface BoardLayout {
   previewWidth: number;
 }
 
-export function boardLayout(cols: number, rows: number, sessionCount: number): BoardLayout {
+/** `bannerRows`: lines drawn between the header and the body (the lost sessions' banner). */
+export function boardLayout(cols: number, rows: number, sessionCount: number, bannerRows = 0): BoardLayout {
   const width = Math.max(20, cols);
   const height = Math.max(6, rows - INK_ROWS_SPARE);
-  const bodyRows = height - 2;
+  const bodyRows = height - 2 - bannerRows;
   if (width >= SIDE_BY_SIDE_COLS) {
     const listWidth = Math.min(100, Math.max(60, Math.floor(width * 0.45)));
     return { sideBySide: true, height, width, bodyRows, listRows: bodyRows, listWidth, previewRows: bodyRows - 1, previewWidth: width - listWidth - 2 };

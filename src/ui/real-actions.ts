@@ -3,6 +3,7 @@ import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
 import type { Time } from '../core/clock.js';
 import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
 import { recognizeKind } from '../client/recognize-kind.js';
+import { reviveSessions } from '../client/session-revive.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { worktreeDiff } from '../client/worktree-diff.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../core/chat/chat.js';
@@ -86,6 +87,7 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
     remove: (s) => oneLine(() => removeSessionReporting(home, s, time)),
     rename: (s, name) => oneLine(() => renameSession(home, s, name, time)),
     postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
+    revive: (sessions, onOutcome) => reviveSessions(home, sessions, time, onOutcome),
     // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).
     ...sessionIo((s, client) => connectSession(home, findSession(home, s.id), client, time), time),
   };

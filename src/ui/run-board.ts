@@ -40,6 +40,8 @@ export interface RunBoardOptions {
   reconnectDelaysMs?: number[];
   /** `--notify-cmd`: run through the shell when a session rings (src/ui/board-notifier.ts). */
   notifyCmd?: string;
+  /** config.json autoRevive: the board revives the sessions lost when it starts (src/ui/hooks/useAutoRevive.ts). */
+  autoRevive?: boolean;
   /** The board's environment: which terminal (for OSC notifications) and what the notify command inherits. Default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -145,6 +147,8 @@ async function showBoard(
       detachLabel: o.detachKey.label,
       detachKey: o.detachKey,
       initialState,
+      // Only as the board first starts: coming back from an attach, what is lost waits for R.
+      autoRevive: o.autoRevive === true && initialState === undefined,
       onLeave: (req, state, typeahead) => {
         left = { req, state, typeahead };
         if (req.kind === 'attach') leavingToAttach(req.id);

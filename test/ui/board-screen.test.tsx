@@ -37,7 +37,9 @@ describe('the board at 80x24', () => {
     const out = m.out;
     // All five kinds at 80 columns: one space between the counts.
     await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 5 sessions ● 1 idle ◌ 1 starting ✓ 1 exited ✗ 1 failed ? 1 lost'));
-    const rows = out.lines().slice(1, 6);
+    // The lost session's offer takes the line under the header (LostBanner.tsx).
+    expect(out.lines()[1]).toBe('⚠ 1 session lost (the machine restarted?): R revives it');
+    const rows = out.lines().slice(2, 7);
     expect(rows[0]).toMatch(/^› ● api +claude +idle +3m {2}> all 41 tests passed$/);
     expect(rows[1]).toMatch(/^ {2}◌ web +codex +starting +2h$/); // never printed: age since start
     expect(rows[2]).toMatch(/^ {2}✗ build +shell +exited 2 +5m {2}make: \*\*\* \[all\] Error 2$/);
@@ -131,10 +133,11 @@ describe('the board at 200x50', () => {
     await eventually(m.out, () => expect(m!.out.text()).toContain('$ npm test'));
     const lines = m.out.lines();
     expect(lines[0]).toBe('agent-board 5 sessions  ● 1 idle  ◌ 1 starting  ✓ 1 exited  ✗ 1 failed  ? 1 lost');
+    expect(lines[1]).toMatch(/^⚠ 1 session lost/);
     // List on the left, preview title and screen on the right of the same rows.
-    expect(lines[1]).toMatch(/^› ● api .*│ ── api \(idle\) claude 120x3 ─+$/);
-    expect(lines[2]).toMatch(/^ {2}◌ web .*│ \$ npm test$/);
-    expect(lines[4]).toMatch(/^ {2}✓ done .*│ > all 41 tests passed$/);
+    expect(lines[2]).toMatch(/^› ● api .*│ ── api \(idle\) claude 120x3 ─+$/);
+    expect(lines[3]).toMatch(/^ {2}◌ web .*│ \$ npm test$/);
+    expect(lines[5]).toMatch(/^ {2}✓ done .*│ > all 41 tests passed$/);
     expect(lines[48]).toMatch(/^↑↓ select/);
   });
 });
@@ -147,6 +150,6 @@ describe('a small terminal', () => {
     expect(m.out.lines().every((l) => l.length <= 40)).toBe(true);
     m.out.resize(100, 30);
     await eventually(m.out, () => expect(m!.out.lines()[28]).toMatch(/^↑↓ select {2}Enter attach/));
-    expect(m.out.lines()[1]).toMatch(/^› ● api +claude +idle +3m {2}> all 41 tests passed$/);
+    expect(m.out.lines()[2]).toMatch(/^› ● api +claude +idle +3m {2}> all 41 tests passed$/);
   });
 });

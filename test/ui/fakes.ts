@@ -1,6 +1,7 @@
 /** A BoardFeed, ChatFeed and BoardActions the tests drive by hand. */
 import type { SendOutcome } from '../../src/client/durable-send.js';
 import type { KillOutcome } from '../../src/client/session-actions.js';
+import type { ReviveOutcome } from '../../src/client/session-revive.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 import { sessionIo } from '../../src/ui/session-io.js';
 import { FakeRunner } from './fake-runner.js';
@@ -92,7 +93,8 @@ type Call =
   | { op: 'create'; input: NewSessionInput }
   | { op: 'kill' | 'remove' | 'diff'; id: string }
   | { op: 'rename'; id: string; name: string }
-  | { op: 'chat'; room: string; text: string };
+  | { op: 'chat'; room: string; text: string }
+  | { op: 'revive'; ids: string[] };
 
 /**
  * Records each call; what it resolves with (or rejects with) is up to the
@@ -117,6 +119,8 @@ export class FakeActions implements BoardActions {
   renameResult: () => Promise<void> = async () => undefined;
   chatResult: (room: string, text: string) => Promise<ChatPosted> = async () => ({ id: 1, event: null, paused: false });
   diffResult: (s: SessionView) => Promise<DiffModel> = async () => ({ files: [], added: 0, removed: 0 });
+  reviveResult: (sessions: readonly SessionView[], onOutcome?: (o: ReviveOutcome) => void) => Promise<ReviveOutcome[]> = async (sessions) =>
+    sessions.map((s) => ({ kind: 'revived', session: s, record: { ...s, status: 'running' }, conversation: { outcome: s.agent === 'shell' ? 'none' : 'fresh', note: 'conversation x was never saved (no turn yet): started afresh as x' } }));
 
   diff(s: SessionView): Promise<DiffModel> {
     this.calls.push({ op: 'diff', id: s.id });
@@ -141,6 +145,10 @@ export class FakeActions implements BoardActions {
   postChat(room: string, text: string): Promise<ChatPosted> {
     this.calls.push({ op: 'chat', room, text });
     return this.chatResult(room, text);
+  }
+  revive(sessions: readonly SessionView[], onOutcome?: (o: ReviveOutcome) => void): Promise<ReviveOutcome[]> {
+    this.calls.push({ op: 'revive', ids: sessions.map((s) => s.id) });
+    return this.reviveResult(sessions, onOutcome);
   }
   openInput(s: SessionView): SessionInput {
     return this.io.openInput(s);

@@ -8,12 +8,12 @@ import { cliTime } from '../cli-time.js';
 export function registerRestart(program: Command): void {
   program
     .command('restart')
-    .description('start the session again in place: same id, name, command and folder, new generation (a running program is ended first)')
+    .description("start the session again in place: same id, name, command and folder, new generation, the agent's conversation resumed where it can (a running program is ended first)")
     .argument('<session>', 'id, name or unique prefix')
     .action(async (ref: string) => {
       const home = getHome();
       const s = findSession(home, ref);
-      const rec = await restartSession(home, s, cliTime());
-      process.stdout.write(`${rec.name} restarted (${rec.status}, generation ${rec.generation})\n`);
+      const { record: rec, conversation } = await restartSession(home, s, cliTime());
+      process.stdout.write(`${rec.name} restarted (${rec.status}, generation ${rec.generation}): ${conversation.note}\n`);
     });
 }

@@ -6,6 +6,7 @@
  * recordings in test/fixtures/recordings.
  */
 import type { Activity, ActivitySource } from './activity.js';
+import { NO_CONVERSATION, type ConversationRules } from './conversation.js';
 
 export interface AgentKind {
   name: string;
@@ -49,8 +50,8 @@ export interface AgentKind {
   enterAfterEcho: boolean;
   /** Several lines go in as one bracketed paste (when the program enabled it), or typed as they are. */
   multiline: 'bracketed-paste' | 'typed';
-  /** How to resume its conversation after a restart: the id comes from a hook or from what it printed on exit. */
-  resume: { printed: string; args: readonly string[] } | null;
+  /** How its own conversation is named, resumed and forked (src/core/agents/conversation.ts; docs/agents.md "Resume and fork"). */
+  conversation: ConversationRules;
   /** How its hooks and the chat's MCP tools are wired for one session (see wiringFor). */
   wiring: 'claude' | 'codex' | 'gemini' | null;
 }
@@ -58,7 +59,7 @@ export interface AgentKind {
 /** No agent kind submits sooner than this after the text. */
 export const MIN_ENTER_DELAY_MS = 150;
 
-const BASE = { args: [], env: {}, hookEvents: {}, multiline: 'bracketed-paste', resume: null, wiring: null, repaintStarved: false, enterAfterEcho: false } as const;
+const BASE = { args: [], env: {}, hookEvents: {}, multiline: 'bracketed-paste', conversation: NO_CONVERSATION, wiring: null, repaintStarved: false, enterAfterEcho: false } as const;
 
 /** The longest an Enter waits for the program to echo a prompt's text (enterAfterEcho). */
 export const ENTER_ECHO_WAIT_MS = 1500;
@@ -78,7 +79,18 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     jiggle: 'size',
     enterDelayMs: 400,
     repaintStarved: true,
-    resume: { printed: 'claude --resume ([0-9a-f-]{36})', args: ['--resume', '{id}'] },
+    // A conversation id of ours from the start; --fork-session takes a --session-id for the fork's new one.
+    conversation: {
+      id: 'given',
+      start: ['--session-id', '{id}'],
+      resume: ['--resume', '{id}'],
+      fork: ['--resume', '{id}', '--fork-session', '--session-id', '{newId}'],
+      forkId: 'given',
+      first: false,
+      printed: 'claude --resume ([0-9a-f-]{36})',
+      home: { dir: '.claude', env: { name: 'CLAUDE_CONFIG_DIR', is: 'dir' } },
+      saved: 'projects/*/{id}.jsonl',
+    },
     wiring: 'claude',
   },
   // Codex (ratatui) homes and erases to the end of the screen inside a synchronized update.
@@ -92,6 +104,18 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     jiggle: 'size',
     enterDelayMs: 250,
     enterAfterEcho: true,
+    // No id of ours: its notify hook names the thread (`thread-id`) after each turn. `resume` and `fork` are subcommands.
+    conversation: {
+      id: 'learned',
+      start: [],
+      resume: ['resume', '{id}'],
+      fork: ['fork', '{id}'],
+      forkId: 'learned',
+      first: true,
+      printed: 'codex resume ([0-9a-f-]{36})',
+      home: { dir: '.codex', env: { name: 'CODEX_HOME', is: 'dir' } },
+      saved: 'sessions/*/*/*/rollout-*-{id}.jsonl',
+    },
     wiring: 'codex',
   },
   // Gemini CLI (Ink) erases its previous frame line by line, upwards.
@@ -105,10 +129,44 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     jiggle: 'size',
     enterDelayMs: 250,
     enterAfterEcho: true,
+    // An id of ours from the start (--resume takes the UUID too). No fork flag: --session-file imports a
+    // copy of the saved conversation under a new id of its own, which its SessionStart hook then names.
+    conversation: {
+      id: 'given',
+      start: ['--session-id', '{id}'],
+      resume: ['--resume', '{id}'],
+      fork: ['--session-file', '{file}'],
+      forkId: 'learned',
+      first: false,
+      printed: null,
+      home: { dir: '.gemini', env: { name: 'GEMINI_CLI_HOME', is: 'home' } },
+      saved: 'tmp/*/chats/session-*-{id8}.json*',
+    },
     wiring: 'gemini',
   },
   // pi-tui starts every full render with a full clear; its title is constant, so the screen speaks.
-  pi: { ...BASE, name: 'pi', command: 'pi', statusSources: ['screen', 'bytes'], settleMarkers: ['\x1b[2J'], jiggle: 'size', enterDelayMs: 200 },
+  pi: {
+    ...BASE,
+    name: 'pi',
+    command: 'pi',
+    statusSources: ['screen', 'bytes'],
+    settleMarkers: ['\x1b[2J'],
+    jiggle: 'size',
+    enterDelayMs: 200,
+    // pi takes no id, but a session folder of ours: its conversation (and a /new) lands there, and -c
+    // continues the latest in it (a fresh one when none was saved). --fork copies a saved file into a new folder.
+    conversation: {
+      id: 'given',
+      start: ['--session-dir', '{home}/sessions/agent-board-{id}'],
+      resume: ['--session-dir', '{home}/sessions/agent-board-{id}', '-c'],
+      fork: ['--session-dir', '{home}/sessions/agent-board-{newId}', '--fork', '{file}'],
+      forkId: 'given',
+      first: false,
+      printed: null,
+      home: { dir: '.pi/agent', env: { name: 'PI_CODING_AGENT_DIR', is: 'dir' } },
+      saved: 'sessions/agent-board-{id}/*.jsonl',
+    },
+  },
   // Our built-in demo agent (src/demo): a Claude-like title and footer, a full clear per render.
   demo: {
     ...BASE,

@@ -105,26 +105,29 @@ export interface Launch extends Wiring {
  * `new --agent <kind> [--command PROG] [-- words...]`: for kinds with a
  * program of their own the words are extra arguments to it (`--command`
  * replaces the program: a wrapper, another install); for `shell` (and the
- * demo) the words are the command itself. A resume id adds the kind's resume
- * flags. Wiring flags go last, after the user's, so a wrapper script sees the
- * user's arguments first.
+ * demo) the words are the command itself. `conversation` is the words that
+ * start, resume or fork the agent's own conversation (src/core/agents/conversation.ts):
+ * after the user's words, or before them for a kind whose words are a
+ * subcommand (Codex). Wiring flags go last, after the user's, so a wrapper
+ * script sees the user's arguments first.
  */
 export function launchFor(
   kind: AgentKind,
   words: readonly string[],
-  o: { command?: string; resumeId?: string; sessionDir: string; shell: string; place?: WiringPlace; systemLayer?: GeminiSystemLayer },
+  o: { command?: string; conversation?: readonly string[]; sessionDir: string; shell: string; place?: WiringPlace; systemLayer?: GeminiSystemLayer },
 ): Launch {
   const wiring = wiringFor(kind, o.sessionDir, o.place, o.systemLayer);
   if (kind.command === null) {
     const [command, ...args] = words.length ? words : [o.command ?? o.shell];
     return { ...wiring, command: command!, args: [...args, ...wiring.args], env: { ...kind.env, ...wiring.env } };
   }
-  const resume = o.resumeId && kind.resume ? kind.resume.args.map((a) => a.replace('{id}', o.resumeId!)) : [];
+  const conv = o.conversation ?? [];
+  const own = kind.conversation.first ? [...conv, ...words] : [...words, ...conv];
   return {
     ...wiring,
     command: o.command ?? kind.command,
     extraArgs: [...words],
-    args: [...kind.args, ...words, ...resume, ...wiring.args],
+    args: [...kind.args, ...own, ...wiring.args],
     env: { ...kind.env, ...wiring.env },
   };
 }

@@ -11,6 +11,7 @@
  */
 import type { Activity, ActivitySource } from './activity.js';
 import { AGENT_KINDS, MIN_ENTER_DELAY_MS, type AgentKind } from './agent-kinds.js';
+import { NO_CONVERSATION } from './conversation.js';
 import type { KindDetectors, ScreenPattern, ScreenRegion, TitlePattern } from './status-detectors.js';
 
 /** A kind with everything the runner and the CLI need, its patterns compiled. */
@@ -186,7 +187,7 @@ function newKind(name: string): AgentKind {
     repaintStarved: false,
     enterAfterEcho: false,
     multiline: 'bracketed-paste',
-    resume: null,
+    conversation: NO_CONVERSATION,
     wiring: null,
   };
 }

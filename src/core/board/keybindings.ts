@@ -50,6 +50,8 @@ export enum Command {
   Comment = 'comment',
   /** Every unsent comment to the session, as one prompt. */
   SendComments = 'send-comments',
+  /** Revive every lost session (after a reboot: docs/cli.md, "revive"). */
+  ReviveLost = 'revive-lost',
 }
 
 /**
@@ -128,6 +130,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its diff, comment (? keys)' },
+    { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
     { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
     { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },

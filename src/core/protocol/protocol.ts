@@ -46,7 +46,16 @@ export interface HostRecord {
   /** The last non-blank line on the session's screen, for one-line previews (at most 200 characters). */
   previewLine?: string;
   runnerPid: number | null;
+  /**
+   * Who the runner is besides its pid (pids are reused, after a reboot above all): the boot it
+   * runs in (/proc/sys/kernel/random/boot_id) and its process's start time (/proc/<pid>/stat,
+   * field 22). Written by the runner as it starts; absent in older records and off Linux.
+   */
+  runnerBootId?: string;
+  runnerStartTime?: string;
   childPid: number | null;
+  /** The program's start time (as runnerStartTime), so a program a killed runner left behind is told from a reused pid. */
+  childStartTime?: string;
   generation: string | null;
   /** Increases with every change the runner makes to this record (reconcile's hostRevision). */
   revision?: number;

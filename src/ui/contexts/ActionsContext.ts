@@ -24,6 +24,8 @@ export interface BoardControl {
   detachKey: DetachKey;
   /** Where keys typed for a session go (digits for a dialog, type-through). */
   keys: SessionKeys;
+  /** Revive the lost sessions as this board starts (config.json autoRevive; the first drawing only). */
+  autoRevive?: boolean;
 }
 
 export const ActionsContext = createContext<BoardControl | null>(null);

@@ -1,0 +1,110 @@
+/**
+ * The claim one `revive` takes on a session while it brings it back (sessions/<id>/revive.lock),
+ * so two revives at once (a login unit and a board, say) never start two runners on one socket
+ * and one journal. Held across the runner's start (seconds, async), unlike file-lock.ts's
+ * millisecond sections: an O_EXCL create holding the claimer's pid, boot and start time, so a
+ * claim left by a revive that died (or by the boot before) is known as stale and taken over.
+ * Taking over is done under a second file (`revive.lock.break`, O_EXCL, held for a few
+ * syscalls) that checks the claim still holds what was judged stale, as file-lock.ts does.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { isPidAlive } from './host-store.js';
+import { sessionDir } from './paths.js';
+import { bootId, processStartTime } from './proc-identity.js';
+
+interface Claimer { pid: number; boot: string | null; start: string | null }
+
+/** The claim is ours until `release()`; or another live revive holds it (its pid, 0 when not known yet). */
+export type Claim = { ok: true; release(): void } | { ok: false; holder: number };
+
+/** A claim file without a claimer in it this old was left half-made by a revive that died as it wrote. */
+const HALF_MADE_STALE_MS = 5_000;
+/** A `.break` file this old was left by a breaker that died: a break takes a few syscalls. */
+const BREAKER_STALE_MS = 5_000;
+
+const claimFile = (home: string, id: string) => path.join(sessionDir(home, id), 'revive.lock');
+
+function read(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null; // gone (released meanwhile): the caller tries again
+  }
+}
+
+function parse(text: string): Claimer | null {
+  try {
+    const c = JSON.parse(text) as Partial<Claimer>;
+    return typeof c.pid === 'number' ? { pid: c.pid, boot: c.boot ?? null, start: c.start ?? null } : null;
+  } catch {
+    return null; // half-written: judged by its age
+  }
+}
+
+/** Whether the claimer still runs: this boot, a live pid that is still that process. */
+function alive(c: Claimer): boolean {
+  if (!isPidAlive(c.pid)) return false;
+  if (c.boot !== null && c.boot !== bootId()) return false;
+  return c.start === null || processStartTime(c.pid) === c.start;
+}
+
+function ageMs(file: string, clock: Clock): number {
+  try {
+    return clock.now() - fs.statSync(file).mtimeMs;
+  } catch {
+    return 0; // gone meanwhile: not stale, the next try sees it gone
+  }
+}
+
+/** Removes the claim file if it still holds `stale`, under the breaker file. */
+function breakStale(file: string, stale: string, clock: Clock): void {
+  const breaker = `${file}.break`;
+  let fd: number;
+  try {
+    fd = fs.openSync(breaker, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Another revive is breaking it; one that died doing so is cleared by age.
+    if (ageMs(breaker, clock) > BREAKER_STALE_MS) fs.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    if (read(file) === stale) fs.rmSync(file, { force: true });
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(breaker, { force: true });
+  }
+}
+
+/** Takes the session's revive claim, taking over a stale one; not ok while another live revive has it. */
+export function claimRevive(home: string, id: string, clock: Clock): Claim {
+  const file = claimFile(home, id);
+  const text = JSON.stringify({ pid: process.pid, boot: bootId(), start: processStartTime('self') } satisfies Claimer);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const fd = fs.openSync(file, 'wx', 0o600);
+      try {
+        fs.writeSync(fd, text);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return {
+        ok: true,
+        release: () => {
+          // Only our own claim goes (a live claim is never broken, so it is ours until now).
+          if (read(file) === text) fs.rmSync(file, { force: true });
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const seen = read(file);
+    if (seen === null) continue; // released meanwhile
+    const holder = parse(seen);
+    if (holder ? alive(holder) : ageMs(file, clock) < HALF_MADE_STALE_MS) return { ok: false, holder: holder?.pid ?? 0 };
+    breakStale(file, seen, clock);
+  }
+  return { ok: false, holder: parse(read(file) ?? '')?.pid ?? 0 };
+}
