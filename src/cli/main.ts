@@ -30,6 +30,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['merge'], load: async () => (await import('./commands/merge.js')).registerMerge },
   { names: ['pr'], load: async () => (await import('./commands/pr.js')).registerPr },
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
+  { names: ['fork'], load: async () => (await import('./commands/fork.js')).registerFork },
   { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
   { names: ['diff'], load: async () => (await import('./commands/diff.js')).registerDiff },
   { names: ['send'], hot: true, load: async () => (await import('./commands/send.js')).registerSend },
