@@ -10,11 +10,18 @@ import type { HostRecord } from '../core/protocol/protocol.js';
 import { roomOf } from '../core/chat/chat.js';
 import { gitSync } from '../state/git.js';
 import { listSessions, readHostFile, type SessionView } from '../state/host-store.js';
-import { hostFile } from '../state/paths.js';
+import { hostFile, socketPath } from '../state/paths.js';
+import { kindNamed } from '../state/kind-files.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { planConversation, type ConversationOutcome } from './conversation-launch.js';
+import { importedConversation, planConversation, type ConversationOutcome, type ConversationPlan } from './conversation-launch.js';
+import { sleep } from './client-time.js';
+import { RunnerConnection } from './connection.js';
 import { createSession, type NewSessionOptions } from './sessions.js';
 import { createWorktreeSession } from './worktree-session.js';
+
+/** How long a fork looks for the file its agent imported the conversation into (Gemini without hooks writes it within its first seconds). */
+const FORK_ID_WAIT_MS = 8000;
+const FORK_ID_POLL_MS = 100;
 
 export interface ForkOptions {
   name?: string;
@@ -57,7 +64,11 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
     conversation: { words: plan.words, id: plan.conversationId },
   };
   const notes = [plan.note];
-  if (o.worktree === undefined) return { record: await createSession(home, opts, time), outcome: plan.outcome, notes };
+  const since = time.clock.now();
+  if (o.worktree === undefined) {
+    const record = await createSession(home, opts, time);
+    return { record, outcome: plan.outcome, notes: [...notes, ...(await learnForkId(home, record, plan, since, time))] };
+  }
   const head = gitSync(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: source.cwd });
   if (head.code !== 0) throw new UserError(`${source.name}'s folder ${source.cwd} is not in a git repository with a commit: --worktree needs one`, EXIT.notARepo);
   const made = await createWorktreeSession(home, opts, {
@@ -67,5 +78,38 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
     onSkipped: o.onSkipped,
   }, time);
   notes.push(`the worktree starts at ${source.name}'s HEAD (${head.stdout.trim().slice(0, 12)}): its uncommitted changes are not carried`);
-  return { record: made.record, outcome: plan.outcome, notes };
+  return { record: made.record, outcome: plan.outcome, notes: [...notes, ...(await learnForkId(home, made.record, plan, since, time))] };
+}
+
+/**
+ * A fork whose new id only its hooks would name (Gemini's --session-file), where
+ * they are not wired: the id is read off the file the agent imported the
+ * conversation into, and told to the runner as its SessionStart hook would.
+ * Returns the line to print, if any.
+ */
+async function learnForkId(home: string, record: HostRecord, plan: ConversationPlan, since: number, time: Time): Promise<string[]> {
+  if (plan.outcome !== 'forked' || plan.conversationId || !record.hooksNote || !plan.file) return [];
+  const rules = kindNamed(record.agent).conversation;
+  const deadline = time.clock.now() + FORK_ID_WAIT_MS;
+  let id = importedConversation(rules, plan.file, since);
+  while (!id && time.clock.now() < deadline) {
+    await sleep(time.scheduler, FORK_ID_POLL_MS);
+    id = importedConversation(rules, plan.file, since);
+  }
+  if (!id) return [`its new conversation id is not known (its hooks are not wired, and no imported file showed within ${FORK_ID_WAIT_MS / 1000} s): a restart of it starts afresh`];
+  const conn = await RunnerConnection.open(socketPath(home, record.id), { client: 'fork', scheduler: time.scheduler });
+  try {
+    const told = new Promise<void>((resolve) => {
+      const listening = conn.onMessage((m) => {
+        if (m.type === 'status' || m.type === 'error') (listening.dispose(), resolve());
+      });
+    });
+    const start = Object.entries(kindNamed(record.agent).hookEvents).find(([, v]) => v === 'session')?.[0] ?? 'SessionStart';
+    conn.send({ type: 'hook', kind: record.agent, event: start, sessionId: id });
+    conn.send({ type: 'status' });
+    await told;
+  } finally {
+    conn.dispose();
+  }
+  return [`its new conversation is ${id} (read off the file ${record.agent} imported it into: its hooks are not wired)`];
 }
