@@ -235,15 +235,24 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       expect(() => process.kill(still.runnerPid!, 0)).not.toThrow();
     });
 
-    it('`new -- <program>` with no --agent: the kind follows the program, its hooks are wired', async () => {
+    it('`new -- <program>` with no --agent: the kind follows the program, its hooks are wired; restarted before a turn, it starts afresh', async () => {
       const y = await lane.newSession(['--name', 'y', '--room', `${room}-2`, '--', kind, ...setup.words]);
       expect(lane.record(y.id)?.agent, 'the agent field of the session started with `new -- ' + kind + '`').toBe(kind);
       const ylog = lane.watch(y.id);
       await until('y idle after start', () => idleNotBytes(y.id), START_MS, screen('y'));
       await lane.settled(y.id);
+      // Before its first turn nothing is saved: restart starts it afresh (a resume would fail), under the same id where it took ours.
+      const given = lane.record(y.id)?.resumeId;
+      const t0 = Date.now();
+      const r = await lane.ab(['restart', 'y']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(given ? `conversation ${given} was never saved (no turn yet): started afresh as ${given}` : /its conversation id was never learned \(codex names it after its first turn\): started afresh/);
+      await until('y idle after its restart', () => idleNotBytes(y.id) && Date.parse(lane.record(y.id)!.activitySince!) > t0, START_MS, screen('y'));
+      await lane.settled(y.id);
       const t = await turn(ylog, () => send('y', 'Say hello: lane check 3'), 'lane check 3', 'y');
       report('started as a program', t, "send's applied");
       expectSources(t);
+      expect(t.request.body, 'a fresh conversation').not.toContain('lane check 1');
     });
   });
 }
