@@ -28,7 +28,7 @@ describe('the words of each kind', () => {
     ['claude', 'fork', ['--resume', ID, '--fork-session', '--session-id', NEW]],
     ['codex', 'start', null],
     ['codex', 'resume', ['resume', ID]],
-    ['codex', 'fork', ['fork', ID]],
+    ['codex', 'fork', ['fork', ID, '-C', '.']],
     ['gemini', 'start', ['--session-id', ID]],
     ['gemini', 'resume', ['--resume', ID]],
     ['gemini', 'fork', ['--session-file', '/f.jsonl']],
@@ -158,7 +158,7 @@ describe('restart and fork of a record', () => {
 
   it.each([
     ['claude', NEW, ['--resume', ID, '--fork-session', '--session-id', NEW]],
-    ['codex', undefined, ['fork', ID]],
+    ['codex', undefined, ['fork', ID, '-C', '.']],
     ['gemini', undefined, ['--session-file', '<file>']],
     ['pi', NEW, ['--session-dir', '<home>/.pi/agent/sessions/agent-board-' + NEW, '--fork', '<file>']],
   ])('%s: a fork continues the saved conversation under a new id (%s)', (k, newId, words) => {

@@ -104,12 +104,13 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     jiggle: 'size',
     enterDelayMs: 250,
     enterAfterEcho: true,
-    // No id of ours: its notify hook names the thread (`thread-id`) after each turn. `resume` and `fork` are subcommands.
+    // No id of ours: its notify hook names the thread (`thread-id`) after each turn. `resume` and `fork` are
+    // subcommands. A fork into another folder (a worktree) would ask which folder to use, unless told: -C .
     conversation: {
       id: 'learned',
       start: [],
       resume: ['resume', '{id}'],
-      fork: ['fork', '{id}'],
+      fork: ['fork', '{id}', '-C', '.'],
       forkId: 'learned',
       first: true,
       printed: 'codex resume ([0-9a-f-]{36})',
