@@ -76,6 +76,8 @@ describe('the words of each kind', () => {
     expect(wordsPickConversation(kind('codex').conversation, ['resume', '--last'])).toBe(true);
     expect(wordsPickConversation(kind('codex').conversation, ['--model', 'resume'])).toBe(false);
     expect(wordsPickConversation(kind('pi').conversation, ['-c'])).toBe(true);
+    expect(wordsPickConversation(kind('claude').conversation, ['--continue'])).toBe(true);
+    expect(wordsPickConversation(kind('gemini').conversation, ['--model', 'x', '-r', 'latest'])).toBe(true);
     expect(newConversation(kind('claude'), ['--resume', ID])).toEqual({ words: [] });
     const mine = newConversation(kind('claude'), []);
     expect(mine.words).toEqual(['--session-id', mine.id]);
