@@ -152,11 +152,27 @@ export function planConversation(record: HostRecord, o: RelaunchOptions): Conver
     return { words, conversationId: newId, file: file ?? undefined, outcome: 'forked', note: `conversation ${id} forked as ${newId ?? `a new one (${kind.name} names its id)`}` };
   }
   if (saved) return { words: conversationWords(r, 'resume', { id, home, file: file ?? undefined }) ?? [], conversationId: id, outcome: 'resumed', note: `conversation ${id} resumed` };
+  const again = record.forkOf ? forkAgain(r, record.forkOf, id, home, env) : null;
+  if (again) return again;
   // Never saved: the same id again where the kind takes one (its file would be made at the first turn), else a new start.
   const fresh = r.id === 'given' ? (id ? { id, words: conversationWords(r, 'start', { id, home }) } : newConversation(kind, record.extraArgs, env)) : null;
   const why = id ? `conversation ${id} was never saved (no turn yet)` : `its conversation id was never learned (${kind.name} names it after its first turn)`;
   if (fresh?.words?.length) return { words: fresh.words, conversationId: fresh.id, outcome: 'fresh', note: `${why}: started afresh as ${fresh.id}` };
   return { words: [], outcome: 'fresh', note: `${why}: started afresh` };
+}
+
+/**
+ * A fork that never saved a conversation of its own (Claude and Codex save at
+ * the first turn): forked from its source again, under the same new id where
+ * the kind takes one, so its restart keeps the history it was forked with.
+ */
+function forkAgain(r: ConversationRules, source: string, id: string | undefined, home: string | undefined, env: NodeJS.ProcessEnv): ConversationPlan | null {
+  const file = savedConversation(r, source, env);
+  if (!r.fork || (r.saved !== null && !file)) return null;
+  const newId = r.forkId === 'given' ? id : undefined;
+  const words = conversationWords(r, 'fork', { id: source, newId, home, file: file ?? undefined });
+  if (!words) return null;
+  return { words, conversationId: newId, file: file ?? undefined, outcome: 'forked', note: `its fork of conversation ${source} was never saved (no turn yet): forked again${newId ? ` as ${newId}` : ''}` };
 }
 
 /**

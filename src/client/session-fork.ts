@@ -62,6 +62,7 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
     room: roomOf(source),
     scrollback: source.scrollback,
     conversation: { words: plan.words, id: plan.conversationId },
+    ...(plan.outcome === 'forked' ? { extra: { forkOf: source.resumeId } } : {}),
   };
   const notes = [plan.note];
   const since = time.clock.now();

@@ -94,6 +94,23 @@ describe.each(KINDS)('%s (its fake CLI)', (kind) => {
 });
 
 describe('resume and fork: the rest', () => {
+  it.each(['claude', 'codex'])('%s: a fork restarted before its first turn is forked again, keeping the history it was forked with', async (kind) => {
+    await start(kind, 'x');
+    await say('x', 'the shared start', 1);
+    const source = await waitFor('the conversation id known', () => record('x').resumeId);
+    const fid = ab(['fork', 'x']).stdout.trim();
+    await shown('x-fork-1', 1);
+    const given = record(fid).resumeId;
+    const r = ab(['restart', 'x-fork-1']);
+    expect(r.stdout).toContain(`: its fork of conversation ${source} was never saved (no turn yet): forked again${given ? ` as ${given}` : ''}`);
+    expect((await shown('x-fork-1', 1)).lines).toEqual(['the shared start']);
+    await say('x-fork-1', 'now its own', 2);
+    const own = await waitFor("the fork's own id", () => record(fid).resumeId);
+    ab(['restart', 'x-fork-1']);
+    expect(await shown('x-fork-1', 2)).toEqual({ id: own, lines: ['the shared start', 'now its own'] });
+  });
+
+
   it('a /clear inside the CLI changes its id; the hook keeps host.json current', async () => {
     const id = await start('claude', 'x');
     const first = record(id).resumeId;

@@ -171,6 +171,17 @@ describe('restart and fork of a record', () => {
     expect(p.words).toEqual(words.map((w) => w.replace('<file>', file).replace('<home>', dir)));
   });
 
+  it('a fork that never saved its own conversation is forked from its source again', () => {
+    const file = save(saves.claude!);
+    expect(planConversation(rec('claude', { resumeId: NEW, forkOf: ID }), { mode: 'resume', env })).toEqual({
+      words: ['--resume', ID, '--fork-session', '--session-id', NEW], conversationId: NEW, file, outcome: 'forked',
+      note: `its fork of conversation ${ID} was never saved (no turn yet): forked again as ${NEW}`,
+    });
+    save(`.claude/projects/-p/${NEW}.jsonl`);
+    expect(planConversation(rec('claude', { resumeId: NEW, forkOf: ID }), { mode: 'resume', env }).outcome).toBe('resumed');
+    expect(planConversation(rec('codex', { resumeId: undefined, forkOf: ID }), { mode: 'resume', env }).outcome).toBe('fresh'); // its source was never saved either
+  });
+
   it('a fork of a conversation not known or never saved is one clear error', () => {
     const err = (r: HostRecord) => {
       try {
