@@ -222,6 +222,13 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       expect(r.stderr).toContain(`conversation ${source.resumeId} forked as`);
       const flog = lane.watch(fid);
       await backIdle(fid, 'xf', t);
+      // Restarted before its first turn, the fork keeps the history it was forked with: resumed where the
+      // CLI saved the fork at once (Gemini, pi), forked again from its source where it saves at the first turn.
+      const t1 = Date.now();
+      const again = await lane.ab(['restart', 'xf']);
+      expect(again.stdout, again.stderr).toMatch(/: (conversation \S+ resumed|its fork of conversation \S+ was never saved \(no turn yet\): forked again.*)$/m);
+      console.log(`[agent lane] ${kind} fork restarted before its first turn: ${again.stdout.trim().replace(/^.*?\): /, '')}`);
+      await backIdle(fid, 'xf', t1);
       const forked = await turn(flog, () => send('xf', 'On the fork: lane check 5'), 'lane check 5', 'xf');
       report('fork', forked, "send's applied");
       expectSources(forked);
