@@ -31,6 +31,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['pr'], load: async () => (await import('./commands/pr.js')).registerPr },
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
   { names: ['revive'], load: async () => (await import('./commands/revive.js')).registerRevive },
+  { names: ['fork'], load: async () => (await import('./commands/fork.js')).registerFork },
   { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
   { names: ['diff'], load: async () => (await import('./commands/diff.js')).registerDiff },
   { names: ['send'], hot: true, load: async () => (await import('./commands/send.js')).registerSend },

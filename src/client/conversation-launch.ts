@@ -33,6 +33,8 @@ export interface ConversationPlan {
   outcome: ConversationOutcome;
   /** One line: what happened to the conversation, for the command to print. */
   note: string;
+  /** The file the agent saved it in, when found (a fork's source). */
+  file?: string;
 }
 
 export interface RelaunchOptions {
@@ -56,12 +58,12 @@ function kindHome(rules: ConversationRules, env: NodeJS.ProcessEnv): string | nu
   return conversationHome(rules, env.HOME || os.homedir(), rules.home?.env ? env[rules.home.env.name] : undefined);
 }
 
-function mentionsId(file: string, id: string): boolean {
+function mentions(file: string, text: string): boolean {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(ID_CHECK_BYTES);
-    return buf.subarray(0, fs.readSync(fd, buf, 0, ID_CHECK_BYTES, 0)).toString('utf8').includes(id);
+    return buf.subarray(0, fs.readSync(fd, buf, 0, ID_CHECK_BYTES, 0)).toString('utf8').includes(text);
   } catch {
     return false; // unreadable: not a conversation we can resume
   } finally {
@@ -69,11 +71,11 @@ function mentionsId(file: string, id: string): boolean {
   }
 }
 
-/** The newest file the agent saved conversation `id` in, or null (not saved: an agent writes it at the first turn). */
-export function savedConversation(rules: ConversationRules, id: string, env: NodeJS.ProcessEnv = process.env): string | null {
+/** Every file `saved` matches for `id` (`*` for any id), newest first. */
+export function savedFiles(rules: ConversationRules, id: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const home = kindHome(rules, env);
   const parts = savedPattern(rules, id);
-  if (!home || !parts) return null;
+  if (!home || !parts) return [];
   let found = [home];
   for (const part of parts) {
     const next: string[] = [];
@@ -88,9 +90,30 @@ export function savedConversation(rules: ConversationRules, id: string, env: Nod
     }
     found = next;
   }
-  const exact = rules.saved!.includes('{id}');
-  const files = found.filter((f) => fs.statSync(f, { throwIfNoEntry: false })?.isFile() && (exact || mentionsId(f, id)));
-  return files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0] ?? null;
+  const files = found.map((f) => ({ f, st: fs.statSync(f, { throwIfNoEntry: false }) })).filter((x) => x.st?.isFile());
+  return files.sort((a, b) => b.st!.mtimeMs - a.st!.mtimeMs).map((x) => x.f);
+}
+
+/** The newest file the agent saved conversation `id` in, or null (not saved: an agent writes it at the first turn, or at its start). */
+export function savedConversation(rules: ConversationRules, id: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const exact = rules.saved?.includes('{id}') ?? false;
+  return savedFiles(rules, id, env).find((f) => exact || mentions(f, id)) ?? null;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/**
+ * The id of a conversation an agent imported from `source` since `sinceMs`
+ * (Gemini's --session-file: a new file naming `source`, its id in its first
+ * line), for when its hooks cannot tell it; null when there is none yet.
+ */
+export function importedConversation(rules: ConversationRules, source: string, sinceMs: number, env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const f of savedFiles(rules, '*', env)) {
+    if (fs.statSync(f).mtimeMs < sinceMs || f === source || !mentions(f, source)) continue;
+    const id = UUID.exec(fs.readFileSync(f, 'utf8').split('\n', 1)[0] ?? '')?.[0];
+    if (id) return id;
+  }
+  return null;
 }
 
 /** `new`: an id of ours and the words that start it, for kinds that take one (and whose user words do not pick one). */
@@ -126,14 +149,30 @@ export function planConversation(record: HostRecord, o: RelaunchOptions): Conver
     const newId = r.forkId === 'given' ? (o.newConversationId ?? crypto.randomUUID()) : undefined;
     const words = conversationWords(r, 'fork', { id, newId, home, file: file ?? undefined });
     if (!words) throw new UserError(`${kind.name}'s fork needs its saved file, and none was found for ${id}`, EXIT.sessionUnavailable);
-    return { words, conversationId: newId, outcome: 'forked', note: `conversation ${id} forked as ${newId ?? `a new one (${kind.name} names its id)`}` };
+    return { words, conversationId: newId, file: file ?? undefined, outcome: 'forked', note: `conversation ${id} forked as ${newId ?? `a new one (${kind.name} names its id)`}` };
   }
   if (saved) return { words: conversationWords(r, 'resume', { id, home, file: file ?? undefined }) ?? [], conversationId: id, outcome: 'resumed', note: `conversation ${id} resumed` };
+  const again = record.forkOf ? forkAgain(r, record.forkOf, id, home, env) : null;
+  if (again) return again;
   // Never saved: the same id again where the kind takes one (its file would be made at the first turn), else a new start.
   const fresh = r.id === 'given' ? (id ? { id, words: conversationWords(r, 'start', { id, home }) } : newConversation(kind, record.extraArgs, env)) : null;
   const why = id ? `conversation ${id} was never saved (no turn yet)` : `its conversation id was never learned (${kind.name} names it after its first turn)`;
   if (fresh?.words?.length) return { words: fresh.words, conversationId: fresh.id, outcome: 'fresh', note: `${why}: started afresh as ${fresh.id}` };
   return { words: [], outcome: 'fresh', note: `${why}: started afresh` };
+}
+
+/**
+ * A fork that never saved a conversation of its own (Claude and Codex save at
+ * the first turn): forked from its source again, under the same new id where
+ * the kind takes one, so its restart keeps the history it was forked with.
+ */
+function forkAgain(r: ConversationRules, source: string, id: string | undefined, home: string | undefined, env: NodeJS.ProcessEnv): ConversationPlan | null {
+  const file = savedConversation(r, source, env);
+  if (!r.fork || (r.saved !== null && !file)) return null;
+  const newId = r.forkId === 'given' ? id : undefined;
+  const words = conversationWords(r, 'fork', { id: source, newId, home, file: file ?? undefined });
+  if (!words) return null;
+  return { words, conversationId: newId, file: file ?? undefined, outcome: 'forked', note: `its fork of conversation ${source} was never saved (no turn yet): forked again${newId ? ` as ${newId}` : ''}` };
 }
 
 /**

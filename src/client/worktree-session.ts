@@ -36,7 +36,7 @@ export async function createWorktreeSession(home: string, opts: NewSessionOption
   const name = opts.name ?? defaultName(home, opts);
   const made = await makeWorktree({ cwd: opts.cwd, branch: w.branch ?? branchForSession(name), base: w.base, reuse: w.reuse, setup: w.setup });
   for (const line of made.include.skipped) w.onSkipped?.(line);
-  const extra: Partial<HostRecord> = { worktree: made.info, ...(made.setup ? { worktreeSetup: { command: made.setup } } : {}) };
+  const extra: Partial<HostRecord> = { ...opts.extra, worktree: made.info, ...(made.setup ? { worktreeSetup: { command: made.setup } } : {}) };
   try {
     const record = await createSession(home, { ...opts, name, cwd: sameFolderIn(made, opts.cwd), extra }, time);
     return { record, made };

@@ -62,7 +62,8 @@ export class SessionCommands implements SessionOps {
       return;
     }
     if (!this.d.activity.hook(event)) this.d.log(`hook ${kind}/${event}: an event this kind does not use`);
-    if (sessionId && sessionId !== this.record.resumeId) this.d.host.update({ resumeId: sessionId }, true);
+    // A new id where one was known: the user began another conversation (/clear, /resume), no longer the fork's.
+    if (sessionId && sessionId !== this.record.resumeId) this.d.host.update({ resumeId: sessionId, ...(this.record.resumeId ? { forkOf: undefined } : {}) }, true);
   }
 
   subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void {

@@ -19,6 +19,8 @@ const root = process.getuid?.() === 0;
 
 agentLane('gemini', {
   sources: root ? undefined : { busy: 'title', idle: 'title' },
+  // Its SessionStart hook names a fork's id (--session-file imports under an id of Gemini's own).
+  forkIdUnknown: !root,
   async afterStart(lane, id, newStderr) {
     const rec = lane.record(id)!;
     const tmpMode = fs.statSync(os.tmpdir()).mode;

@@ -86,6 +86,9 @@ export interface Record_ {
   activitySince?: string;
   lastOutputAt?: string | null;
   resumeId?: string;
+  args?: string[];
+  runnerPid?: number | null;
+  childPid?: number | null;
   hooksNote?: string;
   env?: Record<string, string>;
 }

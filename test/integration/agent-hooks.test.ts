@@ -23,7 +23,8 @@ const starts = () => fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => 
 
 describe('agent kind wiring', () => {
   it('claude: hooks drive the status, the session id is captured, restart resumes it', async () => {
-    const env = { FAKE_CLAUDE_LOG: log, FAKE_CLAUDE_TURN_MS: '1500' };
+    // Its conversation is saved under this $HOME (the runner inherits it), never the user's.
+    const env = { FAKE_CLAUDE_LOG: log, FAKE_CLAUDE_TURN_MS: '1500', HOME: home };
     const r = cli(home, ['new', '--agent', 'claude', '--name', 'cc', '--command', process.execPath, '--', FAKE, '--model', 'opus'], { env });
     expect(r.stderr).toBe('');
     const id = r.stdout.trim();
@@ -34,8 +35,10 @@ describe('agent kind wiring', () => {
     expect(settings.hooks.Stop[0].hooks[0].command).toBe('agent-board hook claude Stop');
     expect(JSON.parse(argv[argv.indexOf('--mcp-config') + 1]!).mcpServers['agent-board']).toEqual({ command: 'agent-board', args: ['mcp'] });
 
-    const sid = await waitFor('SessionStart reported', () => record(id).resumeId as string | undefined);
+    // An id of ours from the start (--session-id), which its SessionStart hook reports back.
+    const sid = record(id).resumeId as string;
     expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(argv[argv.indexOf('--session-id') + 1]).toBe(sid);
     await waitFor('idle from its title', () => record(id).activity === 'idle');
 
     expect(cli(home, ['send', 'cc', 'fix the bug']).code).toBe(0);

@@ -87,6 +87,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
       fork: ['--resume', '{id}', '--fork-session', '--session-id', '{newId}'],
       forkId: 'given',
       first: false,
+      picks: ['--session-id', '--resume', '-r', '--continue', '-c', '--fork-session', '--from-pr', '--teleport'],
       printed: 'claude --resume ([0-9a-f-]{36})',
       home: { dir: '.claude', env: { name: 'CLAUDE_CONFIG_DIR', is: 'dir' } },
       saved: 'projects/*/{id}.jsonl',
@@ -104,14 +105,16 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
     jiggle: 'size',
     enterDelayMs: 250,
     enterAfterEcho: true,
-    // No id of ours: its notify hook names the thread (`thread-id`) after each turn. `resume` and `fork` are subcommands.
+    // No id of ours: its notify hook names the thread (`thread-id`) after each turn. `resume` and `fork` are
+    // subcommands. A fork into another folder (a worktree) would ask which folder to use, unless told: -C .
     conversation: {
       id: 'learned',
       start: [],
       resume: ['resume', '{id}'],
-      fork: ['fork', '{id}'],
+      fork: ['fork', '{id}', '-C', '.'],
       forkId: 'learned',
       first: true,
+      picks: ['resume', 'fork'],
       printed: 'codex resume ([0-9a-f-]{36})',
       home: { dir: '.codex', env: { name: 'CODEX_HOME', is: 'dir' } },
       saved: 'sessions/*/*/*/rollout-*-{id}.jsonl',
@@ -138,6 +141,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
       fork: ['--session-file', '{file}'],
       forkId: 'learned',
       first: false,
+      picks: ['--session-id', '--resume', '-r', '--session-file'],
       printed: null,
       home: { dir: '.gemini', env: { name: 'GEMINI_CLI_HOME', is: 'home' } },
       saved: 'tmp/*/chats/session-*-{id8}.json*',
@@ -162,6 +166,7 @@ export const AGENT_KINDS: Readonly<Record<string, AgentKind>> = Object.freeze({
       fork: ['--session-dir', '{home}/sessions/agent-board-{newId}', '--fork', '{file}'],
       forkId: 'given',
       first: false,
+      picks: ['--session-dir', '--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session'],
       printed: null,
       home: { dir: '.pi/agent', env: { name: 'PI_CODING_AGENT_DIR', is: 'dir' } },
       saved: 'sessions/agent-board-{id}/*.jsonl',

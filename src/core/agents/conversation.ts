@@ -30,6 +30,11 @@ export interface ConversationRules {
   forkId: 'given' | 'learned';
   /** These words go before the user's (Codex's `resume` and `fork` are subcommands). */
   first: boolean;
+  /**
+   * The user's own words that pick a conversation (`--continue`, `--resume`): with one of them
+   * we give no id of ours. With `first`, only the user's first word is looked at (a subcommand).
+   */
+  picks: readonly string[];
   /** A line it prints on exit that names its id (one capture group), read off its last screen. */
   printed: string | null;
   /**
@@ -49,6 +54,7 @@ export const NO_CONVERSATION: ConversationRules = Object.freeze({
   fork: null,
   forkId: 'learned',
   first: false,
+  picks: [],
   printed: null,
   home: null,
   saved: null,
@@ -83,9 +89,9 @@ export function conversationWords(rules: ConversationRules, mode: ConversationMo
  * resume ...`): then we give none of ours and learn its id instead.
  */
 export function wordsPickConversation(rules: ConversationRules, words: readonly string[]): boolean {
-  const flags = new Set([...rules.start, ...rules.resume, ...(rules.fork ?? [])].filter((w) => !w.includes('{')));
-  if (rules.first) return words.length > 0 && flags.has(words[0]!);
-  return words.some((w) => w.startsWith('-') && flags.has(w.split('=')[0]!));
+  const picks = new Set(rules.picks);
+  if (rules.first) return words.length > 0 && picks.has(words[0]!);
+  return words.some((w) => w.startsWith('-') && picks.has(w.split('=')[0]!));
 }
 
 /** The state folder of a kind, given $HOME and the environment's value of `home.env`. */

@@ -74,8 +74,10 @@ export interface HostRecord {
   hooksNote?: string;
   /** In a shell session: the known agent that is the PTY's foreground program now (its status rules apply). */
   foregroundAgent?: string;
-  /** The agent's own conversation id, for resume (Claude: from its SessionStart hook or its exit line). */
+  /** The agent's own conversation id, for resume: given by `new`, or learned from its hooks or its exit line (docs/agents.md, "Resume and fork"). */
   resumeId?: string;
+  /** A fork's source conversation id (`agent-board fork`): until the fork saved a conversation of its own, a restart forks from it again. */
+  forkOf?: string;
   cols: number;
   rows: number;
   exitCode: number | null;
