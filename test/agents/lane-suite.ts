@@ -19,8 +19,8 @@ import { findCli, Lane, until, type MockEntry, type Reading } from './lane.js';
 const DELAY_MS = 60;
 const START_MS = 30_000;
 const TURN_MS = 30_000;
-/** What brings a session back after a reboot: `restart` today; `revive` once that command exists (issue 14). */
-const BRING_BACK = 'restart';
+/** What brings a session back after a reboot. */
+const BRING_BACK = 'revive';
 
 export interface LaneOptions {
   /** The layers expected for this run, when they differ from the kind's (Gemini without its hooks). */
@@ -203,9 +203,11 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       await until('the runner gone', () => gone(before.runnerPid!), 5000);
       expect((await lane.ab(['ls'])).stdout).toMatch(/^\S+\s+x\s+\S+\s+lost/m);
       const t = Date.now();
-      const r = await lane.ab([BRING_BACK, 'x']);
+      const r = await lane.ab([BRING_BACK, '--all']);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain(`conversation ${before.resumeId} resumed`);
+      // One line per lost session: only x was lost; its conversation named by the start of its id.
+      expect(r.stdout.trim()).toBe(`x revived (${kind}, conversation ${before.resumeId!.slice(0, 4)}… resumed)`);
+      expect(lane.record(id)?.args?.join(' ')).toContain(before.resumeId);
       await backIdle(id, 'x', t);
       const again = await turn(log, () => send('x', 'Back from the reboot: lane check 4'), 'lane check 4');
       report(`after ${BRING_BACK}`, again, "send's applied");
