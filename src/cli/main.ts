@@ -39,6 +39,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['demo'], load: async () => (await import('./commands/demo.js')).registerDemo },
   { names: ['runner'], load: async () => (await import('./commands/runner.js')).registerRunner },
   { names: ['bridge'], load: async () => (await import('./commands/bridge.js')).registerBridge },
+  { names: ['feed'], load: async () => (await import('./commands/feed.js')).registerFeed },
   { names: ['board'], load: async () => (await import('./commands/board.js')).registerBoard },
 ];
 

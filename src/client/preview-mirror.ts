@@ -57,6 +57,9 @@ export class PreviewMirror implements Disposable {
     readonly home: string,
     readonly id: string,
     private readonly scheduler: Scheduler,
+    /** How to reach the runner: its local socket, unless told (the board's --host: over ssh). */
+    private readonly open: () => Promise<RunnerConnection> = () =>
+      RunnerConnection.open(socketPath(home, id), { client: 'board-preview', readOnly: true, scheduler }),
   ) {}
 
   get isFinal(): boolean {
@@ -124,7 +127,7 @@ export class PreviewMirror implements Disposable {
   private connect(): void {
     const epoch = this.epoch;
     this.connecting = true;
-    RunnerConnection.open(socketPath(this.home, this.id), { client: 'board-preview', readOnly: true, scheduler: this.scheduler }).then(
+    this.open().then(
       (conn) => {
         this.connecting = false;
         if (this.disposed || epoch !== this.epoch || this.mode !== 'live') {

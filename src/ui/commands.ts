@@ -1,4 +1,5 @@
 import { Command } from '../core/board/keybindings.js';
+import { roomOf } from '../core/chat/chat.js';
 import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
@@ -20,7 +21,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Kill: return dispatch({ type: 'open-kill' });
     case Command.Remove: return removeSelected(c);
     case Command.Rename: return dispatch({ type: 'open-rename' });
-    case Command.Chat: return dispatch({ type: 'open-chat' });
+    case Command.Chat: return remoteChatLine(c) ?? dispatch({ type: 'open-chat' });
     case Command.Filter: return dispatch({ type: 'open-filter' });
     case Command.Help: return dispatch({ type: 'open-help' });
     case Command.Quit: return c.control.leave({ kind: 'quit' });
@@ -50,4 +51,13 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.SendComments:
       return;
   }
+}
+
+/** The chat pane shows this machine's rooms only: on a remote row (--host) `c` says so instead of opening a local room of the same name. */
+function remoteChatLine(c: CommandContext): void | null {
+  const id = c.state.selectedId;
+  const s = id === null ? undefined : c.feed.sessions.find((v) => v.id === id);
+  if (!s?.host) return null;
+  const room = roomOf(s);
+  return c.dispatch({ type: 'message', text: `the chat of rooms on ${s.host} is not on the board; there: ssh ${s.host} agent-board chat tail --room ${room}`, error: true });
 }

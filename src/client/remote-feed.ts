@@ -1,0 +1,129 @@
+/**
+ * The board's feed over several machines (the board's --host and config.json `hosts`): this
+ * machine's LiveBoardFeed and one HostFeed per host (src/client/host-feed.ts), as one
+ * BoardFeed. Remote rows are keyed `host/id` (src/client/host-rows.ts), carry their host, and
+ * are stale while their link is down; the selected remote row's screen is mirrored through
+ * `agent-board bridge` over ssh, as a local one is through its socket.
+ */
+import type { Time } from '../core/clock.js';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
+import type { SessionView } from '../state/host-store.js';
+import type { BoardFeed, FeedError, PreviewScreen } from './board-api.js';
+import { FeedErrors } from './feed-errors.js';
+import { FeedPreview, type PreviewTarget } from './feed-preview.js';
+import { FrameThrottle } from './frame-throttle.js';
+import { FRAME_MS } from './board-feed-options.js';
+import { HostFeed, type HostFeedDeps } from './host-feed.js';
+import { isRemoteKey, mergeRows } from './host-rows.js';
+import { connectRemote } from './remote.js';
+
+export interface RemoteFeedOptions {
+  /** This machine's home: a remote row's final screen is looked for under it (and not found: the preview keeps its last screen). */
+  home: string;
+  time: Time;
+  /** How a host's link starts and polls (tests); default ssh. */
+  link?: Pick<HostFeedDeps, 'open' | 'poll'>;
+}
+
+export class MultiHostFeed implements BoardFeed {
+  private readonly hostFeeds: HostFeed[];
+  private readonly changes = new Emitter<void>();
+  private readonly errors = new FeedErrors();
+  private readonly store = new DisposableStore();
+  private readonly notifier: FrameThrottle;
+  private readonly remotePreview: FeedPreview;
+  private selected: string | null = null;
+  private list: readonly SessionView[] = [];
+  private madeFrom: readonly SessionView[] | null = null;
+  private hostsChanged = true;
+  private lines: readonly string[] = [];
+
+  constructor(private readonly local: BoardFeed, hosts: readonly string[], private readonly o: RemoteFeedOptions) {
+    const { time } = o;
+    this.notifier = new FrameThrottle(time.clock, time.scheduler, FRAME_MS, () => this.errors.guard('a subscriber', () => this.changes.fire()));
+    this.remotePreview = new FeedPreview({
+      home: o.home,
+      scheduler: time.scheduler,
+      changed: () => this.notifier.request(),
+      problem: (detail) => this.errors.problem(detail),
+      open: (key) => {
+        const s = this.list.find((v) => v.id === key);
+        if (!s?.host || !s.remoteId) return Promise.reject(new Error(`no remote session ${key}`));
+        return connectRemote(s.host, s.remoteId, { client: 'board-preview', readOnly: true, scheduler: time.scheduler });
+      },
+    });
+    for (const d of [this.changes, this.errors, this.notifier, this.remotePreview]) this.store.add(d);
+    this.store.add(local.subscribe(() => this.notifier.request()));
+    this.hostFeeds = hosts.map((host) =>
+      this.store.add(
+        new HostFeed({
+          host,
+          time,
+          ...o.link,
+          changed: () => this.errors.guard('a host change', () => this.hostChanged()),
+          problem: (detail) => this.errors.problem(detail),
+        }),
+      ),
+    );
+  }
+
+  /** This machine's sessions, then each host's (stale while its link is down). */
+  get sessions(): readonly SessionView[] {
+    const local = this.local.sessions;
+    if (this.hostsChanged || local !== this.madeFrom) {
+      this.list = mergeRows(local, this.hostFeeds.map((h) => ({ host: h.host, sessions: h.sessions, stale: h.stale })));
+      this.madeFrom = local;
+      this.hostsChanged = false;
+      this.lines = this.hostFeeds.flatMap((h) => h.line(this.o.time.clock.now()) ?? []);
+    }
+    return this.list;
+  }
+
+  /** One line for each host that cannot be reached now. */
+  get hostLines(): readonly string[] {
+    void this.sessions; // brings the lines up to date with the list
+    return this.lines;
+  }
+
+  get preview(): PreviewScreen | null {
+    return this.selected !== null && isRemoteKey(this.selected) ? this.remotePreview.screen : this.local.preview;
+  }
+
+  subscribe(fn: () => void): Disposable {
+    return this.changes.event(fn);
+  }
+
+  readonly onError: Event<FeedError> = (fn) => {
+    const both = new DisposableStore();
+    both.add(this.errors.event(fn));
+    both.add(this.local.onError(fn));
+    return both;
+  };
+
+  setPreview(id: string | null): void {
+    this.selected = id;
+    const remote = id !== null && isRemoteKey(id);
+    this.local.setPreview(remote ? null : id);
+    const s = remote ? this.sessions.find((v) => v.id === id) : undefined;
+    this.remotePreview.select(remote ? id : null, s && target(s));
+  }
+
+  dispose(): void {
+    this.store.dispose();
+    this.local.dispose();
+  }
+
+  private hostChanged(): void {
+    this.hostsChanged = true;
+    if (this.selected !== null && isRemoteKey(this.selected)) {
+      const s = this.sessions.find((v) => v.id === this.selected);
+      if (s) this.remotePreview.update(target(s));
+    }
+    this.notifier.request();
+  }
+}
+
+/** A remote row as the preview follows it: live while it runs there and its link is up. */
+function target(s: SessionView): PreviewTarget {
+  return { id: s.id, live: (s.status === 'running' || s.status === 'starting') && !s.stale, cols: s.cols, rows: s.rows, finalCols: s.cols, finalRows: s.rows };
+}
