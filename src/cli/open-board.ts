@@ -33,7 +33,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   for (const h of o.host ?? []) parseHost(h); // a bad --host is a usage error before the screen is taken
   const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }] = await withoutCi(() =>
+  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }] = await withoutCi(() =>
     Promise.all([
       import('../ui/run-board.js'),
       import('../client/board-feed.js'),
@@ -41,6 +41,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       import('../ui/real-actions.js'),
       import('../client/board-log.js'),
       import('../client/remote-feed.js'),
+      import('../client/remote-chat.js'),
     ]),
   );
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
@@ -48,7 +49,9 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler });
   // With hosts, their sessions too, each over one long-lived ssh (src/client/remote-feed.ts).
   const feed = hosts.length > 0 ? new MultiHostFeed(localFeed, hosts, { home, time: { clock: realClock, scheduler: feedScheduler } }) : localFeed;
-  const chat = new LiveChatFeed(home, { scheduler: feedScheduler });
+  const localChat = new LiveChatFeed(home, { scheduler: feedScheduler });
+  // A remote row's room is read over ssh while its pane is open (src/client/remote-chat.ts).
+  const chat = hosts.length > 0 ? new HostsChatFeed(localChat, feedScheduler) : localChat;
   const time = { clock: realClock, scheduler: realScheduler() };
   const log = new FileBoardLog(home, realClock);
   const feeds = {

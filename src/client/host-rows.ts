@@ -4,6 +4,7 @@
  * no `/`), the merged list (this machine's first, then each host in the order given, each
  * oldest first), the reconnect backoff and the line a host that cannot be reached shows.
  */
+import { roomOf } from '../core/chat/chat.js';
 import type { SessionView } from '../state/host-store.js';
 
 /** The board's key of session `id` on `host`. */
@@ -19,9 +20,19 @@ export interface HostRows {
   stale: boolean;
 }
 
-/** A remote view as a board row: keyed by host and id, its machine named, stale while the link is down. */
+/**
+ * A remote view as a board row: keyed by host and id, its machine named, stale while the link
+ * is down, and its room `host/room` (room names hold no `/`): the chat pane of a remote row is
+ * that machine's room (src/client/remote-chat.ts), never this machine's of the same name.
+ */
 export function asRemoteRow(host: string, s: SessionView, stale: boolean): SessionView {
-  return { ...s, id: remoteKey(host, s.id), host, remoteId: s.id, ...(stale ? { stale: true } : {}) };
+  return { ...s, id: remoteKey(host, s.id), host, remoteId: s.id, room: remoteKey(host, roomOf(s)), ...(stale ? { stale: true } : {}) };
+}
+
+/** A board room `host/room` as its machine and its name there; null for this machine's rooms. */
+export function remoteRoom(room: string): { host: string; room: string } | null {
+  const at = room.lastIndexOf('/');
+  return at > 0 ? { host: room.slice(0, at), room: room.slice(at + 1) } : null;
 }
 
 /** This machine's rows first, then each host's in the order given; within each, oldest first (as they came). */

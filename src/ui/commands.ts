@@ -1,5 +1,4 @@
 import { Command } from '../core/board/keybindings.js';
-import { roomOf } from '../core/chat/chat.js';
 import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
@@ -21,7 +20,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Kill: return dispatch({ type: 'open-kill' });
     case Command.Remove: return removeSelected(c);
     case Command.Rename: return dispatch({ type: 'open-rename' });
-    case Command.Chat: return remoteChat(c) ? undefined : dispatch({ type: 'open-chat' });
+    case Command.Chat: return dispatch({ type: 'open-chat' });
     case Command.Filter: return dispatch({ type: 'open-filter' });
     case Command.Help: return dispatch({ type: 'open-help' });
     case Command.Quit: return c.control.leave({ kind: 'quit' });
@@ -51,13 +50,4 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.SendComments:
       return;
   }
-}
-
-/** The chat pane shows this machine's rooms only: on a remote row (--host) `c` says so instead of opening a local room of the same name. */
-function remoteChat(c: CommandContext): boolean {
-  const id = c.state.selectedId;
-  const s = id === null ? undefined : c.feed.sessions.find((v) => v.id === id);
-  if (!s?.host) return false;
-  c.dispatch({ type: 'message', text: `the chat of rooms on ${s.host} is not on the board; there: ssh ${s.host} agent-board chat tail --room ${roomOf(s)}`, error: true });
-  return true;
 }

@@ -3,7 +3,7 @@
  * against the test sshd (test/helpers/two-hosts.ts: two remote homes behind two Host aliases)
  * and a local home. The host column; Enter attaches to a remote row over ssh and the detach
  * key comes back to the board; `p` sends to a remote row; `x` `y` kills one there; `c` on a
- * remote row says the chat is not here, and never opens the local room.
+ * remote row is that machine's room, read and posted to over ssh, never the local one.
  *
  *    0 | agent-board 3 sessions  ● 3 idle
  *    1 | › ● local here     shell   idle    1s  #
@@ -68,7 +68,7 @@ function rows(s: Screen): { selected: boolean; host: string; name: string; state
 const selected = (s: Screen) => rows(s).find((r) => r.selected);
 
 describe.skipIf(!sshd)('the board with two --host (tmux, test sshd)', () => {
-  it('shows the host column; attaches to a remote row and back; sends to one; kills one; c on one says the chat is not here', async () => {
+  it('shows the host column; attaches to a remote row and back; sends to one; kills one; c on one is the room over there', async () => {
     await shell(home, 'here', 'local');
     const a = await shell(hosts.homes.alpha, 'far', 'alpha');
     const b = await shell(hosts.homes.beta, 'far', 'beta');
@@ -105,9 +105,18 @@ describe.skipIf(!sshd)('the board with two --host (tmux, test sshd)', () => {
 
     t.keys(['Escape']);
     await t.waitForScreen('the list again', (x) => isBoard(x) && !x.text.includes('── prompt to'));
-    // c on a remote row: one line, no local room opened.
+    // c on a remote row: beta's room, read and posted to over ssh; the local room of the same name is untouched.
+    cli(hosts.homes.beta, ['chat', 'post', '--from', 'alice', 'hello from beta']);
     t.type('c');
-    s = await t.waitForScreen('the chat line', (x) => isBoard(x) && footer(x).startsWith('the chat of rooms on beta is not on the board'));
+    await t.waitForScreen("beta's room", (x) => x.lines.some((l) => /^── chat beta\/default \(far\)/.test(l)) && x.text.includes('alice: hello from beta'), { timeoutMs: 15_000 });
+    t.type('hi over ssh');
+    t.keys(['Enter']);
+    await waitFor('the post on beta', () => cli(hosts.homes.beta, ['chat', 'read']).stdout.includes('hi over ssh'), 15_000);
+    await t.waitForScreen('the post in the pane', (x) => x.text.includes('hi over ssh'), { timeoutMs: 10_000 });
+    expect(cli(home, ['chat', 'read']).stdout).not.toContain('hi over ssh');
+    expect(cli(hosts.homes.alpha, ['chat', 'read']).stdout).not.toContain('hi over ssh');
+    t.keys(['Escape']);
+    await t.waitForScreen('the list again', (x) => isBoard(x) && !x.text.includes('── chat'));
 
     // x y on beta's row: its session ends there; the row follows.
     t.keys(['x']);
