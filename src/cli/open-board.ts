@@ -54,6 +54,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const chat = hosts.length > 0 ? new HostsChatFeed(localChat, feedScheduler) : localChat;
   const time = { clock: realClock, scheduler: realScheduler() };
   const log = new FileBoardLog(home, realClock);
+  for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which
   const feeds = {
     dispose() {
       feed.dispose();

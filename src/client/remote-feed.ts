@@ -18,7 +18,7 @@ import { isRemoteKey, mergeRows } from './host-rows.js';
 import { connectRemote } from './remote.js';
 
 export interface RemoteFeedOptions {
-  /** This machine's home: a remote row's final screen is looked for under it (and not found: the preview keeps its last screen). */
+  /** This machine's home (the preview's; a remote row's screen always comes over ssh). */
   home: string;
   time: Time;
   /** How a host's link starts and polls (tests); default ssh. */
@@ -123,7 +123,10 @@ export class MultiHostFeed implements BoardFeed {
   }
 }
 
-/** A remote row as the preview follows it: live while it runs there and its link is up. */
+/**
+ * A remote row as the preview follows it: always through the bridge (its final screen is a
+ * file over there, so the preview of one that ended keeps the last screen it mirrored).
+ */
 function target(s: SessionView): PreviewTarget {
-  return { id: s.id, live: (s.status === 'running' || s.status === 'starting') && !s.stale, cols: s.cols, rows: s.rows, finalCols: s.cols, finalRows: s.rows };
+  return { id: s.id, live: true, cols: s.cols, rows: s.rows, finalCols: s.cols, finalRows: s.rows };
 }
