@@ -25,12 +25,12 @@ export interface BoardCliOptions {
 export async function openBoard(o: BoardCliOptions): Promise<void> {
   const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
   if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
+  for (const h of o.host ?? []) parseHost(h); // a bad --host is a usage error, said before anything else
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UserError('the board needs a terminal; from a script use: agent-board ls', EXIT.usage);
   }
   const home = getHome();
   const settings = readUserConfig();
-  for (const h of o.host ?? []) parseHost(h); // a bad --host is a usage error before the screen is taken
   const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
   const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }] = await withoutCi(() =>

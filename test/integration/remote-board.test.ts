@@ -151,3 +151,18 @@ describe.skipIf(!sshd)('one board, several machines, over ssh', () => {
     expect(f.hostLines).toEqual([]);
   });
 });
+
+describe("the board's --host on the command line", () => {
+  it('takes --host bare and after board; a bad one is a usage error in one line; any other word is still refused', () => {
+    for (const args of [['--host', '-oProxyCommand=x'], ['board', '--host', '-oProxyCommand=x'], ['--host=-oProxyCommand=x']]) {
+      const r = cli(localHome, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe('agent-board: invalid --host "-oProxyCommand=x": use host or user@host\n');
+    }
+    expect(cli(localHome, ['--host']).stderr).toBe('agent-board: --host needs a [user@]host\n');
+    expect(cli(localHome, ['--bogus']).stderr).toBe('agent-board: unknown option "--bogus"; see: agent-board --help\n');
+    expect(cli(localHome, ['--host', 'box', 'extra']).stderr).toBe('agent-board: unknown command "extra"; see: agent-board --help\n');
+    // Good hosts: only the terminal is missing (a script gets this line, not a board).
+    expect(cli(localHome, ['--host', 'box', '--host', 'me@other']).stderr).toBe('agent-board: the board needs a terminal; from a script use: agent-board ls\n');
+  });
+});

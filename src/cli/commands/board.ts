@@ -47,7 +47,10 @@ function bareHosts(args: readonly string[]): string[] {
   const hosts: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--host' && i + 1 < args.length) hosts.push(args[++i]!);
+    if (a === '--host') {
+      if (i + 1 >= args.length) throw new UserError('--host needs a [user@]host', EXIT.usage);
+      hosts.push(args[++i]!);
+    }
     else if (a.startsWith('--host=')) hosts.push(a.slice('--host='.length));
     else if (a.startsWith('-')) throw new UserError(`unknown option "${a}"; see: agent-board --help`, EXIT.usage);
     else throw new UserError(`unknown command "${a}"; see: agent-board --help`, EXIT.usage);
