@@ -6,6 +6,7 @@
  */
 import { roomOf } from '../core/chat/chat.js';
 import type { SessionView } from '../state/host-store.js';
+import { sameButHeartbeat } from './feed-records.js';
 
 /** The board's key of session `id` on `host`. */
 export const remoteKey = (host: string, id: string): string => `${host}/${id}`;
@@ -35,11 +36,22 @@ export function remoteRoom(room: string): { host: string; room: string } | null 
   return at > 0 ? { host: room.slice(0, at), room: room.slice(at + 1) } : null;
 }
 
+/**
+ * One host's rows, each the object it was last time while it shows the same (the far side sends
+ * whole lists, and a row is drawn again only when its object changes: src/ui/components/SessionRow.tsx).
+ */
+export function hostRows(h: HostRows, before: readonly SessionView[] = []): SessionView[] {
+  const old = new Map(before.map((r) => [r.id, r]));
+  return h.sessions.map((s) => {
+    const row = asRemoteRow(h.host, s, h.stale);
+    const was = old.get(row.id);
+    return was && sameButHeartbeat(was, row) ? was : row;
+  });
+}
+
 /** This machine's rows first, then each host's in the order given; within each, oldest first (as they came). */
 export function mergeRows(local: readonly SessionView[], hosts: readonly HostRows[]): SessionView[] {
-  const out = [...local];
-  for (const h of hosts) for (const s of h.sessions) out.push(asRemoteRow(h.host, s, h.stale));
-  return out;
+  return [...local, ...hosts.flatMap((h) => hostRows(h))];
 }
 
 /**

@@ -14,7 +14,8 @@ import { FeedPreview, type PreviewTarget } from './feed-preview.js';
 import { FrameThrottle } from './frame-throttle.js';
 import { FRAME_MS } from './board-feed-options.js';
 import { HostFeed, type HostFeedDeps } from './host-feed.js';
-import { isRemoteKey, mergeRows } from './host-rows.js';
+import { hostRows, isRemoteKey } from './host-rows.js';
+import type { RunnerConnection } from './connection.js';
 import { connectRemote } from './remote.js';
 
 export interface RemoteFeedOptions {
@@ -23,10 +24,12 @@ export interface RemoteFeedOptions {
   time: Time;
   /** How a host's link starts and polls (tests); default ssh. */
   link?: Pick<HostFeedDeps, 'open' | 'poll'>;
+  /** How the preview reaches a remote row's runner (tests); default the bridge over ssh. */
+  connect?: (host: string, id: string) => Promise<RunnerConnection>;
 }
 
 export class MultiHostFeed implements BoardFeed {
-  private readonly hostFeeds: HostFeed[];
+  private readonly hostFeeds: HostFeed[] = [];
   private readonly changes = new Emitter<void>();
   private readonly errors = new FeedErrors();
   private readonly store = new DisposableStore();
@@ -37,6 +40,8 @@ export class MultiHostFeed implements BoardFeed {
   private madeFrom: readonly SessionView[] | null = null;
   private hostsChanged = true;
   private lines: readonly string[] = [];
+  /** Each host's rows as last made, kept while the host says nothing new (so are their objects). */
+  private readonly rowsOf = new Map<HostFeed, readonly SessionView[]>();
 
   constructor(private readonly local: BoardFeed, hosts: readonly string[], private readonly o: RemoteFeedOptions) {
     const { time } = o;
@@ -49,29 +54,26 @@ export class MultiHostFeed implements BoardFeed {
       open: (key) => {
         const s = this.list.find((v) => v.id === key);
         if (!s?.host || !s.remoteId) return Promise.reject(new Error(`no remote session ${key}`));
+        if (o.connect) return o.connect(s.host, s.remoteId);
         return connectRemote(s.host, s.remoteId, { client: 'board-preview', readOnly: true, scheduler: time.scheduler });
       },
     });
     for (const d of [this.changes, this.errors, this.notifier, this.remotePreview]) this.store.add(d);
-    this.store.add(local.subscribe(() => this.notifier.request()));
-    this.hostFeeds = hosts.map((host) =>
-      this.store.add(
-        new HostFeed({
-          host,
-          time,
-          ...o.link,
-          changed: () => this.errors.guard('a host change', () => this.hostChanged()),
-          problem: (detail) => this.errors.problem(detail),
-        }),
-      ),
-    );
+    // The local feed has its own frame throttle: its changes go on at once.
+    this.store.add(local.subscribe(() => this.errors.guard('a subscriber', () => this.changes.fire())));
+    // One by one: a host that fails at once (no ssh) reports while the others are still being made.
+    for (const host of hosts) {
+      const changed = () => this.errors.guard('a host change', () => this.hostChanged(host));
+      const problem = (detail: string) => this.errors.problem(detail);
+      this.hostFeeds.push(this.store.add(new HostFeed({ host, time, ...o.link, changed, problem })));
+    }
   }
 
   /** This machine's sessions, then each host's (stale while its link is down). */
   get sessions(): readonly SessionView[] {
     const local = this.local.sessions;
     if (this.hostsChanged || local !== this.madeFrom) {
-      this.list = mergeRows(local, this.hostFeeds.map((h) => ({ host: h.host, sessions: h.sessions, stale: h.stale })));
+      this.list = [...local, ...this.hostFeeds.flatMap((h) => this.rowsOf.get(h) ?? [])];
       this.madeFrom = local;
       this.hostsChanged = false;
       this.lines = this.hostFeeds.flatMap((h) => h.line(this.o.time.clock.now()) ?? []);
@@ -113,7 +115,9 @@ export class MultiHostFeed implements BoardFeed {
     this.local.dispose();
   }
 
-  private hostChanged(): void {
+  private hostChanged(host: string): void {
+    const h = this.hostFeeds.find((x) => x.host === host);
+    if (h) this.rowsOf.set(h, hostRows({ host, sessions: h.sessions, stale: h.stale }, this.rowsOf.get(h)));
     this.hostsChanged = true;
     if (this.selected !== null && isRemoteKey(this.selected)) {
       const s = this.sessions.find((v) => v.id === this.selected);
