@@ -31,6 +31,8 @@ export interface FeedPreviewDeps {
   problem(detail: string): void;
   /** How the mirror of session `id` reaches its runner (default: its local socket). */
   open?: (id: string) => Promise<RunnerConnection>;
+  /** Session `id`'s final screen (default: its final-screen.ans). */
+  readFinal?: (id: string) => Promise<string>;
 }
 
 export class FeedPreview implements Disposable {
@@ -104,8 +106,8 @@ export class FeedPreview implements Disposable {
   }
 
   private newMirror(id: string): PreviewMirror {
-    const open = this.d.open;
-    const mirror = new PreviewMirror(this.d.home, id, this.d.scheduler, open && (() => open(id)));
+    const { open, readFinal } = this.d;
+    const mirror = new PreviewMirror(this.d.home, id, this.d.scheduler, open && (() => open(id)), readFinal && (() => readFinal(id)));
     const held = (this.held.value = new DisposableStore());
     held.add(mirror);
     held.add(mirror.onChange(() => this.markChanged()));

@@ -16,7 +16,7 @@ import { FRAME_MS } from './board-feed-options.js';
 import { HostFeed, type HostFeedDeps } from './host-feed.js';
 import { hostRows, isRemoteKey } from './host-rows.js';
 import type { RunnerConnection } from './connection.js';
-import { connectRemote } from './remote.js';
+import { connectRemote, runRemote } from './remote.js';
 
 export interface RemoteFeedOptions {
   /** This machine's home (the preview's; a remote row's screen always comes over ssh). */
@@ -26,6 +26,8 @@ export interface RemoteFeedOptions {
   link?: Pick<HostFeedDeps, 'open' | 'poll'>;
   /** How the preview reaches a remote row's runner (tests); default the bridge over ssh. */
   connect?: (host: string, id: string) => Promise<RunnerConnection>;
+  /** A remote row's last screen once it ended (tests); default `peek --ansi` there. */
+  peek?: (host: string, id: string) => Promise<string>;
 }
 
 export class MultiHostFeed implements BoardFeed {
@@ -51,12 +53,18 @@ export class MultiHostFeed implements BoardFeed {
       scheduler: time.scheduler,
       changed: () => this.notifier.request(),
       problem: (detail) => this.errors.problem(detail),
-      open: (key) => {
-        const s = this.list.find((v) => v.id === key);
-        if (!s?.host || !s.remoteId) return Promise.reject(new Error(`no remote session ${key}`));
-        if (o.connect) return o.connect(s.host, s.remoteId);
-        return connectRemote(s.host, s.remoteId, { client: 'board-preview', readOnly: true, scheduler: time.scheduler });
-      },
+      open: (key) =>
+        Promise.resolve().then(() => {
+          const s = this.remoteRow(key);
+          if (o.connect) return o.connect(s.host, s.id);
+          return connectRemote(s.host, s.id, { client: 'board-preview', readOnly: true, scheduler: time.scheduler });
+        }),
+      // An ended remote session's last screen is a file over there: `peek --ansi` prints it.
+      readFinal: (key) =>
+        Promise.resolve().then(() => {
+          const s = this.remoteRow(key);
+          return o.peek ? o.peek(s.host, s.id) : runRemote(s.host, ['peek', '--ansi', s.id], time.scheduler);
+        }),
     });
     for (const d of [this.changes, this.errors, this.notifier, this.remotePreview]) this.store.add(d);
     // The local feed has its own frame throttle: its changes go on at once.
@@ -115,6 +123,13 @@ export class MultiHostFeed implements BoardFeed {
     this.local.dispose();
   }
 
+  /** A remote row's machine and id there, for the preview; throws when it is gone (inside the promise: the mirror retries, then keeps its last screen). */
+  private remoteRow(key: string): { host: string; id: string } {
+    const s = this.list.find((v) => v.id === key);
+    if (!s?.host || !s.remoteId) throw new Error(`no remote session ${key}`);
+    return { host: s.host, id: s.remoteId };
+  }
+
   private hostChanged(host: string): void {
     const h = this.hostFeeds.find((x) => x.host === host);
     if (h) this.rowsOf.set(h, hostRows({ host, sessions: h.sessions, stale: h.stale }, this.rowsOf.get(h)));
@@ -127,10 +142,7 @@ export class MultiHostFeed implements BoardFeed {
   }
 }
 
-/**
- * A remote row as the preview follows it: always through the bridge (its final screen is a
- * file over there, so the preview of one that ended keeps the last screen it mirrored).
- */
+/** A remote row as the preview follows it: live through the bridge until it ended there (a stale row is tried live). */
 function target(s: SessionView): PreviewTarget {
-  return { id: s.id, live: true, cols: s.cols, rows: s.rows, finalCols: s.cols, finalRows: s.rows };
+  return { id: s.id, live: s.status !== 'exited', cols: s.cols, rows: s.rows, finalCols: s.cols, finalRows: s.rows };
 }

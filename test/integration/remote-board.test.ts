@@ -113,7 +113,7 @@ describe.skipIf(!sshd)('one board, several machines, over ssh', () => {
     expect(f.hostLines[0]).toMatch(/^down: /);
   });
 
-  it('a remote row previews its screen, and its actions go to that machine by its id there', async () => {
+  it('a remote row previews its screen (its last one once it ended), and its actions go to that machine by its id there', async () => {
     const a = await shell(hosts.homes.alpha, 'far', 'alpha');
     const f = board(['alpha']);
     const r = await waitFor('alpha row', () => row(f, 'alpha', 'far'), 15_000);
@@ -128,6 +128,10 @@ describe.skipIf(!sshd)('one board, several machines, over ssh', () => {
     expect(killed.kind).toBe('exit');
     await waitFor('exited there', () => list(hosts.homes.alpha)[0]?.status === 'exited');
     await waitFor('exited on the board', () => row(f, 'alpha', 'far')?.status === 'exited', 10_000);
+    // Its last screen, from peek --ansi there (a new preview: nothing mirrored live to keep).
+    f.setPreview(null);
+    f.setPreview(r.id);
+    await waitFor('the final screen', () => f.preview?.final === true && f.preview.lines.some((l) => l.includes('prompted-42')), 15_000);
   });
 
   it('a killed ssh link reconnects: the rows go stale, then come back live', async () => {

@@ -90,9 +90,11 @@ describe('the board feed over several machines', () => {
     say('alpha', [session({ id: 'abc', name: 'far' })]);
     await settle();
     feed.setPreview('alpha/abc');
+    await settle();
     expect(local.previewFor.at(-1)).toBeNull(); // never the local session abc
     expect(previews).toEqual(['alpha abc']);
     feed.setPreview('abc');
+    await settle();
     expect(local.previewFor.at(-1)).toBe('abc');
     expect(previews).toEqual(['alpha abc']);
   });

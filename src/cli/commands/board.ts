@@ -1,5 +1,6 @@
 /** `agent-board` and `agent-board board`: the command that opens the full-screen board. */
 import type { Command } from 'commander';
+import { readUserConfig } from '../../state/config.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { cliTime } from '../cli-time.js';
 import { getHome } from '../context.js';
@@ -30,8 +31,8 @@ export function registerBoard(program: Command): void {
     .allowUnknownOption(true)
     .action(async (o: BoardCliOptions, cmd: Command) => {
       const host = bareHosts(cmd.args);
-      // A fresh machine (no sessions, no agent CLI on PATH) gets the demo first.
-      if (host.length === 0) await (await import('../../demo/demo-setup.js')).demoOnFreshMachine(getHome(), cliTime());
+      // A fresh machine (no sessions, no agent CLI on PATH) gets the demo first; not a board of other machines.
+      if (host.length === 0 && readUserConfig().config.hosts.length === 0) await (await import('../../demo/demo-setup.js')).demoOnFreshMachine(getHome(), cliTime());
       return openBoard({ notifyCmd: o.notifyCmd, host });
     });
 }
