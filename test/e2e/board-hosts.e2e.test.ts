@@ -2,8 +2,9 @@
  * The board over several machines, end to end in tmux: `agent-board --host alpha --host beta`
  * against the test sshd (test/helpers/two-hosts.ts: two remote homes behind two Host aliases)
  * and a local home. The host column; Enter attaches to a remote row over ssh and the detach
- * key comes back to the board; `p` sends to a remote row; `x` `y` kills one there; `c` on a
- * remote row is that machine's room, read and posted to over ssh, never the local one.
+ * key comes back to the board; `p` sends to a remote row, and to marked rows of two machines;
+ * `x` `y` kills one there; `c` on one is that machine's room, read and posted to over ssh,
+ * never the local one.
  *
  *    0 | agent-board 3 sessions  ● 3 idle
  *    1 | › ● local here     shell   idle    1s  #
@@ -68,7 +69,7 @@ function rows(s: Screen): { selected: boolean; host: string; name: string; state
 const selected = (s: Screen) => rows(s).find((r) => r.selected);
 
 describe.skipIf(!sshd)('the board with two --host (tmux, test sshd)', () => {
-  it('shows the host column; attaches to a remote row and back; sends to one; kills one; c on one is the room over there', async () => {
+  it('shows the host column; attaches to a remote row and back; sends to one and to marked rows of two machines; kills one; c on one is the room over there', async () => {
     await shell(home, 'here', 'local');
     const a = await shell(hosts.homes.alpha, 'far', 'alpha');
     const b = await shell(hosts.homes.beta, 'far', 'beta');
@@ -118,7 +119,27 @@ describe.skipIf(!sshd)('the board with two --host (tmux, test sshd)', () => {
     t.keys(['Escape']);
     await t.waitForScreen('the list again', (x) => isBoard(x) && !x.text.includes('── chat'));
 
+    // Space on alpha's row and the local one, then p: one prompt to both machines, each by its own id.
+    t.keys(['k']);
+    await t.waitForScreen('alpha selected', (x) => isBoard(x) && selected(x)?.host === 'alpha');
+    t.type(' ');
+    t.keys(['k']);
+    await t.waitForScreen('local selected, alpha marked', (x) => isBoard(x) && selected(x)?.host === 'local' && /\* 1 marked/.test(x.lines[0] ?? ''));
+    t.type(' ');
+    t.type('p');
+    await t.waitForScreen('the prompt line to both', (x) => x.lines.some((l) => /^── prompt to far, here ─+$/.test(l) || /^── prompt to here, far ─+$/.test(l)));
+    t.type('echo multi-$((7*7))');
+    t.keys(['Enter']);
+    await t.waitForScreen('both applied', (x) => footer(x).includes('prompt sent to 2 sessions: 2 applied'), { timeoutMs: 15_000 });
+    await waitFor('the prompt ran on alpha', () => cli(hosts.homes.alpha, ['peek', a]).stdout.includes('multi-49'));
+    await waitFor('the prompt ran here', () => cli(home, ['peek', 'here']).stdout.includes('multi-49'));
+    expect(cli(hosts.homes.beta, ['peek', b]).stdout).not.toContain('multi-49');
+    t.keys(['Escape']);
+    await t.waitForScreen('the list again', (x) => isBoard(x) && !x.text.includes('── prompt to'));
+
     // x y on beta's row: its session ends there; the row follows.
+    t.keys(['j', 'j']);
+    await t.waitForScreen('beta selected', (x) => isBoard(x) && selected(x)?.host === 'beta');
     t.keys(['x']);
     await t.waitForScreen('the kill question', (x) => x.text.includes('Kill far?'));
     t.keys(['y']);
