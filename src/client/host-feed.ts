@@ -180,7 +180,7 @@ export function olderFarSide(end: ChildEnd, line: string): boolean {
 /** Why a link ended, in a few words: ssh's own failure, or what agent-board there said. */
 export function endReason(end: ChildEnd, line: string): string {
   if (end.error) return `cannot run ssh: ${end.error.message}`;
-  if (end.code === 255) return `ssh: ${line || 'failed'}`;
+  if (end.code === 255) return line.startsWith('ssh:') ? line : `ssh: ${line || 'failed'}`;
   if (end.code === 0) return 'the link closed';
   if (end.code === null) return 'the link was cut';
   return `agent-board there: ${line.replace(/^agent-board: /, '') || `exit ${end.code}`}`;

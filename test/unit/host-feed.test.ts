@@ -65,7 +65,8 @@ describe('rows of several machines (pure)', () => {
     expect(olderFarSide({ code: 2 }, 'agent-board: unknown command "feed"; see: agent-board --help')).toBe(true);
     expect(olderFarSide({ code: 2 }, 'agent-board: invalid --host')).toBe(false);
     expect(olderFarSide({ code: 255 }, 'ssh: connect to host box port 22: Connection refused')).toBe(false);
-    expect(endReason({ code: 255 }, 'ssh: connect to host box port 22: Connection refused')).toBe('ssh: ssh: connect to host box port 22: Connection refused');
+    expect(endReason({ code: 255 }, 'ssh: connect to host box port 22: Connection refused')).toBe('ssh: connect to host box port 22: Connection refused');
+    expect(endReason({ code: 255 }, 'root@box: Permission denied (publickey).')).toBe('ssh: root@box: Permission denied (publickey).');
     expect(endReason({ code: 1 }, 'agent-board: the home is not private')).toBe('agent-board there: the home is not private');
     expect(endReason({ code: null }, '')).toBe('the link was cut');
   });
@@ -147,7 +148,7 @@ describe('one host’s link (fake clock, fake ssh)', () => {
       expect(children).toHaveLength(i + 2);
       children[i + 1]!.exit(255, 'ssh: connect to host box port 22: Connection refused');
       await settle();
-      expect(feed.line(time.now())).toMatch(/^box: unreachable \(ssh: ssh: connect to host box port 22: Connection refused\); retrying in \d+ s$/);
+      expect(feed.line(time.now())).toMatch(/^box: unreachable \(ssh: connect to host box port 22: Connection refused\); retrying in \d+ s$/);
     }
     time.advance(10_000);
     const last = children.at(-1)!;
