@@ -51,7 +51,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const feed = hosts.length > 0 ? new MultiHostFeed(localFeed, hosts, { home, time: { clock: realClock, scheduler: feedScheduler } }) : localFeed;
   const localChat = new LiveChatFeed(home, { scheduler: feedScheduler });
   // A remote row's room is read over ssh while its pane is open (src/client/remote-chat.ts).
-  const chat = hosts.length > 0 ? new HostsChatFeed(localChat, feedScheduler) : localChat;
+  const chat = feed instanceof MultiHostFeed ? new HostsChatFeed(localChat, feedScheduler, feed) : localChat;
   const time = { clock: realClock, scheduler: realScheduler() };
   const log = new FileBoardLog(home, realClock);
   for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which

@@ -47,6 +47,8 @@ const openFeed = (host: string): ChildProcess =>
 export class HostFeed implements Disposable {
   /** The sessions as the host last reported them (their own ids). */
   sessions: readonly SessionView[] = [];
+  /** Their rooms the loop guard paused there (their own names); null: the far side does not say (an older one, or polled). */
+  pausedRooms: readonly string[] | null = null;
   state: HostLinkState = { kind: 'connecting', failures: 0, reason: null };
   private mode: 'feed' | 'poll' = 'feed';
   private readonly store = new DisposableStore();
@@ -117,7 +119,7 @@ export class HostFeed implements Disposable {
       const l = parseFeedLine(text);
       if (!l) return;
       watch(HOST_SILENCE_MS, `silent for ${HOST_SILENCE_MS / 1000} s`);
-      if (l.type === 'sessions') this.got(l.sessions, 'feed');
+      if (l.type === 'sessions') this.got(l.sessions, 'feed', l.pausedRooms ?? null);
     });
     void childEnd(child).then((end) => {
       if (this.disposed || this.link.value !== held) return;
@@ -138,7 +140,7 @@ export class HostFeed implements Disposable {
     (this.d.poll ?? listRemote)(this.d.host, this.d.time.scheduler).then(
       (list) => {
         if (this.disposed || this.link.value !== held) return;
-        this.got(list, 'poll');
+        this.got(list, 'poll', null);
         held.add(this.d.time.scheduler.setTimeout(() => this.connect(), POLL_MS));
       },
       (err: unknown) => {
@@ -149,8 +151,9 @@ export class HostFeed implements Disposable {
     );
   }
 
-  private got(sessions: readonly SessionView[], mode: 'feed' | 'poll'): void {
+  private got(sessions: readonly SessionView[], mode: 'feed' | 'poll', pausedRooms: readonly string[] | null): void {
     this.sessions = sessions;
+    this.pausedRooms = pausedRooms;
     this.state = { kind: 'live', mode };
     this.d.changed();
   }

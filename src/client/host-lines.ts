@@ -1,13 +1,16 @@
 /**
  * The lines `agent-board feed --json` prints on the far side of the board's `--host`
  * (src/cli/commands/feed.ts) and the board reads (src/client/host-feed.ts): one JSON object a
- * line, `{"type":"sessions","sessions":[...]}` with every session as `ls --json` has it, or
+ * line, `{"type":"sessions","sessions":[...],"pausedRooms":[...]}` with every session as
+ * `ls --json` has it and the rooms of theirs the loop guard paused, or
  * `{"type":"alive"}` when nothing changed for a while. Anything else on the link (a login
  * banner, a newer kind of line) is skipped.
  */
+import { checkRoomName } from '../core/chat/chat.js';
 import { asHostRecord, type SessionView } from '../state/host-store.js';
 
-export type FeedLine = { type: 'sessions'; sessions: readonly SessionView[] } | { type: 'alive' };
+/** `pausedRooms`: rooms of those sessions whose loop guard is paused there (absent from an older far side). */
+export type FeedLine = { type: 'sessions'; sessions: readonly SessionView[]; pausedRooms?: readonly string[] } | { type: 'alive' };
 
 export function feedLine(l: FeedLine): string {
   return JSON.stringify(l);
@@ -23,10 +26,12 @@ export function parseFeedLine(line: string): FeedLine | null {
     return null; // a line of something else that starts with a brace: skipped, like a banner
   }
   if (typeof v !== 'object' || v === null) return null;
-  const o = v as { type?: unknown; sessions?: unknown };
+  const o = v as { type?: unknown; sessions?: unknown; pausedRooms?: unknown };
   if (o.type === 'alive') return { type: 'alive' };
   if (o.type !== 'sessions' || !Array.isArray(o.sessions)) return null;
-  return { type: 'sessions', sessions: asViews(o.sessions) };
+  const sessions = asViews(o.sessions);
+  if (!Array.isArray(o.pausedRooms)) return { type: 'sessions', sessions };
+  return { type: 'sessions', sessions, pausedRooms: o.pausedRooms.filter((r): r is string => typeof r === 'string' && checkRoomName(r) === null) };
 }
 
 /** Session views as another machine reported them (feed or `ls --json`): what is not a record is left out. */

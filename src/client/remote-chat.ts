@@ -3,7 +3,8 @@
  * remote row (`host/room`, src/client/host-rows.ts) read over ssh while the pane shows it:
  * `agent-board chat read --room R --since ID --json` there every REMOTE_CHAT_POLL_MS (short
  * commands, so nothing is left running there when the board goes, and an older agent-board
- * answers them too). Posting is remoteChatPost: `chat post` there, the text on its stdin.
+ * answers them too). Posting is remoteChatPost: `chat post` there, the text on its stdin. Which
+ * remote rooms are paused comes with each machine's session list (src/cli/commands/feed.ts).
  */
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable } from '../core/lifetime.js';
@@ -16,6 +17,15 @@ import { runRemote } from './remote.js';
 /** While a remote room is open, how often it is read again (one short ssh each time). */
 export const REMOTE_CHAT_POLL_MS = 2000;
 
+/** What the board's feed knows of remote rooms (src/client/remote-feed.ts: the far sides' `pausedRooms`). */
+export interface RemoteRooms {
+  /** Remote rooms (`host/room`) whose loop guard is paused there. */
+  readonly pausedRooms: readonly string[];
+  /** Whether `host` says which rooms are paused (an older agent-board there does not). */
+  knowsPaused(host: string): boolean;
+  subscribe(fn: () => void): Disposable;
+}
+
 /** One remote command: `agent-board args...` on `host` (tests pass a fake). */
 export type RemoteRun = (host: string, args: string[], scheduler: Scheduler, input?: string) => Promise<string>;
 
@@ -25,24 +35,35 @@ export class HostsChatFeed implements ChatFeed {
   private readonly poll = new MutableDisposable();
   private open: { room: string; host: string; name: string; records: ChatRecord[]; view: RoomChat; failures: number } | null = null;
   private epoch = 0;
+  private watchedRemote = new Set<string>();
+  private paused: readonly string[] = [];
 
-  constructor(private readonly local: ChatFeed, private readonly scheduler: Scheduler, private readonly run: RemoteRun = runRemote) {
+  constructor(
+    private readonly local: ChatFeed,
+    private readonly scheduler: Scheduler,
+    private readonly remote: RemoteRooms | null = null,
+    private readonly run: RemoteRun = runRemote,
+  ) {
     this.store.add(this.changes);
     this.store.add(this.poll);
-    this.store.add(local.subscribe(() => this.changes.fire()));
+    this.store.add(local.subscribe(() => this.update(true)));
+    if (remote) this.store.add(remote.subscribe(() => this.update(false)));
   }
 
+  /** This machine's paused rooms, then those of the remote rooms on the board paused there. */
   get pausedRooms(): readonly string[] {
-    return this.local.pausedRooms;
+    return this.paused;
   }
 
   get chat(): RoomChat | null {
     return this.open ? this.open.view : this.local.chat;
   }
 
-  /** This machine's rooms only: a remote room's pause shows when its pane is open. */
+  /** This machine's rooms are followed here; a remote room's pause comes from its machine's feed. */
   watchRooms(rooms: readonly string[]): void {
     this.local.watchRooms(rooms.filter((r) => remoteRoom(r) === null));
+    this.watchedRemote = new Set(rooms.filter((r) => remoteRoom(r) !== null));
+    this.update(false);
   }
 
   openRoom(room: string | null): void {
@@ -84,7 +105,7 @@ export class HostsChatFeed implements ChatFeed {
         const fresh = out.split('\n').flatMap((l) => (l.startsWith('{') ? (asRecord(l) ?? []) : [])).filter((r) => r.id > since);
         if (fresh.length > 0 || o.view.records.length === 0) {
           o.records = o.records.concat(fresh);
-          o.view = { room: o.room, records: o.records, paused: loopGuard(o.records).paused };
+          o.view = { room: o.room, records: o.records, paused: this.pausedThere(o.host, o.room, o.records) };
           this.changes.fire();
         }
         this.again(epoch, REMOTE_CHAT_POLL_MS);
@@ -94,6 +115,29 @@ export class HostsChatFeed implements ChatFeed {
         if (epoch === this.epoch) this.again(epoch, backoffMs(++o.failures));
       },
     );
+  }
+
+  /** The paused rooms again, and the open remote room's pause; subscribers hear when either changed (or `always`). */
+  private update(always: boolean): void {
+    const remote = (this.remote?.pausedRooms ?? []).filter((r) => this.watchedRemote.has(r));
+    const next = [...this.local.pausedRooms, ...remote];
+    let changed = always;
+    if (next.join('\n') !== this.paused.join('\n')) {
+      this.paused = next;
+      changed = true;
+    }
+    const o = this.open;
+    if (o && o.view.paused !== this.pausedThere(o.host, o.room, o.records)) {
+      o.view = { ...o.view, paused: !o.view.paused };
+      changed = true;
+    }
+    if (changed) this.changes.fire();
+  }
+
+  /** A remote room's pause: as its machine says, else worked out from its records with the default limit. */
+  private pausedThere(host: string, room: string, records: readonly ChatRecord[]): boolean {
+    if (this.remote?.knowsPaused(host)) return this.remote.pausedRooms.includes(room);
+    return loopGuard(records).paused;
   }
 
   private again(epoch: number, ms: number): void {

@@ -14,7 +14,7 @@ import { FeedPreview, type PreviewTarget } from './feed-preview.js';
 import { FrameThrottle } from './frame-throttle.js';
 import { FRAME_MS } from './board-feed-options.js';
 import { HostFeed, type HostFeedDeps } from './host-feed.js';
-import { hostRows, isRemoteKey } from './host-rows.js';
+import { hostRows, isRemoteKey, remoteKey } from './host-rows.js';
 import type { RunnerConnection } from './connection.js';
 import { connectRemote, runRemote } from './remote.js';
 
@@ -42,6 +42,7 @@ export class MultiHostFeed implements BoardFeed {
   private madeFrom: readonly SessionView[] | null = null;
   private hostsChanged = true;
   private lines: readonly string[] = [];
+  private paused: readonly string[] = [];
   /** Each host's rows as last made, kept while the host says nothing new (so are their objects). */
   private readonly rowsOf = new Map<HostFeed, readonly SessionView[]>();
 
@@ -85,8 +86,21 @@ export class MultiHostFeed implements BoardFeed {
       this.madeFrom = local;
       this.hostsChanged = false;
       this.lines = this.hostFeeds.flatMap((h) => h.line(this.o.time.clock.now()) ?? []);
+      const paused = this.hostFeeds.flatMap((h) => (h.pausedRooms ?? []).map((r) => remoteKey(h.host, r)));
+      if (paused.join('\n') !== this.paused.join('\n')) this.paused = paused;
     }
     return this.list;
+  }
+
+  /** Remote rooms (`host/room`) whose loop guard is paused there, as their far sides say (src/client/remote-chat.ts shows them). */
+  get pausedRooms(): readonly string[] {
+    void this.sessions; // brings them up to date with the list
+    return this.paused;
+  }
+
+  /** Whether `host`'s far side says which of its rooms are paused (an older one does not). */
+  knowsPaused(host: string): boolean {
+    return this.hostFeeds.find((h) => h.host === host)?.pausedRooms != null;
   }
 
   /** One line for each host that cannot be reached now. */

@@ -8,7 +8,10 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveChatFeed } from '../../src/client/chat-feed.js';
+import { HostsChatFeed } from '../../src/client/remote-chat.js';
 import { MultiHostFeed } from '../../src/client/remote-feed.js';
+import { roomOf } from '../../src/core/chat/chat.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { createBoardActions } from '../../src/ui/real-actions.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
@@ -145,6 +148,26 @@ describe.skipIf(!sshd)('one board, several machines, over ssh', () => {
     await waitFor('live again', () => row(f, 'alpha', 'far')?.stale === undefined, 15_000);
     expect(f.hostLines).toEqual([]);
     expect(feedSsh('alpha').filter((p) => !pids.includes(p))).toHaveLength(1);
+  });
+
+  it("a room paused over there is among the board's paused rooms as host/room, and its pane says so, until a human resumes it", async () => {
+    const a = await shell(hosts.homes.alpha, 'far', 'alpha');
+    const f = board(['alpha']);
+    const chat = new HostsChatFeed(new LiveChatFeed(localHome, { scheduler: REAL_TIME.scheduler }), REAL_TIME.scheduler, f);
+    try {
+      await waitFor('alpha row', () => row(f, 'alpha', 'far'), 15_000);
+      chat.watchRooms(f.sessions.map(roomOf));
+      cli(hosts.homes.alpha, ['chat', 'config', '--max-hops', '4']);
+      for (let i = 0; i < 4; i++) cli(hosts.homes.alpha, ['chat', 'post', `ping ${i}`], { env: { AGENT_BOARD_SESSION: a } });
+      await waitFor('the paused room', () => chat.pausedRooms.includes('alpha/default'), 10_000);
+      expect(chat.pausedRooms).toEqual(['alpha/default']);
+      chat.openRoom('alpha/default');
+      await waitFor('the pane, paused', () => chat.chat?.paused === true && chat.chat.records.some((r) => r.text === 'ping 3'), 10_000);
+      cli(hosts.homes.alpha, ['chat', 'continue', '--from', 'bob']);
+      await waitFor('resumed', () => chat.pausedRooms.length === 0 && chat.chat?.paused === false, 10_000);
+    } finally {
+      chat.dispose();
+    }
   });
 
   it('an agent-board there without feed is asked ls --json instead', async () => {

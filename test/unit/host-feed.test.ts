@@ -55,6 +55,7 @@ describe('rows of several machines (pure)', () => {
     const line = feedLine({ type: 'sessions', sessions: [view('x1', 'one')] });
     expect(parseFeedLine(line)).toEqual({ type: 'sessions', sessions: [view('x1', 'one')] });
     expect(parseFeedLine('{"type":"alive"}')).toEqual({ type: 'alive' });
+    expect(parseFeedLine(feedLine({ type: 'sessions', sessions: [], pausedRooms: ['ops', '../x', 'a/b'] }))).toEqual({ type: 'sessions', sessions: [], pausedRooms: ['ops'] });
     expect(parseFeedLine('Welcome to box')).toBeNull();
     expect(parseFeedLine('{"type":"sessions","sessions":[{"id":1}]}')).toEqual({ type: 'sessions', sessions: [] });
     expect(parseFeedLine('{"type":"later"}')).toBeNull();

@@ -1,7 +1,8 @@
 /**
  * `agent-board feed --json` (hidden): the far end of the board's `--host`. It runs the
  * board's own live feed (src/client/board-feed.ts) over this machine's home and prints the
- * session list as one JSON line whenever it changes (at most every FEED_PUSH_MS), and a
+ * session list, with the rooms of theirs the loop guard paused (src/client/chat-feed.ts), as one
+ * JSON line whenever either changes (at most every FEED_PUSH_MS), and a
  * keepalive line when nothing changed for a while, until its stdin ends (the ssh link went).
  * The lines are docs/architecture.md "The remote feed"; src/client/host-feed.ts reads them.
  */
@@ -9,7 +10,9 @@ import type { Command } from 'commander';
 import { LiveBoardFeed } from '../../client/board-feed.js';
 import { feedLine } from '../../client/host-lines.js';
 import { FrameThrottle } from '../../client/frame-throttle.js';
-import { MutableDisposable } from '../../core/lifetime.js';
+import { DisposableStore, MutableDisposable } from '../../core/lifetime.js';
+import { roomOf } from '../../core/chat/chat.js';
+import { LiveChatFeed } from '../../client/chat-feed.js';
 import { realClock, realScheduler } from '../../state/real-time.js';
 import { getHome } from '../context.js';
 import { EXIT, UserError } from '../../state/errors.js';
@@ -34,24 +37,29 @@ export function registerFeed(program: Command): void {
 }
 
 function feed(): Promise<void> {
+  const home = getHome();
   const scheduler = realScheduler({ unref: true });
-  const live = new LiveBoardFeed(getHome(), { clock: realClock, scheduler });
-  const keepalive = new MutableDisposable();
+  const held = new DisposableStore();
+  const live = held.add(new LiveBoardFeed(home, { clock: realClock, scheduler }));
+  // The rooms of the sessions here, for the board's paused banner over there.
+  const chat = held.add(new LiveChatFeed(home, { scheduler }));
+  const keepalive = held.add(new MutableDisposable());
   const write = (line: string) => {
     process.stdout.write(line + '\n');
     keepalive.value = scheduler.setTimeout(() => write(feedLine({ type: 'alive' })), FEED_KEEPALIVE_MS);
   };
-  const push = new FrameThrottle(realClock, scheduler, FEED_PUSH_MS, () => write(feedLine({ type: 'sessions', sessions: live.sessions })));
-  write(feedLine({ type: 'sessions', sessions: live.sessions }));
-  const sub = live.subscribe(() => push.request());
-  const errors = live.onError((e) => process.stderr.write(`agent-board feed: ${e.detail}\n`));
+  const list = () => {
+    chat.watchRooms(live.sessions.map(roomOf));
+    return feedLine({ type: 'sessions', sessions: live.sessions, pausedRooms: chat.pausedRooms });
+  };
+  const push = held.add(new FrameThrottle(realClock, scheduler, FEED_PUSH_MS, () => write(list())));
+  write(list());
+  held.add(live.subscribe(() => push.request()));
+  held.add(chat.subscribe(() => push.request()));
+  held.add(live.onError((e) => process.stderr.write(`agent-board feed: ${e.detail}\n`)));
   return new Promise<void>((resolve) => {
     const end = () => {
-      sub.dispose();
-      errors.dispose();
-      push.dispose();
-      keepalive.dispose();
-      live.dispose();
+      held.dispose();
       resolve();
     };
     // The board went (ssh closed our stdin) or cannot read us any more (EPIPE): nothing to do here.
