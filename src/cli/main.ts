@@ -42,6 +42,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['runner'], load: async () => (await import('./commands/runner.js')).registerRunner },
   { names: ['bridge'], load: async () => (await import('./commands/bridge.js')).registerBridge },
   { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctor },
+  { names: ['feed'], load: async () => (await import('./commands/feed.js')).registerFeed },
   { names: ['board'], load: async () => (await import('./commands/board.js')).registerBoard },
 ];
 

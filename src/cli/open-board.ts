@@ -10,36 +10,51 @@ import { readUserConfig } from '../state/config.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { getHome } from './context.js';
+import { remoteConnector, sessionConnector } from '../client/attach-session.js';
+import { boardHosts } from '../client/host-rows.js';
+import { parseHost } from '../client/remote.js';
 
 export interface BoardCliOptions {
   detachKey?: string;
   /** Run through the shell when a session needs the user (waiting) or finishes a turn (busy to idle). */
   notifyCmd?: string;
+  /** `--host`, repeatable: machines whose sessions the board lists too (besides config.json `hosts`). */
+  host?: string[];
 }
 
 export async function openBoard(o: BoardCliOptions): Promise<void> {
   const parsed = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
   if (!parsed.ok) throw new UserError(parsed.message, EXIT.usage);
+  for (const h of o.host ?? []) parseHost(h); // a bad --host is a usage error, said before anything else
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UserError('the board needs a terminal; from a script use: agent-board ls', EXIT.usage);
   }
   const home = getHome();
+  const settings = readUserConfig();
+  const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }] = await withoutCi(() =>
+  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }] = await withoutCi(() =>
     Promise.all([
       import('../ui/run-board.js'),
       import('../client/board-feed.js'),
       import('../client/chat-feed.js'),
       import('../ui/real-actions.js'),
       import('../client/board-log.js'),
+      import('../client/remote-feed.js'),
+      import('../client/remote-chat.js'),
     ]),
   );
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
   const feedScheduler = realScheduler({ unref: true });
-  const feed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler });
-  const chat = new LiveChatFeed(home, { scheduler: feedScheduler });
+  const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler });
+  // With hosts, their sessions too, each over one long-lived ssh (src/client/remote-feed.ts).
+  const feed = hosts.length > 0 ? new MultiHostFeed(localFeed, hosts, { home, time: { clock: realClock, scheduler: feedScheduler } }) : localFeed;
+  const localChat = new LiveChatFeed(home, { scheduler: feedScheduler });
+  // A remote row's room is read over ssh while its pane is open (src/client/remote-chat.ts).
+  const chat = feed instanceof MultiHostFeed ? new HostsChatFeed(localChat, feedScheduler, feed) : localChat;
   const time = { clock: realClock, scheduler: realScheduler() };
   const log = new FileBoardLog(home, realClock);
+  for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which
   const feeds = {
     dispose() {
       feed.dispose();
@@ -60,7 +75,9 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       detachKey: parsed.key,
       newDefaults: { name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd() },
       notifyCmd: o.notifyCmd || undefined,
-      autoRevive: readUserConfig().config.autoRevive,
+      autoRevive: settings.config.autoRevive,
+      // An attach to a remote row goes over ssh by its id there, as attach --host does.
+      connect: (s) => (s.host && s.remoteId ? remoteConnector(s.host, s.remoteId, time).connect : sessionConnector(home, s, time)),
     });
   } finally {
     signalHandlers.dispose();

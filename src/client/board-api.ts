@@ -47,6 +47,8 @@ export interface BoardFeed {
   readonly onError: Event<FeedError>;
   /** Which session the preview follows (null: none). */
   setPreview(id: string | null): void;
+  /** With --host: one line for each machine that cannot be reached now (src/client/remote-feed.ts). */
+  readonly hostLines?: readonly string[];
   dispose(): void;
 }
 

@@ -6,6 +6,7 @@
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, MutableDisposable, type Disposable } from '../core/lifetime.js';
 import type { PreviewScreen } from './board-api.js';
+import type { RunnerConnection } from './connection.js';
 import { PreviewMirror } from './preview-mirror.js';
 
 /** What the preview needs to know of the session it follows. */
@@ -28,6 +29,10 @@ export interface FeedPreviewDeps {
   changed(): void;
   /** Something only a developer needs (for the board log). */
   problem(detail: string): void;
+  /** How the mirror of session `id` reaches its runner (default: its local socket). */
+  open?: (id: string) => Promise<RunnerConnection>;
+  /** Session `id`'s final screen (default: its final-screen.ans). */
+  readFinal?: (id: string) => Promise<string>;
 }
 
 export class FeedPreview implements Disposable {
@@ -101,7 +106,8 @@ export class FeedPreview implements Disposable {
   }
 
   private newMirror(id: string): PreviewMirror {
-    const mirror = new PreviewMirror(this.d.home, id, this.d.scheduler);
+    const { open, readFinal } = this.d;
+    const mirror = new PreviewMirror(this.d.home, id, this.d.scheduler, open && (() => open(id)), readFinal && (() => readFinal(id)));
     const held = (this.held.value = new DisposableStore());
     held.add(mirror);
     held.add(mirror.onChange(() => this.markChanged()));

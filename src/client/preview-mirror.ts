@@ -57,6 +57,11 @@ export class PreviewMirror implements Disposable {
     readonly home: string,
     readonly id: string,
     private readonly scheduler: Scheduler,
+    /** How to reach the runner: its local socket, unless told (the board's --host: over ssh). */
+    private readonly open: () => Promise<RunnerConnection> = () =>
+      RunnerConnection.open(socketPath(home, id), { client: 'board-preview', readOnly: true, scheduler }),
+    /** Its final screen: final-screen.ans, unless told (over ssh: `peek --ansi` there). */
+    private readonly readFinal: () => Promise<string> = () => fs.promises.readFile(finalScreenFile(home, id), 'utf8'),
   ) {}
 
   get isFinal(): boolean {
@@ -88,7 +93,7 @@ export class PreviewMirror implements Disposable {
     this.mode = 'final';
     const epoch = ++this.epoch;
     this.dropConnection();
-    fs.promises.readFile(finalScreenFile(this.home, this.id), 'utf8').then(
+    this.readFinal().then(
       (data) => {
         if (this.disposed || epoch !== this.epoch) return;
         this.write(this.fresh(cols, rows), data);
@@ -124,7 +129,7 @@ export class PreviewMirror implements Disposable {
   private connect(): void {
     const epoch = this.epoch;
     this.connecting = true;
-    RunnerConnection.open(socketPath(this.home, this.id), { client: 'board-preview', readOnly: true, scheduler: this.scheduler }).then(
+    this.open().then(
       (conn) => {
         this.connecting = false;
         if (this.disposed || epoch !== this.epoch || this.mode !== 'live') {

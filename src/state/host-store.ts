@@ -128,6 +128,12 @@ export function leftoverProgram(record: Pick<HostRecord, 'childPid' | 'childStar
 /** A host record with the status a user should see (a vanished runner is `lost`). */
 export interface SessionView extends HostRecord {
   runnerAlive: boolean;
+  /** The machine it runs on, for a row of the board's --host (absent: this one); `id` is then `host/id`. */
+  host?: string;
+  /** Its id on that machine (set with `host`). */
+  remoteId?: string;
+  /** Its machine cannot be reached now: what the row shows is as last seen. */
+  stale?: boolean;
 }
 
 /** The record as a user should see it at `nowMs` (a runner whose heartbeat is that old is gone). */

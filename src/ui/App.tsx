@@ -39,7 +39,7 @@ function hintsNow(state: BoardState, sessions: readonly SessionView[]): Readonly
  */
 export function App() {
   const { state } = useBoardState();
-  const { sessions, preview } = useFeed();
+  const { sessions, preview, hostLines } = useFeed();
   const { pausedRooms } = useChatFeed();
   const { detachLabel } = useBoardControl();
   const { kind } = state.overlay;
@@ -70,7 +70,7 @@ export function App() {
     : <EmptyBoard rows={layout.bodyRows} width={layout.width} />;
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>
-      <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} unseen={state.attention.length} marked={state.marks.length} width={layout.width} />
+      <Header sessions={state.sessions} shown={shown} filter={state.filter} position={position} pausedRooms={pausedRooms} unseen={state.attention.length} marked={state.marks.length} hostLines={hostLines} width={layout.width} />
       {lost > 0 ? <LostBanner lost={lost} width={layout.width} /> : null}
       <Box height={layout.bodyRows} flexDirection="column">{body}</Box>
       {kind === 'filter' ? (

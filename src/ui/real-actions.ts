@@ -2,6 +2,9 @@
 import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
 import type { Time } from '../core/clock.js';
 import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
+import { connectRemoteRow, killRemote, remoteOnly } from '../client/host-actions.js';
+import { remoteRoom } from '../client/host-rows.js';
+import { remoteChatPost } from '../client/remote-chat.js';
 import { recognizeKind } from '../client/recognize-kind.js';
 import { reviveSessions } from '../client/session-revive.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
@@ -77,18 +80,26 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
           onHooksNote: () => undefined,
         }, time),
       ),
-    kill: (s) => oneLine(() => killSession(home, s, time)),
+    kill: (s) => oneLine(() => (s.host ? killRemote(s, time) : killSession(home, s, time))),
     diff: (s) =>
       oneLine(async () => {
+        if (s.host) throw remoteOnly(s, 'reviewing', 'diff');
         if (!s.worktree) throw new UserError(`${s.name} has no worktree: D reviews sessions started with new --worktree`, EXIT.notARepo);
         return (await worktreeDiff(s.worktree)).model;
       }),
     // Like `agent-board rm` without --force: a running session must be killed first.
-    remove: (s) => oneLine(() => removeSessionReporting(home, s, time)),
-    rename: (s, name) => oneLine(() => renameSession(home, s, name, time)),
-    postChat: (room, text) => oneLine(() => postFromBoard(home, env, room, text)),
+    remove: (s) => oneLine(async () => (s.host ? Promise.reject(remoteOnly(s, 'removing', 'rm')) : removeSessionReporting(home, s, time))),
+    rename: (s, name) => oneLine(async () => (s.host ? Promise.reject(remoteOnly(s, 'renaming', 'rename')) : renameSession(home, s, name, time))),
+    // A remote row's room (`host/room`, the board's --host) is posted to there, as the human at this board.
+    postChat: (room, text) =>
+      oneLine(() => {
+        if (!remoteRoom(room)) return postFromBoard(home, env, room, text);
+        const who = boardChatIdentity(home, env);
+        return remoteChatPost(room, who.kind === 'human' ? who.name : null, text, time.scheduler);
+      }),
     revive: (sessions, onOutcome) => reviveSessions(home, sessions, time, onOutcome),
     // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).
-    ...sessionIo((s, client) => connectSession(home, findSession(home, s.id), client, time), time),
+    // A remote row (the board's --host) over ssh by its id there; never a local session of the same id.
+    ...sessionIo((s, client) => (s.host ? connectRemoteRow(s, client, time) : connectSession(home, findSession(home, s.id), client, time)), time),
   };
 }

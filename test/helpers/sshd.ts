@@ -20,6 +20,8 @@ export interface Sshd {
   target: string;
   /** AGENT_BOARD_SSH_OPTS for a client of this server. */
   sshOpts: string;
+  /** The client's private key (for an ssh config of a test's own). */
+  key: string;
   stop(): void;
 }
 
@@ -69,6 +71,8 @@ export async function startSshd(): Promise<Sshd | { skip: string }> {
       'UsePAM no',
       'StrictModes no',
       'UseDNS no',
+      // A client's SetEnv may choose the home: two Host aliases of one server are two machines (test/helpers/two-hosts.ts).
+      'AcceptEnv AGENT_BOARD_*',
       'PrintMotd no',
       'PrintLastLog no',
       'LogLevel INFO',
@@ -102,7 +106,7 @@ export async function startSshd(): Promise<Sshd | { skip: string }> {
     stop();
     return { skip: `cannot log in to the test sshd: ${probe.stderr.trim() || probe.error?.message}; sshd said: ${log.trim().split('\n').pop()}` };
   }
-  return { port, target, sshOpts, stop };
+  return { port, target, sshOpts, key: path.join(dir, 'client_key'), stop };
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -19,6 +19,8 @@ export interface HeaderProps {
   unseen: number;
   /** How many rows the user marked for the prompt line. */
   marked: number;
+  /** The board's --host: a line for each machine that cannot be reached now. */
+  hostLines?: readonly string[];
   width: number;
 }
 
@@ -65,8 +67,13 @@ export function pausedText(rooms: readonly string[], width: number): string {
   return textWidth(full) <= width ? full : cut(`⏸ ${which} paused`, width);
 }
 
+/** `box: unreachable (...); retrying in 10 s`, several joined by ` | `, cut to `width`, or ''. */
+export function hostsText(lines: readonly string[], width: number): string {
+  return lines.length === 0 ? '' : cut(lines.join(' | '), width);
+}
+
 /** The title, how many rows want attention, how many sessions there are in each state; paused rooms, the filter and the position, when they matter. */
-export function Header({ sessions, shown, filter, position, pausedRooms, unseen, marked, width }: HeaderProps) {
+export function Header({ sessions, shown, filter, position, pausedRooms, unseen, marked, hostLines = [], width }: HeaderProps) {
   // The rows that rang first: they are what the user should look at; then the ones a prompt would go to.
   const counts = [
     ...(unseen > 0 ? [{ label: 'unseen', n: unseen, style: ATTENTION_STYLE }] : []),
@@ -77,7 +84,9 @@ export function Header({ sessions, shown, filter, position, pausedRooms, unseen,
   const place = `${filter ? `filter "${filter}" ${shown}/${sessions.length}` : ''}${filter && position ? '  ' : ''}${position ?? ''}`;
   // A paused room matters more than the counts: it takes their room, leaving the title.
   const paused = pausedText(pausedRooms, Math.max(0, width - title.length - place.length - 3));
-  const right = `${paused}${paused && place ? '  ' : ''}${place}`;
+  // A machine that cannot be reached says so before the rest: its rows are stale.
+  const down = hostsText(hostLines, Math.max(0, width - title.length - place.length - paused.length - 5));
+  const right = `${down}${down && (paused || place) ? '  ' : ''}${paused}${paused && place ? '  ' : ''}${place}`;
   // Two spaces between the counts when they fit, one when they would not.
   const wide = title.length + counts.reduce((n, c) => n + 6 + String(c.n).length + c.label.length, 0) + right.length + 2 <= width;
   const sep = wide ? '  ' : ' ';
@@ -95,6 +104,7 @@ export function Header({ sessions, shown, filter, position, pausedRooms, unseen,
       </Text>
       {right ? (
         <Box flexShrink={0} marginLeft={1}>
+          {down ? <Text color="red">{down}{paused || place ? '  ' : ''}</Text> : null}
           {paused ? <Text color="yellow" bold>{paused}{place ? '  ' : ''}</Text> : null}
           {filter ? <Text color="cyan">filter "{filter}" {shown}/{sessions.length}</Text> : null}
           {position ? <Text dimColor>{filter ? '  ' : ''}{position}</Text> : null}

@@ -26,7 +26,8 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
   const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
   const { clock } = useTime();
   const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
-  const columns = useRowColumns(vis, width);
+  // The host column is there when any row is another machine's (the board's --host), even a filtered-out one.
+  const columns = useRowColumns(vis, width, views);
   if (vis.length === 0) {
     return (
       <Box height={rows} width={width}>

@@ -15,11 +15,16 @@ export interface RowColumns {
   name: number;
   /** The agent column: `shell` or `shell › claude` (an agent running in a shell session). */
   agent: number;
+  /** The host column (the board's --host: `local` or the machine); 0 with this machine's sessions alone. */
+  host: number;
 }
 const AGENT = 7;
 const AGENT_MAX = 16;
 const STATUS = 10;
 const TIME = 4;
+const HOST_MAX = 16;
+/** What the host column says of this machine's rows. */
+export const LOCAL_HOST = 'local';
 /** Marker and mark, glyph, the gaps between columns (the agent column's width apart). */
 const FIXED = 2 + 2 + 1 + STATUS + 1 + TIME + 2 + 1;
 
@@ -49,7 +54,8 @@ export interface SessionRowProps {
 export const SessionRow = memo(function SessionRow({ session: s, selected, marked, picked, since, columns }: SessionRowProps) {
   useCountRender('row', s.id);
   const st = statusStyle(s);
-  const rest = columns.width - FIXED - columns.agent - columns.name;
+  const hostCol = columns.host > 0 ? columns.host + 1 : 0;
+  const rest = columns.width - FIXED - columns.agent - columns.name - hostCol;
   // A worktree session's branch and counts come before its last screen line (docs/worktrees.md).
   const wt = s.worktree && rest > 4 ? '  ' + cut(worktreeSummary(s.worktree, s.worktreeStats), rest - 2) : '';
   const restAfter = rest - textWidth(wt);
@@ -66,9 +72,14 @@ export const SessionRow = memo(function SessionRow({ session: s, selected, marke
         </Text>
       </Box>
       <Text wrap="truncate-end">
+        {hostCol ? <Text color={s.stale ? 'red' : 'gray'}>{fit(s.host ?? LOCAL_HOST, columns.host, true)} </Text> : null}
         <Text bold={selected || marked} inverse={selected} color={marked ? ATTENTION_COLOR : undefined}>{fit(s.name, columns.name, true)}</Text>{' '}
         <Text color="blue">{fit(agentLabel(s), columns.agent, true)}</Text>{' '}
-        <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>{' '}
+        {s.stale ? (
+          <Text color="red" dimColor>{fit('no link', STATUS)}</Text>
+        ) : (
+          <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>
+        )}{' '}
         <Text>{since.padStart(TIME)}</Text>
       </Text>
       {wt ? <Text color="magenta" wrap="truncate-end">{wt}</Text> : null}
@@ -77,19 +88,25 @@ export const SessionRow = memo(function SessionRow({ session: s, selected, marke
   );
 });
 
+type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: string; host?: string }[];
+
 /**
  * Name column: as wide as the longest name, between 8 and 20 (less on a
- * narrow list); agent column: 7, wider (up to 16) for a `shell › claude`.
+ * narrow list); agent column: 7, wider (up to 16) for a `shell › claude`;
+ * host column: none while every row is this machine's, else as wide as the
+ * longest host (`local` at least, 16 at most).
  */
-export function rowColumns(sessions: readonly { name: string; agent: string; foregroundAgent?: string }[], width: number): RowColumns {
+export function rowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions): RowColumns {
   const longest = sessions.reduce((m, s) => Math.max(m, s.name.length), 0);
   const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
-  const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - 8));
-  return { width, name, agent };
+  const hosts = hostsOf.reduce((m, s) => (s.host ? Math.max(m, s.host.length) : m), 0);
+  const host = hosts > 0 ? Math.min(HOST_MAX, Math.max(LOCAL_HOST.length, hosts)) : 0;
+  const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - (host ? host + 1 : 0) - 8));
+  return { width, name, agent, host };
 }
 
 /** rowColumns, the same object for as long as the widths are the same (SessionRow is memoized on it). */
-export function useRowColumns(sessions: readonly { name: string; agent: string; foregroundAgent?: string }[], width: number): RowColumns {
-  const c = rowColumns(sessions, width);
-  return useMemo(() => c, [c.width, c.name, c.agent]);
+export function useRowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions): RowColumns {
+  const c = rowColumns(sessions, width, hostsOf);
+  return useMemo(() => c, [c.width, c.name, c.agent, c.host]);
 }

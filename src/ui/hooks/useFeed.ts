@@ -9,11 +9,13 @@ export interface FeedView {
   version: number;
   sessions: readonly SessionView[];
   preview: PreviewScreen | null;
+  /** The board's --host: a line for each machine that cannot be reached now. */
+  hostLines: readonly string[] | undefined;
 }
 
 /** The feed's sessions and preview as of this render; the board re-renders on every change (useFeedUpdates). */
 export function useFeed(): FeedView {
   const feed = useFeedSource();
   const version = useContext(FeedVersionContext);
-  return { version, sessions: feed.sessions, preview: feed.preview };
+  return { version, sessions: feed.sessions, preview: feed.preview, hostLines: feed.hostLines };
 }
