@@ -67,7 +67,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       home,
       feed,
       chat,
-      actions: createBoardActions(home, time),
+      actions: createBoardActions(home, time, process.env, hosts),
       time,
       log,
       stdin: process.stdin,

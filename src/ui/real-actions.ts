@@ -63,7 +63,8 @@ async function postFromBoard(home: string, env: NodeJS.ProcessEnv, room: string,
 }
 
 /** What the board does to sessions and chats, through the same client library as the CLI. */
-export function createBoardActions(home: string, time: Time, env: NodeJS.ProcessEnv = process.env): BoardActions {
+/** `hosts`: the board's other machines; a room `host/room` is theirs only when `host` is one of them. */
+export function createBoardActions(home: string, time: Time, env: NodeJS.ProcessEnv = process.env, hosts: readonly string[] = []): BoardActions {
   return {
     create: (input) =>
       oneLine(() =>
@@ -93,7 +94,10 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
     // A remote row's room (`host/room`, the board's --host) is posted to there, as the human at this board.
     postChat: (room, text) =>
       oneLine(() => {
-        if (!remoteRoom(room)) return postFromBoard(home, env, room, text);
+        // A room of another machine only when that machine is on this board: anything else is a
+        // local room name (and a bad one is said so here, never sent to ssh as a host).
+        const far = remoteRoom(room);
+        if (!far || !hosts.includes(far.host)) return postFromBoard(home, env, room, text);
         const who = boardChatIdentity(home, env);
         return remoteChatPost(room, who.kind === 'human' ? who.name : null, text, time.scheduler);
       }),

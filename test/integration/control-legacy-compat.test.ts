@@ -58,7 +58,7 @@ const FRAME_KEYS: Record<string, string[]> = {
   error: ['type', 'code', 'message'],
 };
 /** Fields added since v1, all optional: a legacy reader ignores them (unknown fields are ignored, docs/protocol.md). */
-const ADDITIVE_KEYS = new Set(['previewLine', 'room', 'activity', 'activitySource', 'activitySince', 'resumeId', 'extraArgs', 'env']);
+const ADDITIVE_KEYS = new Set(['previewLine', 'room', 'activity', 'activitySource', 'activitySince', 'resumeId', 'extraArgs', 'env', 'runnerBootId', 'runnerStartTime', 'childStartTime', 'forkOf']);
 const hostKeys = (h: HostRecord) => Object.keys(h).filter((k) => !ADDITIVE_KEYS.has(k)).sort();
 
 describe('legacy clients (no envelopes)', () => {
