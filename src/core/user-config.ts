@@ -35,7 +35,8 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { config, errors: [`${file}: not JSON (${(err as Error).message}); using the defaults`] };
+    // JSON.parse quotes the bad character, a newline included: the line stays one line.
+    return { config, errors: [`${file}: not JSON (${JSON.stringify((err as Error).message).slice(1, -1)}); using the defaults`] };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { config, errors: [`${file}: expected an object like {"hosts": ["box"]}; using the defaults`] };

@@ -13,6 +13,10 @@ describe('config.json', () => {
     expect(config).toEqual(DEFAULT_CONFIG);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^c\.json: not JSON/);
+    // A newline where a value should be: the message quotes it, and still is one line.
+    const cut = parseUserConfig('{"autoRevive": tru\n', 'c.json').errors;
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).not.toContain('\n');
   });
 
   it('a bad entry is one line and its default; the rest is kept', () => {
