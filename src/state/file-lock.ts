@@ -168,7 +168,15 @@ function staleContent(lockPath: string, staleMs: number, clock: Clock): string |
 
 function breakIfStale(lockPath: string, staleMs: number, clock: Clock): void {
   const stale = staleContent(lockPath, staleMs, clock);
-  if (stale === null) return;
+  if (stale !== null) removeIfStill(lockPath, stale, clock);
+}
+
+/**
+ * Removes the lock file `lockPath` if it still holds `stale` (what its owner was judged dead by),
+ * under a second file (`<lockPath>.break`, O_EXCL, held for a few syscalls), so two breakers
+ * never remove a lock a third has taken meanwhile. Also used by revive's claim (revive-claim.ts).
+ */
+export function removeIfStill(lockPath: string, stale: string, clock: Clock): void {
   const breaker = `${lockPath}.break`;
   let fd: number;
   try {

@@ -4,12 +4,13 @@
  * and one journal. Held across the runner's start (seconds, async), unlike file-lock.ts's
  * millisecond sections: an O_EXCL create holding the claimer's pid, boot and start time, so a
  * claim left by a revive that died (or by the boot before) is known as stale and taken over.
- * Taking over is done under a second file (`revive.lock.break`, O_EXCL, held for a few
- * syscalls) that checks the claim still holds what was judged stale, as file-lock.ts does.
+ * Taking over goes through file-lock.ts's removeIfStill (`revive.lock.break`, O_EXCL, held for a
+ * few syscalls), which removes the claim only if it still holds what was judged stale.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
+import { removeIfStill } from './file-lock.js';
 import { isPidAlive } from './host-store.js';
 import { sessionDir } from './paths.js';
 import { bootId, processStartTime } from './proc-identity.js';
@@ -21,8 +22,6 @@ export type Claim = { ok: true; release(): void } | { ok: false; holder: number 
 
 /** A claim file without a claimer in it this old was left half-made by a revive that died as it wrote. */
 const HALF_MADE_STALE_MS = 5_000;
-/** A `.break` file this old was left by a breaker that died: a break takes a few syscalls. */
-const BREAKER_STALE_MS = 5_000;
 
 const claimFile = (home: string, id: string) => path.join(sessionDir(home, id), 'revive.lock');
 
@@ -58,26 +57,6 @@ function ageMs(file: string, clock: Clock): number {
   }
 }
 
-/** Removes the claim file if it still holds `stale`, under the breaker file. */
-function breakStale(file: string, stale: string, clock: Clock): void {
-  const breaker = `${file}.break`;
-  let fd: number;
-  try {
-    fd = fs.openSync(breaker, 'wx', 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    // Another revive is breaking it; one that died doing so is cleared by age.
-    if (ageMs(breaker, clock) > BREAKER_STALE_MS) fs.rmSync(breaker, { force: true });
-    return;
-  }
-  try {
-    if (read(file) === stale) fs.rmSync(file, { force: true });
-  } finally {
-    fs.closeSync(fd);
-    fs.rmSync(breaker, { force: true });
-  }
-}
-
 /** Takes the session's revive claim, taking over a stale one; not ok while another live revive has it. */
 export function claimRevive(home: string, id: string, clock: Clock): Claim {
   const file = claimFile(home, id);
@@ -104,7 +83,7 @@ export function claimRevive(home: string, id: string, clock: Clock): Claim {
     if (seen === null) continue; // released meanwhile
     const holder = parse(seen);
     if (holder ? alive(holder) : ageMs(file, clock) < HALF_MADE_STALE_MS) return { ok: false, holder: holder?.pid ?? 0 };
-    breakStale(file, seen, clock);
+    removeIfStill(file, seen, clock);
   }
   return { ok: false, holder: parse(read(file) ?? '')?.pid ?? 0 };
 }
