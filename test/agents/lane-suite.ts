@@ -158,8 +158,11 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       expect(t.request.body, `${what}: the first prompt is in the request`).toContain('lane check 1');
       expect(t.request.body, `${what}: the mock's first answer is in the request`).toContain(`Mock reply ${first.end.n} from`);
     };
-    /** Waits for session `sid` to run again, idle, after `t` (a restart, a fork). */
-    const backIdle = async (sid: string, name: string, t: number) => {
+    /**
+     * Waits for session `sid` to run again, idle, after `t` (a restart, a fork), showing `shows`
+     * (default: the last answer before `t`).
+     */
+    const backIdle = async (sid: string, name: string, t: number, shows?: string) => {
       await until(`${name} idle after ${t}`, () => {
         const rec = lane.record(sid);
         return rec?.status === 'running' && idleNotBytes(sid) && Date.parse(rec.activitySince!) > t;
@@ -167,7 +170,7 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       // Its screen shows the conversation it came back with (the last answer before `t`). Until then a prompt may be lost: Gemini says
       // idle (its SessionStart hook) seconds before a resumed session takes input (docs/agents.md, the lane).
       const last = lane.mock.entries().filter((e) => e.ev === 'end' && e.t < t).at(-1)!;
-      await lane.screenShows(name, `Mock reply ${last.n} from`, START_MS);
+      await lane.screenShows(name, shows ?? `Mock reply ${last.n} from`, START_MS);
       await lane.settled(sid);
     };
 
@@ -208,7 +211,9 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       // One line per lost session: only x was lost; its conversation named by the start of its id.
       expect(r.stdout.trim()).toBe(`x revived (${kind}, conversation ${before.resumeId!.slice(0, 4)}… resumed)`);
       expect(lane.record(id)?.args?.join(' ')).toContain(before.resumeId);
-      await backIdle(id, 'x', t);
+      // A power cut right after a turn may cost that turn's answer: Claude writes its transcript a
+      // moment after its Stop hook. What the CLI had saved comes back; the first turn surely had been.
+      await backIdle(id, 'x', t, `Mock reply ${first.end.n} from`);
       const again = await turn(log, () => send('x', 'Back from the reboot: lane check 4'), 'lane check 4');
       report(`after ${BRING_BACK}`, again, "send's applied");
       expectSources(again);
