@@ -211,9 +211,10 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       // One line per lost session: only x was lost; its conversation named by the start of its id.
       expect(r.stdout.trim()).toBe(`x revived (${kind}, conversation ${before.resumeId!.slice(0, 4)}… resumed)`);
       expect(lane.record(id)?.args?.join(' ')).toContain(before.resumeId);
-      // A power cut right after a turn may cost that turn's answer: Claude writes its transcript a
-      // moment after its Stop hook. What the CLI had saved comes back; the first turn surely had been.
-      await backIdle(id, 'x', t, `Mock reply ${first.end.n} from`);
+      // A power cut right after a turn may cost that turn's answer: Claude writes it to its transcript
+      // a moment after its Stop hook. So any earlier answer on the screen says the conversation is
+      // back (a resumed Codex shows only its last turns); the next request shows how much of it.
+      await backIdle(id, 'x', t, 'Mock reply ');
       const again = await turn(log, () => send('x', 'Back from the reboot: lane check 4'), 'lane check 4');
       report(`after ${BRING_BACK}`, again, "send's applied");
       expectSources(again);
