@@ -102,8 +102,8 @@ function parseList(out: string): SessionView[] | null {
 /** How long one short command over ssh (a chat read or post) may take. */
 export const REMOTE_RUN_TIMEOUT_MS = 20_000;
 
-/** `agent-board args...` on `host`, `input` on its stdin; resolves with its stdout, rejects with the one line it or ssh gave. */
-export async function runRemote(host: string, args: string[], scheduler: Scheduler, input = ''): Promise<string> {
+/** `agent-board args...` on `host`, `input` on its stdin; resolves with its stdout (when its exit code is one of `okCodes`), rejects with the one line it or ssh gave. */
+export async function runRemote(host: string, args: string[], scheduler: Scheduler, input = '', okCodes: readonly number[] = [0]): Promise<string> {
   const { target } = parseHost(host);
   const child = spawn('ssh', sshArgv(target, args), { stdio: ['pipe', 'pipe', 'pipe'] });
   const lastLine = stderrTail(child);
@@ -115,6 +115,6 @@ export async function runRemote(host: string, args: string[], scheduler: Schedul
   const timer = scheduler.setTimeout(() => child.kill(), REMOTE_RUN_TIMEOUT_MS);
   const end = await childEnd(child);
   timer.dispose();
-  if (end.code !== 0) throw remoteFailure(host, end, lastLine(), `agent-board ${args[0] ?? ''} did not finish within ${REMOTE_RUN_TIMEOUT_MS / 1000} s`);
+  if (end.code === null || !okCodes.includes(end.code)) throw remoteFailure(host, end, lastLine(), `agent-board ${args[0] ?? ''} did not finish within ${REMOTE_RUN_TIMEOUT_MS / 1000} s`);
   return out;
 }

@@ -32,7 +32,9 @@ export type ReviveOutcome =
   | { kind: 'revived'; session: SessionView; record: HostRecord; conversation: Restarted['conversation'] }
   | { kind: 'running'; session: SessionView; why: string }
   | { kind: 'exited'; session: SessionView }
-  | { kind: 'failed'; session: SessionView; reason: string };
+  | { kind: 'failed'; session: SessionView; reason: string }
+  /** A session of another machine (the board's --host), revived there: the line its `agent-board revive` printed. */
+  | { kind: 'remote'; session: SessionView; line: string; ok: boolean };
 
 /** `1b2c…`: enough of a conversation id to know it by. */
 const short = (id: string) => (id.length > 8 ? `${id.slice(0, 4)}…` : id);
@@ -54,6 +56,8 @@ export function reviveLine(o: ReviveOutcome): string {
       return `${name} has exited, it is not lost: revive leaves it (start it again with: agent-board restart ${name})`;
     case 'failed':
       return `${name} not revived: ${o.reason}`;
+    case 'remote':
+      return `${o.session.host ?? 'remote'}: ${o.line}`;
   }
 }
 

@@ -6,6 +6,7 @@ import { connectRemoteRow, killRemote, remoteOnly } from '../client/host-actions
 import { remoteRoom } from '../client/host-rows.js';
 import { remoteChatPost } from '../client/remote-chat.js';
 import { recognizeKind } from '../client/recognize-kind.js';
+import { reviveRemote } from '../client/remote-revive.js';
 import { reviveSessions } from '../client/session-revive.js';
 import { connectSession, createSession, findSession } from '../client/sessions.js';
 import { worktreeDiff } from '../client/worktree-diff.js';
@@ -101,7 +102,11 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
         const who = boardChatIdentity(home, env);
         return remoteChatPost(room, who.kind === 'human' ? who.name : null, text, time.scheduler);
       }),
-    revive: (sessions, onOutcome) => reviveSessions(home, sessions, time, onOutcome),
+    // This machine's lost sessions here; another machine's (the board's --host) there, over ssh.
+    revive: async (sessions, onOutcome) => {
+      const here = await reviveSessions(home, sessions.filter((s) => !s.host), time, onOutcome);
+      return [...here, ...(await reviveRemote(sessions.filter((s) => s.host), time.scheduler, onOutcome))];
+    },
     // As `send` does, each connection reads the session afresh (findSession throws for one that is gone).
     // A remote row (the board's --host) over ssh by its id there; never a local session of the same id.
     ...sessionIo((s, client) => (s.host ? connectRemoteRow(s, client, time) : connectSession(home, findSession(home, s.id), client, time)), time),

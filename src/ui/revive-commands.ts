@@ -4,17 +4,20 @@ import type { SessionView } from '../state/host-store.js';
 import type { CommandContext } from './session-commands.js';
 
 /**
- * A lost session of this machine: what R revives and the banner counts. A row of another
- * machine (the board's --host: its view has a `host`) is revived there, with `agent-board revive`.
+ * A lost session: what R revives and the banner counts. A row of another machine (the board's
+ * --host) is revived there, over ssh (src/client/remote-revive.ts); not while its link is down
+ * (a stale row shows what was, not what is).
  */
-export function revivable(s: Pick<SessionView, 'status'>): boolean {
-  return s.status === 'lost' && !('host' in s && s.host !== undefined);
+export function revivable(s: Pick<SessionView, 'status' | 'stale'>): boolean {
+  return s.status === 'lost' && s.stale !== true;
 }
+
+const isFailure = (o: ReviveOutcome) => o.kind === 'failed' || (o.kind === 'remote' && !o.ok);
 
 /** `alice revived (claude, …); bob not revived: …`: one line for the footer, the failures first. */
 export function reviveSummary(outcomes: readonly ReviveOutcome[]): string {
-  const failed = outcomes.filter((o) => o.kind === 'failed');
-  return [...failed, ...outcomes.filter((o) => o.kind !== 'failed')].map(reviveLine).join('; ');
+  const failed = outcomes.filter(isFailure);
+  return [...failed, ...outcomes.filter((o) => !isFailure(o))].map(reviveLine).join('; ');
 }
 
 /**
@@ -33,9 +36,9 @@ export function reviveLost(c: CommandContext, auto = false): void {
   c.dispatch({ type: 'message', text: `reviving ${what}${why}…` });
   let done = 0;
   // Each one as it comes (a revive of many takes seconds), then all of them in one line.
-  const progress = (o: ReviveOutcome) => c.dispatch({ type: 'message', text: `reviving ${what}: ${++done}/${lost.length} ${reviveLine(o)}`, error: o.kind === 'failed' });
+  const progress = (o: ReviveOutcome) => c.dispatch({ type: 'message', text: `reviving ${what}: ${++done}/${lost.length} ${reviveLine(o)}`, error: isFailure(o) });
   c.control.actions.revive(lost, progress).then(
-    (outcomes) => c.dispatch({ type: 'message', text: `${auto ? 'autoRevive: ' : ''}${reviveSummary(outcomes)}`, error: outcomes.some((o) => o.kind === 'failed') }),
+    (outcomes) => c.dispatch({ type: 'message', text: `${auto ? 'autoRevive: ' : ''}${reviveSummary(outcomes)}`, error: outcomes.some(isFailure) }),
     (err) => c.dispatch({ type: 'message', text: err instanceof Error ? err.message : String(err), error: true }),
   );
 }

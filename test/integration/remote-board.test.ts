@@ -13,9 +13,12 @@ import { HostsChatFeed } from '../../src/client/remote-chat.js';
 import { MultiHostFeed } from '../../src/client/remote-feed.js';
 import { roomOf } from '../../src/core/chat/chat.js';
 import type { SessionView } from '../../src/state/host-store.js';
+import { reviveLine } from '../../src/client/session-revive.js';
 import { createBoardActions } from '../../src/ui/real-actions.js';
+import { revivable } from '../../src/ui/revive-commands.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
+import { powerCut } from '../helpers/reboot.js';
 import { startSshd, type Sshd } from '../helpers/sshd.js';
 import { twoHosts, type TwoHosts } from '../helpers/two-hosts.js';
 
@@ -168,6 +171,22 @@ describe.skipIf(!sshd)('one board, several machines, over ssh', () => {
     } finally {
       chat.dispose();
     }
+  });
+
+  it("R's revive of a lost row of another machine runs there: one line per row, and the row turns live", async () => {
+    const a = await shell(hosts.homes.alpha, 'gone', 'alpha');
+    await powerCut(hosts.homes.alpha);
+    const f = board(['alpha']);
+    await waitFor('the lost row', () => row(f, 'alpha', 'gone')?.status === 'lost', 15_000);
+    expect(revivable(row(f, 'alpha', 'gone')!)).toBe(true);
+    const heard: string[] = [];
+    const outcomes = await createBoardActions(localHome, REAL_TIME, process.env, ['alpha']).revive([row(f, 'alpha', 'gone')!], (o) => heard.push(reviveLine(o)));
+    expect(outcomes.map(reviveLine)).toEqual([expect.stringMatching(/^alpha: gone revived \(shell, started fresh in /)]);
+    expect(heard).toEqual(outcomes.map(reviveLine));
+    expect(list(hosts.homes.alpha).find((s) => s.id === a)?.status).toBe('running');
+    await waitFor('the row live again', () => row(f, 'alpha', 'gone')?.status === 'running', 15_000);
+    // Nothing of this machine's was touched: its home has no session at all.
+    expect(list(localHome)).toEqual([]);
   });
 
   it('an agent-board there without feed is asked ls --json instead', async () => {
