@@ -85,6 +85,9 @@ describe('filter', () => {
     expect(matchesFilter(d, 'npm test')).toBe(false);
     expect(matchesFilter(c, 'exited')).toBe(true);
     expect(matchesFilter(a, '  ')).toBe(true);
+    // A row of another machine (the board's --host) by its host.
+    expect(matchesFilter({ ...b, host: 'me@alpha' }, 'alpha claude')).toBe(true);
+    expect(matchesFilter(b, 'alpha')).toBe(false);
   });
 
   it('narrows as it is typed, keeps the selection on a match, and Esc drops it', () => {

@@ -14,11 +14,11 @@ export function statusText(s: BoardSession): string {
   return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
 }
 
-/** Every word of the filter is in the name, agent, command line or state (any case). */
+/** Every word of the filter is in the name, agent, command line, state or host (any case). */
 export function matchesFilter(s: BoardSession, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const hay = [s.name, s.agent, s.foregroundAgent ?? '', s.command, ...s.args, statusText(s)].join(' ').toLowerCase();
+  const hay = [s.name, s.agent, s.foregroundAgent ?? '', s.command, ...s.args, statusText(s), s.host ?? ''].join(' ').toLowerCase();
   return words.every((w) => hay.includes(w));
 }
 

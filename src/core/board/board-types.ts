@@ -10,7 +10,8 @@ import type { DiffModel } from '../worktree/diff-model.js';
 import type { CommentTarget, DiffRows } from './diff-view.js';
 
 /** What the state keeps of a session: enough to list, filter and select it. */
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'>;
+/** A row: a host record's fields the board reads, and the machine it is on (the board's --host; none: this one). */
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'> & { host?: string };
 
 export interface NewFields {
   name: string;
