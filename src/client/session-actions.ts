@@ -4,7 +4,7 @@ import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
-import { isPidAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { isPidAlive, isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
 import { sleep } from './client-time.js';
@@ -184,7 +184,12 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
     }
   }
   const deadline = time.clock.now() + 3000;
-  while (time.clock.now() < deadline && isPidAlive(readHostFile(hostFile(home, s.id))?.runnerPid ?? null)) {
+  // The old runner by its identity (boot and start time), not its pid alone: after a reboot that pid is another's.
+  const oldRunner = () => {
+    const rec = readHostFile(hostFile(home, s.id));
+    return rec !== null && isRunnerAlive(rec);
+  };
+  while (time.clock.now() < deadline && oldRunner()) {
     await sleep(time.scheduler, RESTART_POLL_MS);
   }
   fs.rmSync(finalScreenFile(home, s.id), { force: true });
@@ -204,7 +209,10 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
     updatedAt: now,
     heartbeatAt: now,
     runnerPid: null,
+    runnerBootId: undefined,
+    runnerStartTime: undefined,
     childPid: null,
+    childStartTime: undefined,
     generation: null,
     exitCode: null,
     exitSignal: null,

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { Time } from '../core/clock.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { UserError } from '../state/errors.js';
-import { leftoverProgram, readHostFile, viewOf, writeHostFile, type SessionView } from '../state/host-store.js';
+import { readHostFile, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile, socketPath } from '../state/paths.js';
 import { claimRevive } from '../state/revive-claim.js';
 import { RunnerConnection } from './connection.js';
@@ -128,23 +128,12 @@ export async function reviveSession(home: string, s: SessionView, time: Time): P
 
 /**
  * A new runner and program in place (restartSession: same id, name, room, folder, worktree,
- * kind; the conversation resumed where the kind can). The old runner is known gone here, so
- * the record says so first: its pids, which after a reboot name other processes, are never
- * waited on or signalled. A program the dead runner left running in this boot is ended first.
+ * kind; the conversation resumed where the kind can). restartSession ends a program the dead
+ * runner left running in this boot, and tells the old runner by its boot and start time, so the
+ * pids of a record from before a reboot, other processes' now, are never waited on or signalled.
  */
 async function relaunch(home: string, view: SessionView, time: Time): Promise<Restarted> {
-  const orphan = leftoverProgram(view);
-  if (orphan !== null) {
-    try {
-      process.kill(-orphan, 'SIGKILL');
-    } catch {
-      // gone meanwhile: what we wanted
-    }
-  }
-  const { runnerAlive: _alive, ...rec } = view;
-  const gone: HostRecord = { ...rec, status: 'lost', runnerPid: null, runnerBootId: undefined, runnerStartTime: undefined, childPid: null, childStartTime: undefined };
-  writeHostFile(hostFile(home, view.id), gone);
-  return restartSession(home, { ...gone, runnerAlive: false, status: 'lost' }, time);
+  return restartSession(home, { ...view, status: 'lost', runnerAlive: false }, time);
 }
 
 /**
