@@ -9,6 +9,10 @@ import { NODE, SHELL, rssMiB, sleep } from './lib.mjs';
 
 const IDLE_MS = 3000;
 const TARGET_MIB = 45;
+/** How long the worked one is left idle: past the runner's reclaim (5 s quiet, then two collections 1 s apart: src/runner/memory-reclaim.ts). */
+const WORKED_IDLE_MS = 8000;
+/** The worked session's burst: about 2 MiB of output, well past where the parser is optimized. */
+const BURST_LINES = 300_000;
 
 /** Private dirty memory of a process (MiB), from /proc/<pid>/smaps_rollup. */
 function privateMiB(pid) {
@@ -21,9 +25,12 @@ export async function benchRss({ ab, tmux, log }) {
   const id = await ab.newSession('bench-idle', shell);
   // The same at 80x24 (what `new` gets without a terminal), for reference.
   const small = await ab.newSession('bench-idle-80x24', shell, { cols: 80, rows: 24 });
+  // One that has worked: a burst of output (its parse wakes V8's optimizing compiler), then idle.
+  const worked = await ab.newSession('bench-idle-worked', ['sh', '-c', `seq 1 ${BURST_LINES}; exec "$@"`, 'sh', ...shell]);
   tmux.newSession('idle', shell);
   const runnerPid = ab.record(id).runnerPid;
   const smallPid = ab.record(small).runnerPid;
+  const workedPid = ab.record(worked).runnerPid;
   const serverPid = tmux.serverPid();
   if (!runnerPid || !smallPid) throw new Error('ls --json gave no runnerPid');
   // A bare idle node process: the part of the runner's memory that is node itself.
@@ -39,9 +46,13 @@ export async function benchRss({ ab, tmux, log }) {
   }
   const abMiB = rssMiB(runnerPid);
   const smallMiB = rssMiB(smallPid);
+  await sleep(WORKED_IDLE_MS - IDLE_MS);
+  const workedMiB = rssMiB(workedPid);
+  const workedPrivate = privateMiB(workedPid);
   const tmMiB = rssMiB(serverPid);
   const abPrivate = privateMiB(runnerPid);
   log(`(d) runner pid ${runnerPid} (200x50): ${abMiB.toFixed(1)} MiB; runner pid ${smallPid} (80x24): ${smallMiB.toFixed(1)} MiB; tmux server pid ${serverPid}: ${tmMiB.toFixed(1)} MiB; bare idle node: ${bareMiB.toFixed(1)} MiB`);
+  log(`(d) after a ${BURST_LINES}-line burst, idle again: runner ${workedMiB.toFixed(1)} MiB, private dirty ${workedPrivate.toFixed(1)} MiB`);
   log(`(d) private dirty: runner ${abPrivate.toFixed(1)} MiB, bare idle node ${barePrivate.toFixed(1)} MiB, tmux server ${privateMiB(serverPid).toFixed(1)} MiB`);
   return [
     {
@@ -53,8 +64,8 @@ export async function benchRss({ ab, tmux, log }) {
       ratio: abMiB / tmMiB,
       target: `agent-board < ${TARGET_MIB} MiB`,
       pass: abMiB < TARGET_MIB,
-      extra: { runnerPid, tmuxServerPid: serverPid, idleMs: IDLE_MS, runner80x24MiB: smallMiB, bareNodeMiB: bareMiB, runnerPrivateDirtyMiB: abPrivate, bareNodePrivateDirtyMiB: barePrivate },
-      note: `runner process (200x50, scrollback 5000) vs tmux server process, children not counted; an 80x24 runner: ${smallMiB.toFixed(1)} MiB; a bare idle node: ${bareMiB.toFixed(1)} MiB; private dirty: runner ${abPrivate.toFixed(1)} MiB, bare node ${barePrivate.toFixed(1)} MiB`,
+      extra: { runnerPid, tmuxServerPid: serverPid, idleMs: IDLE_MS, runner80x24MiB: smallMiB, runnerAfterBurstMiB: workedMiB, runnerAfterBurstPrivateDirtyMiB: workedPrivate, bareNodeMiB: bareMiB, runnerPrivateDirtyMiB: abPrivate, bareNodePrivateDirtyMiB: barePrivate },
+      note: `runner process (200x50, scrollback 5000) vs tmux server process, children not counted; an 80x24 runner: ${smallMiB.toFixed(1)} MiB; after a burst: ${workedMiB.toFixed(1)} MiB (private ${workedPrivate.toFixed(1)}); a bare idle node: ${bareMiB.toFixed(1)} MiB; private dirty: runner ${abPrivate.toFixed(1)} MiB, bare node ${barePrivate.toFixed(1)} MiB`,
     },
   ];
 }

@@ -30,18 +30,23 @@ const RUNNER_START_POLL_MS = 20;
  * tsc's dist/runner/entry.js. This file runs from src/client (tests), dist/client or dist/bundle:
  * two folders down from the project's root each time.
  */
-export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.js');
+export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.cjs');
 
 /**
  * V8 flags for the runner process, measured (docs/architecture.md, "Starting a session"): a
  * budget 15 times V8's default before a function is looked at for optimizing, so start-up code
  * run a few times (xterm's parser tables, the kinds' rules) never wakes TurboFan, whose code
  * pages cost an idle runner about 4 MiB of RSS; output keeps it hot enough to be optimized
- * within the first milliseconds of a burst. Smaller semi-spaces, a smaller V8 thread pool and a
+ * within the first milliseconds of a burst. The second flag takes away V8's shortcut for small
+ * functions (optimized on their first budget tick): at 200 columns the first few screen reads
+ * run xterm's BufferLine.getTrimmedLength over 10,000 cells, and that one function alone woke
+ * TurboFan (3.9 MiB of RSS in an idle 200x50 runner, none at 80x24); a hot one still gets
+ * optimized, three ticks later. --expose-gc lets the runner give back what a burst of output
+ * grew, once it is quiet (src/runner/memory-reclaim.ts). Smaller semi-spaces, a smaller V8 thread pool and a
  * single-threaded GC saved under 1 MiB each and cost GC time on a `cat`; --lite-mode and
  * --jitless save more but parse several times slower.
  */
-const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000'];
+const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--expose-gc'];
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {

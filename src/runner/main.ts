@@ -18,6 +18,7 @@ import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerL
 import { realClock, realScheduler } from '../state/real-time.js';
 import { fileLogger } from './log.js';
 import { listen, serve, type RunnerServer } from './server.js';
+import { MemoryReclaim } from './memory-reclaim.js';
 import { Session } from './session.js';
 import { RunnerWakes } from './wakes.js';
 
@@ -138,6 +139,14 @@ export async function runRunner(id: string): Promise<void> {
       scheduler,
     }),
   );
+  // The runner starts with --expose-gc (src/client/sessions.ts); started another way, it has no gc and keeps what it grew.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    const reclaim = runner.add(
+      new MemoryReclaim({ clock, scheduler, lastOutputAt: () => s.lastOutputAt, heapBytes: () => process.memoryUsage().heapTotal, collect: gc, log }),
+    );
+    runner.add(s.onData(() => reclaim.output()));
+  }
   runner.add(s.onActivity(() => wakes.dispatcher.activityChanged()));
   runner.add(s.onPromptTyped(() => wakes.dispatcher.noteSent()));
   runner.add(s.pty.onExit(() => runner.release(wakes)));

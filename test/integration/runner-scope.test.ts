@@ -51,7 +51,7 @@ describe('runners in a systemd user scope', () => {
     const dash = argv.indexOf('--');
     expect(argv.slice(0, dash)).toEqual(['--user', '--scope', '--quiet', '--collect', `--unit=agent-board-scoped-${id}.scope`, '--description=agent-board session scoped']);
     expect(argv[dash + 1]).toBe(process.execPath);
-    expect(argv.at(-2)).toMatch(/dist[/\\]bundle[/\\]runner\.js$/);
+    expect(argv.at(-2)).toMatch(/dist[/\\]bundle[/\\]runner\.cjs$/);
     expect(argv.at(-1)).toBe(id);
     expect(ls()[0]).toMatchObject({ id, status: 'running', runnerPid: pid });
     await works('scoped');
