@@ -19,6 +19,8 @@ import { findCli, Lane, until, type MockEntry, type Reading } from './lane.js';
 const DELAY_MS = 60;
 const START_MS = 30_000;
 const TURN_MS = 30_000;
+/** How long after the first idle reading a better layer (a hook, notify) may still confirm it. */
+const HOOK_CONFIRM_MS = 10_000;
 /** What brings a session back after a reboot. */
 const BRING_BACK = 'revive';
 
@@ -93,8 +95,9 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       let j = i;
       while (j - 1 >= from && readings[j - 1]!.activity === 'busy') j--;
       if (j === i) throw new Error(`${name} was never seen busy during the turn; readings: ${JSON.stringify(readings.slice(from))}`);
-      // A better layer may confirm the idle a moment later (Codex: its title first, then notify).
-      await until(`idle by ${sources.idle}`, () => readings.slice(i).some((r) => r.source === sources.idle), 3000).catch(() => undefined);
+      // A better layer may confirm the idle a moment later (Codex: its title first, then notify). The hook is a process the
+      // CLI starts (`agent-board hook ...`): on CI's two busy cores Claude's Stop hook once came more than 3 s after the title.
+      await until(`idle by ${sources.idle}`, () => readings.slice(i).some((r) => r.source === sources.idle), HOOK_CONFIRM_MS).catch(() => undefined);
       const after = readings.slice(i);
       const k = after.findIndex((r) => r.activity !== 'idle');
       return { busy: readings[j]!, idle, during: [...readings.slice(j, i), ...(k < 0 ? after : after.slice(0, k))], request, end, t0 };
