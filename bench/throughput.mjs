@@ -129,7 +129,7 @@ export async function benchThroughput({ ab, tmux, tmp, log }) {
           tmux: tmCpu,
         },
       },
-      note: `${(mib / abS).toFixed(1)} vs ${(mib / tmS).toFixed(1)} MiB/s; runs ab [${abTimes.map((x) => x.toFixed(2)).join(', ')}] tmux [${tmTimes.map((x) => x.toFixed(2)).join(', ')}]`,
+      note: `${(mib / abS).toFixed(1)} vs ${(mib / tmS).toFixed(1)} MiB/s; runs ab [${abTimes.map((x) => x.toFixed(2)).join(', ')}] tmux [${tmTimes.map((x) => x.toFixed(2)).join(', ')}]; server-side CPU median: runner ${median(abCpu.map((c) => c[0])).toFixed(2)} s, tmux ${median(tmCpu.map((c) => c[0])).toFixed(2)} s`,
     },
   ];
 }

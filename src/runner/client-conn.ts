@@ -226,10 +226,10 @@ export class ClientConn implements Disposable {
     return true;
   }
 
-  /** The live stream's next chunk for a direct client (nothing is encoded): false when it is not for this client. */
-  pushDirect(chunk: Chunk): boolean {
+  /** The live stream's next chunk for a direct client (nothing is encoded; `raw`: its bytes, if they are its text's UTF-8): false when it is not for this client. */
+  pushDirect(chunk: Chunk, raw: Uint8Array | null = null): boolean {
     if (!this.sink || this.state !== 'live' || this.next !== chunk.seq) return false;
-    this.sink.write(chunk.data);
+    this.sink.write(chunk.data, raw);
     this.next = chunk.seq + 1;
     return true;
   }

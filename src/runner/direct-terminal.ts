@@ -98,13 +98,13 @@ export class DirectTerminal implements OutputSink {
     return this.out.writableLength;
   }
 
-  /** Output: exactly these bytes, after everything written before. */
-  write(data: string): void {
+  /** Output: exactly these bytes (`data`'s UTF-8, or `raw` when given: the same, not encoded again), after everything written before. */
+  write(data: string, raw?: Uint8Array | null): void {
     if (this.stopped || this.dead) return;
     this.alt.feed(data);
     const after = this.alt.active;
     this.inFlight++;
-    this.out.write(data, (err) => {
+    this.out.write(raw ?? data, (err) => {
       this.inFlight--;
       if (!err) {
         this.writtenAlt = after;

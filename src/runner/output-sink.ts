@@ -12,8 +12,8 @@ export interface HandBack {
  * runner (src/runner/direct-terminal.ts). The stream logic (seqs, lag, snapshots) is the same.
  */
 export interface OutputSink extends Disposable {
-  /** Output bytes, in order. */
-  write(data: string): void;
+  /** Output, in order: `data`'s UTF-8, which is `raw` when it is given (the PTY's bytes, written as they are). */
+  write(data: string, raw?: Uint8Array | null): void;
   /** A snapshot's screen frame. */
   screen(frame: string): void;
   /** The client went live. */

@@ -1,7 +1,7 @@
 /**
  * One child in a PTY (node-pty), and the only file that knows node-pty's insides: the direct
- * write path and the slave-side fd below use fields of node-pty 1.1.0's UnixTerminal (pinned
- * exactly in package.json) that are not part of its documented API.
+ * write path, the slave-side fd and the undecoded output below use fields of node-pty 1.1.0's
+ * UnixTerminal (pinned exactly in package.json) that are not part of its documented API.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,9 @@ import type * as NodePty from 'node-pty';
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
+import { Utf8Chunker, type PtyOutput } from './utf8-chunker.js';
+
+export type { PtyOutput } from './utf8-chunker.js';
 
 /** Required, not imported, as @xterm/headless is (src/state/headless-terminal.ts): the ESM import of a CommonJS package costs memory. */
 const pty = createRequire(import.meta.url)('node-pty') as typeof NodePty;
@@ -39,7 +42,7 @@ export interface PtyHostOptions {
  */
 interface PtyInternals {
   fd?: unknown;
-  _socket?: { destroyed?: unknown };
+  _socket?: { destroyed?: unknown; _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown } };
   ptsName?: unknown;
 }
 
@@ -65,6 +68,19 @@ function canWriteDirectly(p: PtyInternals): boolean {
   }
 }
 
+/**
+ * The output as bytes. Spawning with encoding 'utf8' is what sets IUTF8 on the terminal (erase in
+ * canonical mode takes a whole character, as in tmux's panes), and it also makes node-pty's socket
+ * decode every read. That decoding is undone before any read by clearing the decoder Node's
+ * Readable keeps (_readableState's decoder and encoding): reads come as Buffers, cut and decoded
+ * by utf8-chunker.ts. Where Node keeps it elsewhere, reads stay strings and are taken as text.
+ */
+function undoDecoding(p: PtyInternals): void {
+  const state = p._socket?._readableState;
+  if (!state || !('decoder' in state) || !('encoding' in state) || state.length !== 0) return;
+  state.decoder = state.encoding = null;
+}
+
 const signalNames = new Map(Object.entries(os.constants.signals).map(([name, num]) => [num, name]));
 
 export function signalName(num: number | undefined): string | null {
@@ -72,11 +88,10 @@ export function signalName(num: number | undefined): string | null {
 }
 
 /**
- * One child in a PTY, with the exit-time output loss fixed:
- * libuv on Node 20 takes POLLHUP plus a short read as end of file while the
- * PTY still holds data. Holding our own fd on the slave side keeps the master
- * from ever seeing the hang-up; node-pty then reads until its exit timer, and
- * we close the slave when the exit is reported.
+ * One child in a PTY, with the exit-time output loss fixed: libuv on Node 20 takes POLLHUP plus a
+ * short read as end of file while the PTY still holds data. Holding our own fd on the slave side
+ * keeps the master from ever seeing the hang-up; node-pty then reads until its exit timer, and we
+ * close the slave when the exit is reported.
  */
 export class PtyHost implements Disposable {
   private readonly pty: NodePty.IPty;
@@ -90,9 +105,13 @@ export class PtyHost implements Disposable {
   private readonly writeQueue: Buffer[] = [];
   private readonly writeRetry = this.store.add(new MutableDisposable());
   private readonly scheduler: Scheduler;
+  private readonly chunker = new Utf8Chunker();
+  private readonly outputEmitter = this.store.add(new Emitter<PtyOutput>());
 
-  /** How the child ended, once. */
+  /** How the child ended, once (after the last output). */
   readonly onExit: Event<ChildExit> = this.exitEmitter.event;
+  /** The program's output, in chunks that end on a character boundary (utf8-chunker.ts). */
+  readonly onOutput: Event<PtyOutput> = this.outputEmitter.event;
 
   constructor(opts: PtyHostOptions) {
     this.scheduler = opts.scheduler;
@@ -104,6 +123,7 @@ export class PtyHost implements Disposable {
       env: opts.env,
       encoding: 'utf8',
     });
+    undoDecoding(this.pty as unknown as PtyInternals);
     const ptsName = (this.pty as unknown as PtyInternals).ptsName;
     if (typeof ptsName === 'string' && ptsName) {
       try {
@@ -113,8 +133,17 @@ export class PtyHost implements Disposable {
       }
     }
     this.direct = canWriteDirectly(this.pty as unknown as PtyInternals);
+    const onRead = (data: string | Buffer) => {
+      // A string: the decoding could not be undone (undoDecoding), so the read is text alone.
+      const out = typeof data === 'string' ? { text: data, raw: null } : this.chunker.push(data);
+      if (out) this.outputEmitter.fire(out);
+    };
+    this.store.add(this.pty.onData(onRead));
     this.store.add(
       this.pty.onExit(({ exitCode, signal }) => {
+        // node-pty reports the exit after the last read: an unfinished character is all that can be left.
+        const last = this.chunker.flush();
+        if (last) this.outputEmitter.fire(last);
         this.closeSlave();
         this.writeRetry.clear();
         this.writeQueue.length = 0;
@@ -147,8 +176,9 @@ export class PtyHost implements Disposable {
     return this.exited !== null;
   }
 
-  onData(fn: (data: string) => void): Disposable {
-    return this.pty.onData(fn);
+  /** The output as text alone. */
+  onData(fn: (text: string) => void): Disposable {
+    return this.onOutput((o) => fn(o.text));
   }
 
   /**

@@ -22,7 +22,7 @@ import { foregroundProgram } from './foreground.js';
 import { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
 import { dispatch, type DispatchDeps } from './message-table.js';
-import { PtyHost, type ChildExit } from './pty-host.js';
+import { PtyHost, type ChildExit, type PtyOutput } from './pty-host.js';
 import { Redraw } from './redraw.js';
 import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
 import { SessionCommands } from './session-commands.js';
@@ -114,7 +114,7 @@ export class Session implements Disposable {
     const launch = launchWithSetup(rec);
     this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
     if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: isoTime(clock.now()) } }, true);
-    this.store.add(this.pty.onData((data) => this.onOutput(data)));
+    this.store.add(this.pty.onOutput((out) => this.onOutput(out)));
     this.store.add(this.pty.onExit((e) => this.onChildExit(e)));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
     const redraw = this.store.add(new Redraw(this.pty, () => ({ ...this.record, agent: this.activity.effectiveKind.name }), scheduler));
@@ -237,15 +237,16 @@ export class Session implements Disposable {
     this.store.dispose();
   }
 
-  private onOutput(data: string): void {
+  /** A chunk of output, as text and (when valid UTF-8) the same as bytes: see utf8-chunker.ts. */
+  private onOutput(out: PtyOutput): void {
     this.lastOutputMs = this.deps.clock.now();
     // Live clients first, the rest after: the echo a user waits for leaves
     // before the bookkeeping that nobody waits for (model.write only queues
     // the parse; an activity change writes host.json and pushes a status; the
     // host file's output stamp only arms a timer). The output frames on the
     // wire are the same; a status this output causes now follows it.
-    const chunk = this.stream.publish(data);
-    this.model.write(data, chunk.seq + 1);
+    const chunk = this.stream.publish(out);
+    this.model.write(out.raw ?? out.text, chunk.seq + 1);
     // The last line's push is armed before the activity can change, so a session turning busy
     // reaches the board in that push, with the line that made it busy (HostWriter.flush).
     this.host.noteOutput();

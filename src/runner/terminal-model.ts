@@ -4,7 +4,7 @@ import { Emitter, MutableDisposable, type Event } from '../core/lifetime.js';
 import type { TrackedModes } from '../core/terminal/terminal-modes.js';
 import { parserInGroundState } from '../core/terminal/xterm-internals.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
-import { BACKLOG_HIGH_BYTES, BACKLOG_LOW_BYTES, ModelBacklog, type BacklogBounds } from './model-backlog.js';
+import { BACKLOG_HIGH_BYTES, BACKLOG_LOW_BYTES, ModelBacklog, type BacklogBounds, type ModelData } from './model-backlog.js';
 import { trackModes, type ModeTracker } from './mode-tracker.js';
 import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
 
@@ -102,13 +102,17 @@ export class TerminalModel {
     return this.parsed;
   }
 
-  /** Output written but not parsed yet (UTF-16 units). */
+  /** Output written but not parsed yet (bytes; UTF-16 units for text). */
   get backlogBytes(): number {
     return this.backlog.bytes;
   }
 
-  /** Feed the output chunk that ends just before `nextSeq`. */
-  write(data: string, nextSeq: number): void {
+  /**
+   * Feed the output chunk that ends just before `nextSeq`: its bytes when they are valid UTF-8
+   * (xterm parses bytes faster than strings, and they decode to the chunk's text exactly), else
+   * its text. Either ends on a character boundary, so xterm's decoders hold nothing between chunks.
+   */
+  write(data: ModelData, nextSeq: number): void {
     this.lastWriteAt = this.opts.clock.now();
     this.written = nextSeq;
     this.backlog.pushData(data, nextSeq);

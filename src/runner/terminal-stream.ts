@@ -11,6 +11,7 @@ import type { ClientSet } from './clients.js';
 import type { Logger } from './log.js';
 import { EXIT_HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
 import { sendSnapshot, type SnapshotModel, type SnapshotSource } from './snapshots.js';
+import type { PtyOutput } from './utf8-chunker.js';
 import { SharedFrame } from './wire-framing.js';
 
 export interface StreamDeps {
@@ -30,17 +31,21 @@ export class TerminalStream {
     this.src = { model: d.model, ring: d.ring, generation: d.generation, scheduler: d.scheduler, timers: d.timers };
   }
 
-  /** Output for the clients; returns its chunk (the ring keeps it for replays and snapshots). */
-  publish(data: string): RingChunk {
-    const chunk = this.d.ring.push(data);
+  /**
+   * Output for the clients; returns its chunk (the ring keeps its text for replays and
+   * snapshots). Its bytes, when they are its text's UTF-8, go out as they are: to a direct
+   * terminal, and as binary1 frames' data (no re-encode); NDJSON clients get the text.
+   */
+  publish(out: PtyOutput): RingChunk {
+    const chunk = this.d.ring.push(out.text, out.raw?.length);
     let frame: SharedFrame | null = null; // encoded once per framing, whatever the number of clients
     const limit = clientBacklogLimit(this.d.model.term.cols, this.d.model.term.rows);
     for (const c of this.d.clients) {
       if (c.stream !== 'live' || c.cursor !== chunk.seq) continue;
       if (c.direct) {
-        c.pushDirect(chunk); // written to the client's terminal: no frame
+        c.pushDirect(chunk, out.raw); // written to the client's terminal: no frame
       } else {
-        frame ??= new SharedFrame({ type: 'output', seq: chunk.seq, data });
+        frame ??= new SharedFrame({ type: 'output', seq: chunk.seq, data: out.text }, out.raw);
         c.pushLive(chunk, frame);
       }
       if (c.backlog > limit) this.fallBehind(c);

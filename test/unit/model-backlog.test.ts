@@ -73,6 +73,28 @@ describe('ModelBacklog', () => {
     expect(b.bytes).toBe(3);
   });
 
+  it('joins bytes with bytes and text with text, never the two in one batch, and counts bytes', () => {
+    const b = new ModelBacklog({ high: 100, low: 50 });
+    const bytes = (s: string) => Buffer.from(s, 'utf8');
+    b.pushData(bytes('é€'), 1); // 5 bytes
+    b.pushData(bytes('😀'), 2); // 4 bytes
+    b.pushData('\ufffd', 3); // a chunk that was not UTF-8 waits as its text (1 unit)
+    b.pushData('x', 4);
+    b.pushData(bytes('y'), 5);
+    expect(b.bytes).toBe(12);
+    const first = b.take(100)!;
+    expect(first).toMatchObject({ kind: 'data', nextSeq: 2 });
+    expect(Buffer.isBuffer(first.kind === 'data' && first.data)).toBe(true);
+    expect(Buffer.from((first as { data: Uint8Array }).data).toString('utf8')).toBe('é€😀');
+    expect(b.take(100)).toEqual({ kind: 'data', data: '\ufffdx', nextSeq: 4 });
+    const last = b.take(100) as { data: Uint8Array; nextSeq: number };
+    expect([Buffer.from(last.data).toString('utf8'), last.nextSeq]).toEqual(['y', 5]);
+    b.parsed(9);
+    b.parsed(2);
+    b.parsed(1);
+    expect(b.bytes).toBe(0);
+  });
+
   it('the bound is tens of MiB, far above the old parser bound', () => {
     expect(BACKLOG_HIGH_BYTES).toBeGreaterThanOrEqual(16 * OLD_PARSER_HIGH_WATER);
   });

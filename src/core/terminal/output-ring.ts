@@ -52,9 +52,9 @@ export class OutputRing {
     return this.bytes;
   }
 
-  push(data: string): RingChunk {
+  /** `bytes`: data's UTF-8 length, when the caller knows it (the runner has the PTY's bytes), else counted. */
+  push(data: string, bytes: number = utf8Length(data)): RingChunk {
     const chunk = { seq: this.next++, data };
-    const bytes = utf8Length(data);
     this.chunks.push(chunk);
     this.sizes.push(bytes);
     this.bytes += bytes;
