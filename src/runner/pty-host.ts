@@ -4,25 +4,19 @@
  * UnixTerminal (pinned exactly in package.json) that are not part of its documented API.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { createRequire } from 'node:module';
 import type * as NodePty from 'node-pty';
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
+import { signalName, type ChildExit } from './child-exit.js';
 import { Utf8Chunker, type PtyOutput } from './utf8-chunker.js';
 
 export type { PtyOutput } from './utf8-chunker.js';
+export type { ChildExit } from './child-exit.js';
 
 /** Required, not imported, as @xterm/headless is (src/state/headless-terminal.ts): the ESM import of a CommonJS package costs memory. */
 const pty = createRequire(import.meta.url)('node-pty') as typeof NodePty;
-
-/** How a child ended, as data. */
-export interface ChildExit {
-  code: number | null;
-  signal: string | null;
-}
-
 
 export interface PtyHostOptions {
   command: string;
@@ -79,12 +73,6 @@ function undoDecoding(p: PtyInternals): void {
   const state = p._socket?._readableState;
   if (!state || !('decoder' in state) || !('encoding' in state) || state.length !== 0) return;
   state.decoder = state.encoding = null;
-}
-
-const signalNames = new Map(Object.entries(os.constants.signals).map(([name, num]) => [num, name]));
-
-export function signalName(num: number | undefined): string | null {
-  return num ? (signalNames.get(num) ?? String(num)) : null;
 }
 
 /**
