@@ -15,7 +15,7 @@ import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
 import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
-import { checkOpened, openClientTerminal, type Self } from './tty-check.js';
+import { adoptTtyStream, openClientTerminal, type Self } from './tty-check.js';
 
 interface InputDeps {
   /** Keys read, to be typed as the client's `input` would be. */
@@ -70,7 +70,7 @@ class DirectInput implements Disposable {
 /**
  * Opens the client's terminal for reading (the same checks as for its output, on its input fd)
  * and starts reading it, or says why not. The fd is checked again once libuv holds it, which
- * reopens a pseudo-terminal's slave by name (uv_tty_init).
+ * reopens a pseudo-terminal's slave by name (uv_tty_init, src/runner/tty-check.ts adoptTtyStream).
  */
 function openDirectInput(req: DirectRequest, self: Self, d: InputDeps): DirectInput | string {
   if (!req.input) return 'not asked for';
@@ -83,7 +83,7 @@ function openDirectInput(req: DirectRequest, self: Self, d: InputDeps): DirectIn
     fs.closeSync(opened.fd);
     return `cannot read the terminal: ${(err as Error).message}`;
   }
-  const changed = checkOpened(opened.fd, opened.stat, req.path);
+  const changed = adoptTtyStream(stream, opened.fd, opened.stat, req.path);
   if (changed) {
     stream.destroy();
     return changed;

@@ -22,7 +22,7 @@ import type { ClientConn } from './client-conn.js';
 import { offerInput, type KeyOwner } from './direct-input.js';
 import type { HandBack, OutputSink } from './output-sink.js';
 import type { Logger } from './log.js';
-import { openClientTerminal } from './tty-check.js';
+import { adoptTtyStream, openClientTerminal } from './tty-check.js';
 
 /** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
 export const HANDBACK_TIMEOUT_MS = 1000;
@@ -58,13 +58,19 @@ type TtyHandle = { setBlocking?: (blocking: boolean) => number };
  * blocking (right for a process's own stdout); ours must never block the runner, so its handle's
  * setBlocking(false) undoes that (libuv then waits for the fd to be writable, as for a socket).
  */
-function nonBlockingWriter(fd: number): tty.WriteStream | string {
+function nonBlockingWriter(opened: { fd: number; stat: fs.Stats }, path: string): tty.WriteStream | string {
   let out: tty.WriteStream;
   try {
-    out = new tty.WriteStream(fd);
+    out = new tty.WriteStream(opened.fd);
   } catch (err) {
-    fs.closeSync(fd);
+    fs.closeSync(opened.fd);
     return `cannot write to the terminal: ${(err as Error).message}`;
+  }
+  // libuv writes on a reopened fd of its own: ours is closed, and its one checked (src/runner/tty-check.ts).
+  const changed = adoptTtyStream(out, opened.fd, opened.stat, path);
+  if (changed) {
+    out.destroy();
+    return changed;
   }
   const handle = (out as unknown as { _handle?: TtyHandle })._handle;
   if (typeof handle?.setBlocking !== 'function' || handle.setBlocking(false) !== 0) {
@@ -245,7 +251,7 @@ export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: Di
   if (uid === undefined) return refuse('no user ids on this platform');
   const opened = openClientTerminal(req, { uid, bootId: bootId() });
   if (!opened.ok) return refuse(opened.reason);
-  const out = nonBlockingWriter(opened.fd);
+  const out = nonBlockingWriter(opened, req.path);
   if (typeof out === 'string') return refuse(out);
   const sink = new DirectTerminal(out, req.altScreen, req.cut || replaced, {
     ...d,

@@ -7,6 +7,7 @@
  * again once open. Linux only; on any doubt the answer is no, with the reason.
  */
 import fs from 'node:fs';
+import type net from 'node:net';
 import tty from 'node:tty';
 import type { DirectRequest } from '../core/protocol/protocol.js';
 import { processStartTime } from '../state/proc-identity.js';
@@ -68,11 +69,21 @@ export function openClientTerminal(req: DirectRequest, self: Self, access: Acces
 }
 
 /**
- * What is wrong with what `fd` is now (not the file that was checked, not a tty), or null. Asked
- * again once libuv has the fd: for a pseudo-terminal's slave, uv_tty_init reopens it by its name
- * (ttyname) and puts the new one in its place, so the check after our own open no longer covers it.
+ * A tty stream made on an fd we opened: libuv's uv_tty_init reopens a pseudo-terminal's slave by
+ * its name (ttyname), dup2s the new file onto our fd, and then reads and writes a second fd of
+ * its own, leaving ours open for good (an fd on the user's terminal held by the runner after it
+ * let go). Ours is closed here, and the one libuv uses is checked again, since the check after
+ * our own open no longer covers it. What is wrong, or null; on a wrong one the caller destroys the stream.
  */
-export function checkOpened(fd: number, before: fs.Stats, path: string): string | null {
+export function adoptTtyStream(stream: net.Socket, fd: number, before: fs.Stats, path: string): string | null {
+  const own = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (typeof own !== 'number' || own < 0) return `cannot see the fd libuv uses for ${path}`;
+  if (own !== fd) fs.closeSync(fd);
+  return checkOpened(own, before, path);
+}
+
+/** What is wrong with what `fd` is (not the file that was checked, not a tty), or null. */
+function checkOpened(fd: number, before: fs.Stats, path: string): string | null {
   let st: fs.Stats;
   try {
     st = fs.fstatSync(fd);
