@@ -139,7 +139,7 @@ function readDirectInput(v: unknown): DirectInputRequest | null {
   if (!(isInt(fd) && fd >= 0 && fd < 65536)) return null;
   if (!Array.isArray(detachKeys) || detachKeys.length > MAX_DETACH_KEYS) return null;
   if (!detachKeys.every((k) => shortString(k, MAX_DETACH_KEY_LENGTH))) return null;
-  return { fd, detachKeys: detachKeys as string[] };
+  return { fd, detachKeys };
 }
 
 function ok(message: ClientMessage): Validated {
