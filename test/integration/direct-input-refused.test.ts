@@ -95,6 +95,26 @@ describe('direct input refused', () => {
     expect(await done).toEqual({ reason: 'detached' });
   });
 
+  it('a second subscribe on the same connection closes the old reader before it opens a new one', async () => {
+    const id = newSession(home, ['--', 'sh', '-c', ECHO_LINES]);
+    const user = await rawHeldTerminal();
+    const { c, answer } = await ask(id, user.identity, { fd: 0, detachKeys: ['\x1c'] });
+    expect(answer).toEqual({ type: 'direct_on', input: true });
+    const pid = runnerPidOf(home);
+    expect(fdsOn(pid, user.identity.path)).toBe(2);
+    const { inputFd: _, ...direct } = user.identity;
+    c.send({ type: 'subscribe_terminal', direct: { ...direct, altScreen: false, cut: false, input: { fd: 0, detachKeys: ['\x1c'] } } });
+    await c.next((m) => m.type === 'direct_on' && m.input === true);
+    expect(fdsOn(pid, user.identity.path)).toBe(2); // one writer and one reader, not two of each
+    user.p.write('once\r');
+    await waitFor('typed once', () => user.out.includes('got:once'));
+    c.send({ type: 'detach' });
+    await c.next((m) => m.type === 'bye');
+    expect(user.out.split('got:once').length).toBe(2);
+    expect(fdsOn(pid, user.identity.path)).toBe(0);
+    c.close();
+  });
+
   it('a malformed input request is refused with the message, not half-read', () => {
     const sub = (input: unknown) =>
       validateClientMessage({ type: 'subscribe_terminal', direct: { path: '/dev/pts/1', pid: 1, startTime: '1', fd: 1, bootId: 'b', altScreen: false, cut: false, input } });
