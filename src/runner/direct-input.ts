@@ -8,6 +8,8 @@
  * go back to the client for whoever reads the terminal next.
  */
 import fs from 'node:fs';
+import type net from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import tty from 'node:tty';
 import type { Disposable } from '../core/lifetime.js';
 import type { ClientMessage, DirectRequest } from '../core/protocol/protocol.js';
@@ -26,10 +28,27 @@ interface InputDeps {
   failed(why: string): void;
 }
 
+/** What one read of the terminal takes at most: a key is a few bytes, a paste comes in several reads. */
+const READ_BUFFER_BYTES = 16 * 1024;
+
+/**
+ * A tty stream that hands each read's bytes straight to `onBytes` (net.Socket's `onread`: libuv
+ * reads into our buffer, with no Readable stream, 'data' event or nextTick between a key and the
+ * PTY); end of file and errors still come as the stream's events. Started by resume().
+ */
+function keyStream(fd: number, onBytes: (bytes: Buffer) => void): tty.ReadStream {
+  const buffer = Buffer.alloc(READ_BUFFER_BYTES);
+  const onread = { buffer, callback: (n: number) => onBytes(buffer.subarray(0, n)) };
+  // @types/node lists onread for connect() only; net.Socket's constructor, which tty.ReadStream calls with these options, takes it too.
+  return new tty.ReadStream(fd, { onread } as net.SocketConstructorOpts);
+}
+
 /** A reader on the client's terminal; `dispose()` closes its fd at once (keys not read yet stay for the next reader). */
 class DirectInput implements Disposable {
   private closed = false;
   private readonly key: DetachKey;
+  /** As the client reads: a character split between reads is joined. */
+  private readonly utf8 = new StringDecoder('utf8');
 
   constructor(
     private readonly stream: tty.ReadStream,
@@ -37,10 +56,15 @@ class DirectInput implements Disposable {
     private readonly d: InputDeps,
   ) {
     this.key = { label: 'detach', sequences: [...detachKeys] };
-    stream.setEncoding('utf8'); // as the client reads: a character split between reads is joined
-    stream.on('data', (chunk: string) => this.read(chunk));
     stream.on('end', () => this.fail('end of file'));
     stream.on('error', (err: NodeJS.ErrnoException) => this.fail(err.code ?? err.message));
+    stream.resume();
+  }
+
+  /** One read's bytes (the buffer is reused by the next read: decoded now). */
+  bytes(data: Buffer): void {
+    const chunk = this.utf8.write(data);
+    if (chunk) this.read(chunk);
   }
 
   dispose(): void {
@@ -77,8 +101,9 @@ function openDirectInput(req: DirectRequest, self: Self, d: InputDeps): DirectIn
   const opened = openClientTerminal(req, self, 'read');
   if (!opened.ok) return opened.reason;
   let stream: tty.ReadStream;
+  let input: DirectInput | null = null;
   try {
-    stream = new tty.ReadStream(opened.fd);
+    stream = keyStream(opened.fd, (bytes) => input?.bytes(bytes));
   } catch (err) {
     fs.closeSync(opened.fd);
     return `cannot read the terminal: ${(err as Error).message}`;
@@ -88,7 +113,8 @@ function openDirectInput(req: DirectRequest, self: Self, d: InputDeps): DirectIn
     stream.destroy();
     return changed;
   }
-  return new DirectInput(stream, req.input.detachKeys, d);
+  input = new DirectInput(stream, req.input.detachKeys, d);
+  return input;
 }
 
 /** What holds the reader (the client's direct-output sink, src/runner/direct-terminal.ts): its one end closes it. */
