@@ -77,6 +77,23 @@ describe('direct input', () => {
     expect(await peekLines(home, 'sh-1')).not.toContain('got:xyz');
   });
 
+  it('joins a character split between two reads of the terminal', async () => {
+    const id = newSession(home, ['--', 'sh', '-c', ECHO_LINES]);
+    const user = await rawHeldTerminal();
+    const t = new FakeTerminal(100, 30);
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+    await waitFor('direct input', () => INPUT_FROM.test(log(id)));
+    await waitFor('the frame', () => user.out.includes('echo-ready'));
+    const e = Buffer.from('é\r');
+    user.p.write(e.subarray(0, 1));
+    await new Promise((r) => setTimeout(r, 100)); // read on its own
+    user.p.write(e.subarray(1));
+    await waitFor('the whole character', () => user.out.includes('got:é'));
+    user.p.write('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+    expect(user.out).not.toContain('\ufffd');
+  });
+
   it('stops reading at once when the client is killed: the keys typed after it stay in the terminal', async () => {
     const id = newSession(home, ['--', 'sh', '-c', ECHO_LINES]);
     const user = attachInShell(id);
