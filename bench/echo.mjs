@@ -1,6 +1,8 @@
 // (b) Keystroke echo round trip through `attach`, against `tmux attach`, with
 // the same raw-mode echo program in a plain node-pty as the floor. One byte
 // goes into the client's PTY; the clock stops when it comes back out of it.
+import fs from 'node:fs';
+import path from 'node:path';
 import { PtyClient, baseEnv, now, percentile, sleep } from './lib.mjs';
 
 const WARMUP = 30;
@@ -76,6 +78,10 @@ export async function benchEcho({ ab, tmux, log }) {
     abClient.write('\x1c');
     await abClient.waitExit(3000);
   }
+  // Which way the keys went (docs/protocol.md, "Direct input"): the runner log says.
+  const runnerLog = fs.readFileSync(path.join(ab.home, 'sessions', id, 'runner.log'), 'utf8');
+  const keyPath = /input comes straight from/.test(runnerLog) ? 'keys read by the runner (direct input)' : 'keys through the attach client';
+  log(`(b) agent-board: ${keyPath}`);
 
   const tmClient = tmux.attach('echo');
   let tmSamples;
@@ -108,7 +114,7 @@ export async function benchEcho({ ab, tmux, log }) {
       target: 'ratio <= 1.0',
       pass: a.p50 <= t.p50,
       extra: { agentBoard: a, tmux: t, direct: d, rounds: ROUNDS, warmup: WARMUP },
-      note: `floor: ${floor}`,
+      note: `floor: ${floor}; ${keyPath}`,
     },
     {
       key: 'echo_p99',

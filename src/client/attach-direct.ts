@@ -2,12 +2,16 @@
  * The attach client's side of direct output (docs/protocol.md, "Direct output"): the runner
  * writes the session's output to our terminal itself, so we ask for it on every subscribe, learn
  * from the runner what we can no longer see in the stream (the alternate screen, the settle
- * marker), and restore the terminal only once the runner has handed it back.
+ * marker), and restore the terminal only once the runner has handed it back. With direct input
+ * the runner also reads our keys from the terminal: we stop reading them for as long as it does
+ * (src/client/attach-keys.ts) and take back what it read past the detach key.
  */
 import type { Scheduler } from '../core/clock.js';
 import type { Disposable } from '../core/lifetime.js';
 import type { DirectRequest, RunnerMessage } from '../core/protocol/protocol.js';
+import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { AltScreenTracker } from '../core/terminal/terminal-restore.js';
+import type { AttachKeys } from './attach-keys.js';
 import type { TerminalIdentity } from './tty-identity.js';
 
 /**
@@ -28,6 +32,10 @@ export interface DirectSideOptions {
   /** The program redrew (the jiggle chain may stop). */
   settled(): void;
   scheduler: Scheduler;
+  /** Who reads the keys; with `detachKey` (and not read-only), the runner is asked to read them (direct input). */
+  keys: AttachKeys;
+  detachKey: DetachKey;
+  readOnly?: boolean;
 }
 
 export class DirectSide implements Disposable {
@@ -44,9 +52,20 @@ export class DirectSide implements Disposable {
     return this.on;
   }
 
-  /** What a subscribe adds: the request, with what our terminal shows now. */
+  /**
+   * What a subscribe adds: the request, with what our terminal shows now. Asking for direct input
+   * stops our reading of the keys first (what the stream holds goes out before the request).
+   */
   request(): { direct?: DirectRequest } {
-    return this.o.terminal ? { direct: { ...this.o.terminal, altScreen: this.o.alt.active, cut: this.cut } } : {};
+    const t = this.o.terminal;
+    if (!t) return {};
+    const { inputFd, ...identity } = t;
+    const direct: DirectRequest = { ...identity, altScreen: this.o.alt.active, cut: this.cut };
+    if (inputFd !== undefined && !this.o.readOnly) {
+      this.o.keys.hold();
+      direct.input = { fd: inputFd, detachKeys: this.o.detachKey.sequences };
+    }
+    return { direct };
   }
 
   get handingBack(): boolean {
@@ -68,9 +87,11 @@ export class DirectSide implements Disposable {
       case 'direct_on':
         this.set(true);
         this.cut = false; // the runner cancels it before its first frame
+        if (!m.input) this.o.keys.release(); // not asked, refused, or a runner without direct input: we read them
         return;
       case 'direct_refused':
         this.o.log?.(`direct output refused, output comes over the socket: ${m.reason}`);
+        this.o.keys.release();
         return;
       case 'direct_alt':
         this.o.alt.active = m.active;
@@ -79,6 +100,8 @@ export class DirectSide implements Disposable {
         this.o.settled();
         return;
       case 'direct_off':
+        // The runner stopped reading too (a detach or the exit, and the end follows: we do not read again).
+        if (m.keys) this.o.keys.putBack(m.keys);
         this.o.alt.active = m.altScreen;
         this.cut ||= m.cut;
         this.set(false);
@@ -96,6 +119,7 @@ export class DirectSide implements Disposable {
   stopped(): void {
     if (this.on) this.cut = true;
     this.set(false);
+    this.o.keys.release(); // a runner that is gone reads nothing: the keys are ours again
   }
 
   /** What goes before the next thing we write ourselves (a frame, the restore): CAN when a writer was cut. */

@@ -9,6 +9,7 @@ import { sleep } from './client-time.js';
 import type { RunnerConnection } from './connection.js';
 import { ControlChannel } from './control-channel.js';
 import { DirectSide } from './attach-direct.js';
+import { AttachKeys } from './attach-keys.js';
 import { OutputBatch } from './attach-output.js';
 import type { TerminalIdentity } from './tty-identity.js';
 
@@ -41,6 +42,9 @@ export interface AttachInput {
   pause(): unknown;
   /** Puts back keys read past the detach key, for whoever reads the terminal next (the board). */
   unshift?(chunk: string): unknown;
+  /** What the stream holds unread (a board's typeahead), given out before the runner reads the keys (direct input). */
+  readableLength?: number;
+  read?(): unknown;
 }
 export interface AttachOutput {
   write(data: string): boolean;
@@ -91,8 +95,11 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   const done = new Promise<AttachResult>((r) => (finish = r));
   let finished = false;
   let jiggle: JiggleChain | null = null;
+  /** Who reads the keys: us, or the runner from the terminal itself (direct input, src/client/attach-keys.ts). */
+  const keys = new AttachKeys(input, (chunk) => onKeys(chunk));
   /** Direct output: the runner writes the output to our terminal itself (src/client/attach-direct.ts). */
-  const direct = new DirectSide({ terminal: opts.terminal, log: opts.log, onDirect: opts.onDirect, alt, settled: () => jiggle?.stop(), scheduler: opts.scheduler });
+  const { terminal, log, onDirect, scheduler, detachKey, readOnly } = opts;
+  const direct = new DirectSide({ terminal, log, onDirect, alt, settled: () => jiggle?.stop(), scheduler, keys, detachKey, readOnly });
   /** The listeners on the current connection: replaced on every (re)connect, released at the end. */
   const listening = new MutableDisposable<DisposableStore>();
 
@@ -172,8 +179,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       channel?.send({ type: 'detach' });
       if (direct.active && channel) {
         // The terminal is restored once the runner has stopped writing to it (direct_off).
-        input.off('data', onKeys);
-        input.pause();
+        keys.dispose();
         direct.handBack(() => end({ reason: 'detached' }));
       } else {
         end({ reason: 'detached' });
@@ -209,7 +215,9 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     const reconciled = ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
     const size = opts.readOnly ? {} : ourSize();
     // Asked for on every subscribe; the runner answers direct_on or direct_refused before the frame.
+    // Direct input: the keys our stream holds go out first, and may hold the detach key.
     const want = direct.request();
+    if (finished) return;
     if (generation === null || nextSeq === null) {
       // Nothing to resume from (the first connect, or a cursor we never had): the baseline
       // cannot change what we ask for, so the subscription goes in the same write as the
@@ -250,7 +258,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
     finished = true;
     jiggle?.dispose();
     direct.dispose();
-    input.off('data', onKeys);
+    keys.dispose();
     output.off('resize', sendSize);
     // Direct output still on here (the runner did not answer in time) cannot be trusted to have stopped cleanly.
     direct.stopped();
@@ -267,11 +275,13 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   }
 
   const wasRaw = input.isRaw ?? false;
-  await subscribe(await opts.connect());
+  const first = await opts.connect();
+  // Raw before the first subscribe: with direct input the runner may read the keys as soon as it has it.
   input.setEncoding?.('utf8');
   input.setRawMode?.(true);
-  input.on('data', onKeys);
-  input.resume();
+  keys.listen();
+  await subscribe(first);
+  keys.go();
   output.on('resize', sendSize);
   return done;
 }

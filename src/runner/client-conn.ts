@@ -146,7 +146,7 @@ export class ClientConn implements Disposable {
     const r = await sink.stop(timeoutMs);
     if (this.sink === sink) this.sink = null;
     sink.dispose();
-    this.send({ type: 'direct_off', altScreen: r.altScreen, cut: r.cut });
+    this.send({ type: 'direct_off', altScreen: r.altScreen, cut: r.cut, ...(r.keys ? { keys: r.keys } : {}) });
   }
 
   /** hello: who the client is. A second hello says it again (the last one counts). */

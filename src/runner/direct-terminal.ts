@@ -7,19 +7,22 @@
  * re-snapshotted like a slow socket), and a clean hand-back: stop, wait until everything is
  * with the kernel, say so. It also follows what the client can no longer see: whether the
  * alternate screen is on (for the client's restore) and the kind's settle marker (for its jiggle chain).
+ * When the client asks, it also holds the reader of the client's keys (direct input,
+ * src/runner/direct-input.ts), which every hand-back and failure closes first.
  */
 import fs from 'node:fs';
 import tty from 'node:tty';
 import type { Clock, Scheduler } from '../core/clock.js';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
-import type { DirectRequest, RunnerMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage, DirectRequest, RunnerMessage } from '../core/protocol/protocol.js';
 import { BACKOFF_MS, createJiggleRetryState, feedOutput, type JiggleRetryState } from '../core/terminal/jiggle-retry.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
+import { offerInput, type KeyOwner } from './direct-input.js';
 import type { HandBack, OutputSink } from './output-sink.js';
 import type { Logger } from './log.js';
-import { openClientTerminal } from './tty-check.js';
+import { adoptTtyStream, openClientTerminal } from './tty-check.js';
 
 /** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
 export const HANDBACK_TIMEOUT_MS = 1000;
@@ -36,6 +39,8 @@ export interface DirectDeps {
   log: Logger;
   /** The settle markers of the kind whose rules apply now (what the client's jiggle chain looks for). */
   settleMarkers(): readonly string[];
+  /** A message as if the client had sent it (direct input's keys and detach): the message table's gates and handlers. */
+  handle(c: ClientConn, msg: ClientMessage): void;
 }
 
 interface TerminalDeps extends DirectDeps {
@@ -53,13 +58,19 @@ type TtyHandle = { setBlocking?: (blocking: boolean) => number };
  * blocking (right for a process's own stdout); ours must never block the runner, so its handle's
  * setBlocking(false) undoes that (libuv then waits for the fd to be writable, as for a socket).
  */
-function nonBlockingWriter(fd: number): tty.WriteStream | string {
+function nonBlockingWriter(opened: { fd: number; stat: fs.Stats }, path: string): tty.WriteStream | string {
   let out: tty.WriteStream;
   try {
-    out = new tty.WriteStream(fd);
+    out = new tty.WriteStream(opened.fd);
   } catch (err) {
-    fs.closeSync(fd);
+    fs.closeSync(opened.fd);
     return `cannot write to the terminal: ${(err as Error).message}`;
+  }
+  // libuv writes on a reopened fd of its own: ours is closed, and its one checked (src/runner/tty-check.ts).
+  const changed = adoptTtyStream(out, opened.fd, opened.stat, path);
+  if (changed) {
+    out.destroy();
+    return changed;
   }
   const handle = (out as unknown as { _handle?: TtyHandle })._handle;
   if (typeof handle?.setBlocking !== 'function' || handle.setBlocking(false) !== 0) {
@@ -69,7 +80,7 @@ function nonBlockingWriter(fd: number): tty.WriteStream | string {
   return out;
 }
 
-export class DirectTerminal implements OutputSink {
+export class DirectTerminal implements OutputSink, KeyOwner {
   private readonly alt = new AltScreenTracker();
   /** The alternate screen after the last write the kernel took, and as last told to the client. */
   private writtenAlt: boolean;
@@ -81,6 +92,10 @@ export class DirectTerminal implements OutputSink {
   private dead = false;
   private cancelFirst: boolean;
   private settle: { state: JiggleRetryState; carry: string; until: number } | null = null;
+  /** The reader of the client's keys (direct input), closed before anything else at every end. */
+  private input: Disposable | null = null;
+  /** Keys read after the detach key, for the client to put back (direct_off). */
+  private keysAfter = '';
 
   constructor(
     private readonly out: tty.WriteStream,
@@ -134,9 +149,27 @@ export class DirectTerminal implements OutputSink {
     return toDisposable(() => this.out.off('drain', fn));
   }
 
-  /** No more writes; resolves once the kernel has all of them (or after timeoutMs, `cut`), with the fd closed. */
+  /** The client's keys are read from its terminal by `input` (direct input) until the sink ends. */
+  readKeys(input: Disposable): void {
+    if (this.stopped || this.dead) return input.dispose();
+    this.input = input;
+  }
+
+  /** Direct input read the detach key: no more keys are read; `after` goes back to the client with the hand-back. */
+  detachKeyRead(after: string): void {
+    this.closeInput();
+    this.keysAfter = after;
+  }
+
+  /** Direct input's terminal ended (EOF, EIO): handled as a failed write. */
+  inputFailed(why: string): void {
+    this.fail(why);
+  }
+
+  /** No more writes (and no more keys read, at once); resolves once the kernel has all of them (or after timeoutMs, `cut`), with the fd closed. */
   stop(timeoutMs: number): Promise<HandBack> {
     this.stopped = true;
+    this.closeInput();
     return new Promise((resolve) => {
       let timer: Disposable | null = null;
       const finish = (cut: boolean) => {
@@ -144,7 +177,8 @@ export class DirectTerminal implements OutputSink {
         this.idle = null;
         this.close();
         // Cut: what was queued may or may not have reached the terminal; the alternate screen counts as on if either says so.
-        resolve({ altScreen: cut ? this.writtenAlt || this.alt.active : this.writtenAlt, cut });
+        const keys = this.keysAfter ? { keys: this.keysAfter } : {};
+        resolve({ altScreen: cut ? this.writtenAlt || this.alt.active : this.writtenAlt, cut, ...keys });
       };
       if (this.inFlight === 0 || this.dead) return finish(this.dead && this.inFlight > 0);
       this.idle = finish;
@@ -190,7 +224,14 @@ export class DirectTerminal implements OutputSink {
   }
 
   private close(): void {
+    this.closeInput();
     if (!this.out.destroyed) this.out.destroy();
+  }
+
+  private closeInput(): void {
+    const input = this.input;
+    this.input = null;
+    input?.dispose();
   }
 }
 
@@ -210,7 +251,7 @@ export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: Di
   if (uid === undefined) return refuse('no user ids on this platform');
   const opened = openClientTerminal(req, { uid, bootId: bootId() });
   if (!opened.ok) return refuse(opened.reason);
-  const out = nonBlockingWriter(opened.fd);
+  const out = nonBlockingWriter(opened, req.path);
   if (typeof out === 'string') return refuse(out);
   const sink = new DirectTerminal(out, req.altScreen, req.cut || replaced, {
     ...d,
@@ -221,7 +262,8 @@ export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: Di
     },
   });
   c.outputTo(sink);
-  c.send({ type: 'direct_on' });
+  const input = req.input ? offerInput(c, req, uid, sink, d) : false; // after outputTo: the sink owns the reader
+  c.send(input ? { type: 'direct_on', input: true } : { type: 'direct_on' });
   d.log(`client ${c.id}: output goes straight to ${req.path}`);
   return true;
 }

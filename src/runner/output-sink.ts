@@ -1,10 +1,11 @@
 /** Where a client's output goes when it is not its socket: the seam between ClientConn and direct output. */
 import type { Disposable } from '../core/lifetime.js';
 
-/** How a direct writer ended: whether the terminal is left on the alternate screen, and whether bytes were dropped. */
+/** How a direct writer ended: whether the terminal is left on the alternate screen, whether bytes were dropped, and the keys read after a detach key (direct input). */
 export interface HandBack {
   altScreen: boolean;
   cut: boolean;
+  keys?: string;
 }
 
 /**

@@ -167,7 +167,8 @@ export class Session implements Disposable {
       activity: this.activity,
       stream: this.stream,
       // The markers the client's jiggle chain looks for: the kind it takes from the same record.
-      direct: (c, req) => offerDirect(c, req, { clock, scheduler, log, settleMarkers: () => kindNamed(this.record.foregroundAgent ?? this.record.agent).settleMarkers }),
+      direct: (c, req) =>
+        offerDirect(c, req, { clock, scheduler, log, settleMarkers: () => kindNamed(this.record.foregroundAgent ?? this.record.agent).settleMarkers, handle: (cc, m) => this.handle(cc, m) }),
       control,
       prompts,
       size: this.size,

@@ -126,6 +126,15 @@ export interface DirectRequest {
   altScreen: boolean;
   /** An earlier writer may have stopped in the middle of an escape sequence: cancel it (CAN) before the first frame. */
   cut: boolean;
+  /** Direct input too: the runner reads the keys from the terminal itself (an old runner ignores it; the client then reads them). */
+  input?: DirectInputRequest;
+}
+/** What the runner needs to read a client's keys from its terminal (docs/protocol.md, "Direct input"). */
+export interface DirectInputRequest {
+  /** The client's descriptor it reads the terminal on (its stdin): /proc/<pid>/fd/<fd> must be the same `path`. */
+  fd: number;
+  /** The detach key's byte sequences (src/core/terminal/detach-key.ts): the runner stops reading at the first one. */
+  detachKeys: string[];
 }
 export interface InputMsg {
   type: 'input';
@@ -204,7 +213,11 @@ export interface ExplainMsg { type: 'explain'; explanation: StatusExplanation }
 export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null }
 export interface ByeMsg { type: 'bye'; reason: 'detach' | 'exit' | 'shutdown' }
 /** The runner writes this client's output to its terminal itself, from the next frame on. */
-export interface DirectOn { type: 'direct_on' }
+export interface DirectOn {
+  type: 'direct_on';
+  /** The runner also reads the client's keys from the terminal (direct input): the client must not read them. */
+  input?: boolean;
+}
 /** The runner will not write to the client's terminal (why, in a line): output comes on the socket as before. */
 export interface DirectRefused { type: 'direct_refused'; reason: string }
 /** Whether the terminal is on the alternate screen, said when it changes (true as soon as a switch to it is queued, false once a switch back is written). */
@@ -216,7 +229,13 @@ export interface DirectSettled { type: 'direct_settled' }
  * detach, before the program's exit, or when a subscribe replaces it); `cut` when it had to
  * drop bytes it could not write in time (the terminal may be inside an escape sequence).
  */
-export interface DirectOff { type: 'direct_off'; altScreen: boolean; cut: boolean }
+export interface DirectOff {
+  type: 'direct_off';
+  altScreen: boolean;
+  cut: boolean;
+  /** Direct input: keys the runner read after the detach key, in the same read (the client puts them back for the terminal's next reader). */
+  keys?: string;
+}
 export interface ErrorMsg {
   type: 'error';
   code: ErrorCode;

@@ -1,6 +1,6 @@
 /** Checks a client's message off the socket, field by field, before the runner acts on it. */
 import { isCommandId, readEnvelope, type Envelope } from './control-protocol.js';
-import type { ClientMessage, DirectRequest, ErrorCode } from './protocol.js';
+import type { ClientMessage, DirectInputRequest, DirectRequest, ErrorCode } from './protocol.js';
 
 export type Validated =
   | { ok: true; message: ClientMessage; envelope?: Envelope }
@@ -61,7 +61,7 @@ function validateBody(value: Record<string, unknown>): Validated {
       if ((cols === undefined) !== (rows === undefined)) return bad('subscribe_terminal needs both "cols" and "rows", or neither');
       if (cols !== undefined && !(isInt(cols) && isInt(rows))) return bad('subscribe_terminal "cols" and "rows" must be integers');
       const direct = value.direct === undefined ? undefined : readDirect(value.direct);
-      if (direct === null) return bad('subscribe_terminal "direct" needs "path", "pid", "startTime", "fd", "bootId", "altScreen" and "cut"');
+      if (direct === null) return bad('subscribe_terminal "direct" needs "path", "pid", "startTime", "fd", "bootId", "altScreen" and "cut" (and "input" has "fd" and "detachKeys")');
       const sub = { type, sinceSeq, scrollback, ...(direct ? { direct } : {}) };
       return ok(cols === undefined ? sub : { ...sub, cols, rows: rows as number });
     }
@@ -123,7 +123,23 @@ function readDirect(v: unknown): DirectRequest | null {
   if (!shortString(path, 64) || !shortString(bootId, 64) || !(typeof startTime === 'string' && /^[0-9]{1,24}$/.test(startTime))) return null;
   if (!(isInt(pid) && pid > 0) || !(isInt(fd) && fd >= 0 && fd < 65536)) return null;
   if (typeof altScreen !== 'boolean' || typeof cut !== 'boolean') return null;
-  return { path, pid, startTime, fd, bootId, altScreen, cut };
+  if (v.input === undefined) return { path, pid, startTime, fd, bootId, altScreen, cut };
+  const input = readDirectInput(v.input);
+  return input ? { path, pid, startTime, fd, bootId, altScreen, cut, input } : null;
+}
+
+/** At most this many detach sequences of at most this many characters (a key has 10: src/core/terminal/detach-key.ts). */
+const MAX_DETACH_KEYS = 32;
+const MAX_DETACH_KEY_LENGTH = 32;
+
+/** Direct input's fields: the client's input fd and its detach key's sequences (none empty); null when malformed. */
+function readDirectInput(v: unknown): DirectInputRequest | null {
+  if (!isObject(v)) return null;
+  const { fd, detachKeys } = v;
+  if (!(isInt(fd) && fd >= 0 && fd < 65536)) return null;
+  if (!Array.isArray(detachKeys) || detachKeys.length > MAX_DETACH_KEYS) return null;
+  if (!detachKeys.every((k) => shortString(k, MAX_DETACH_KEY_LENGTH))) return null;
+  return { fd, detachKeys };
 }
 
 function ok(message: ClientMessage): Validated {

@@ -1,0 +1,150 @@
+/**
+ * Direct input: the runner reads a local client's keys from the client's own terminal itself, as
+ * tmux's server reads its clients' terminals, instead of the client reading them and sending
+ * them on the socket (docs/protocol.md, "Direct input"). Only beside direct output, whose checks
+ * it repeats for its own descriptor (src/runner/tty-check.ts). What it reads is typed into the
+ * program exactly as a client's `input` message; the client's detach key ends the reading: the
+ * keys before it are typed, the fd is closed before anything else happens, and the keys after it
+ * go back to the client for whoever reads the terminal next.
+ */
+import fs from 'node:fs';
+import type net from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import tty from 'node:tty';
+import type { Disposable } from '../core/lifetime.js';
+import type { ClientMessage, DirectRequest } from '../core/protocol/protocol.js';
+import { bootId } from '../state/proc-identity.js';
+import type { ClientConn } from './client-conn.js';
+import type { Logger } from './log.js';
+import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
+import { adoptTtyStream, openClientTerminal, type Self } from './tty-check.js';
+
+interface InputDeps {
+  /** Keys read, to be typed as the client's `input` would be. */
+  typed(data: string): void;
+  /** The detach key was read (the fd is closed already): `after` is what came after it in the same read. */
+  detached(after: string): void;
+  /** The terminal ended (EOF, EIO): the fd is closed already. */
+  failed(why: string): void;
+}
+
+/** What one read of the terminal takes at most: a key is a few bytes, a paste comes in several reads. */
+const READ_BUFFER_BYTES = 16 * 1024;
+
+/**
+ * A tty stream that hands each read's bytes straight to `onBytes` (net.Socket's `onread`: libuv
+ * reads into our buffer, with no Readable stream, 'data' event or nextTick between a key and the
+ * PTY); end of file and errors still come as the stream's events. Started by resume().
+ */
+function keyStream(fd: number, onBytes: (bytes: Buffer) => void): tty.ReadStream {
+  const buffer = Buffer.alloc(READ_BUFFER_BYTES);
+  const onread = { buffer, callback: (n: number) => onBytes(buffer.subarray(0, n)) };
+  // @types/node lists onread for connect() only; net.Socket's constructor, which tty.ReadStream calls with these options, takes it too.
+  return new tty.ReadStream(fd, { onread } as net.SocketConstructorOpts);
+}
+
+/** A reader on the client's terminal; `dispose()` closes its fd at once (keys not read yet stay for the next reader). */
+class DirectInput implements Disposable {
+  private closed = false;
+  private readonly key: DetachKey;
+  /** As the client reads: a character split between reads is joined. */
+  private readonly utf8 = new StringDecoder('utf8');
+
+  constructor(
+    private readonly stream: tty.ReadStream,
+    detachKeys: readonly string[],
+    private readonly d: InputDeps,
+  ) {
+    this.key = { label: 'detach', sequences: [...detachKeys] };
+    stream.on('end', () => this.fail('end of file'));
+    stream.on('error', (err: NodeJS.ErrnoException) => this.fail(err.code ?? err.message));
+    stream.resume();
+  }
+
+  /** One read's bytes (the buffer is reused by the next read: decoded now). */
+  bytes(data: Buffer): void {
+    const chunk = this.utf8.write(data);
+    if (chunk) this.read(chunk);
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    // destroy closes the fd now (uv_close), not at its callback: nothing more is read from here on.
+    this.stream.destroy();
+  }
+
+  private read(chunk: string): void {
+    if (this.closed) return;
+    const hit = this.key.sequences.length ? findDetachKey(this.key, chunk) : null;
+    if (!hit) return this.d.typed(chunk);
+    const before = chunk.slice(0, hit.index);
+    if (before) this.d.typed(before);
+    this.dispose();
+    this.d.detached(chunk.slice(hit.index + hit.length));
+  }
+
+  private fail(why: string): void {
+    if (this.closed) return;
+    this.dispose();
+    this.d.failed(why);
+  }
+}
+
+/**
+ * Opens the client's terminal for reading (the same checks as for its output, on its input fd)
+ * and starts reading it, or says why not. The fd is checked again once libuv holds it, which
+ * reopens a pseudo-terminal's slave by name (uv_tty_init, src/runner/tty-check.ts adoptTtyStream).
+ */
+function openDirectInput(req: DirectRequest, self: Self, d: InputDeps): DirectInput | string {
+  if (!req.input) return 'not asked for';
+  const opened = openClientTerminal(req, self, 'read');
+  if (!opened.ok) return opened.reason;
+  let stream: tty.ReadStream;
+  let input: DirectInput | null = null;
+  try {
+    stream = keyStream(opened.fd, (bytes) => input?.bytes(bytes));
+  } catch (err) {
+    fs.closeSync(opened.fd);
+    return `cannot read the terminal: ${(err as Error).message}`;
+  }
+  const changed = adoptTtyStream(stream, opened.fd, opened.stat, req.path);
+  if (changed) {
+    stream.destroy();
+    return changed;
+  }
+  input = new DirectInput(stream, req.input.detachKeys, d);
+  return input;
+}
+
+/** What holds the reader (the client's direct-output sink, src/runner/direct-terminal.ts): its one end closes it. */
+export interface KeyOwner {
+  readKeys(input: Disposable): void;
+  detachKeyRead(after: string): void;
+  inputFailed(why: string): void;
+}
+
+/**
+ * Direct input beside direct output: the runner reads the client's keys from its terminal
+ * (refused to a read-only client, which may not type). True when it does; when it does not, the
+ * client keeps reading them, and the log says why.
+ */
+export function offerInput(c: ClientConn, req: DirectRequest, uid: number, sink: KeyOwner, d: { log: Logger; handle(c: ClientConn, msg: ClientMessage): void }): boolean {
+  const refuse = (reason: string) => {
+    d.log(`client ${c.id}: direct input from ${req.path} refused: ${reason}`);
+    return false;
+  };
+  if (c.readOnly) return refuse('the client attached read-only');
+  const input = openDirectInput(req, { uid, bootId: bootId() }, {
+    typed: (data) => d.handle(c, { type: 'input', data }),
+    detached: (after) => {
+      sink.detachKeyRead(after);
+      d.handle(c, { type: 'detach' });
+    },
+    failed: (why) => sink.inputFailed(why),
+  });
+  if (typeof input === 'string') return refuse(input);
+  sink.readKeys(input);
+  d.log(`client ${c.id}: input comes straight from ${req.path}`);
+  return true;
+}
