@@ -166,6 +166,11 @@ function cachesFor(Output: OutputClass): OutputCaches {
   return shared;
 }
 
+/** How wide Ink takes `text` to be (string-width, memoized in the shared caches: the slow path once per text, not once per frame). */
+export function inkTextWidth(text: string): number {
+  return Output ? cachesFor(Output).getStringWidth(text) : text.length;
+}
+
 /** A one-row Output with the row's writes, as get() would have done them (the innermost clip's x around each). */
 function oneRow(Output: OutputClass, width: number, ops: readonly RowOp[]): OutputInstance {
   const one = new Output({ width, height: 1 });
@@ -207,5 +212,5 @@ function install(Output: OutputClass): void {
 
 // At load, before anything renders: Board.tsx imports this module. Not Ink's shape (another
 // version): Ink draws as it always did, and test/ui/frame-cache.test.tsx fails.
-const Output = InkOutput as unknown as OutputClass;
-if (typeof Output === 'function' && typeof Output.prototype.get === 'function') install(Output);
+const Output = typeof InkOutput === 'function' && typeof InkOutput.prototype.get === 'function' ? (InkOutput as unknown as OutputClass) : null;
+if (Output) install(Output);
