@@ -125,6 +125,7 @@ export async function benchBoard({ tmux, log }) {
     };
     const { lat, rt } = describeInproc(inproc.one, 'one row changing');
     const { lat: latAll, rt: rtAll } = describeInproc(inproc.all, 'every row changing');
+    describeInproc(inproc.preview, "the preview alone changing (the selected session's screen scrolled by a line)");
     log(`(a1) ${fx(inproc.bytesPerWrite / 1024, 1)} KiB per write to the terminal; frame cache ${inproc.frameCache ? 'on' : 'OFF'}; React ${reactBuild} build (as the board command loads it)`);
 
     // tmux: 100 windows in one session, window 0 the same printing loop, the status line on (the default).
