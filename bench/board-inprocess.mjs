@@ -105,8 +105,9 @@ function fakeSession(i, at) {
 
 /**
  * Renders the real <Board/> for `sessions` fake sessions into a fake `cols` x `rows` terminal and
- * times feed updates, two ways: one visible row's line changing (`one`), then every session's line
- * changing at once (`all`). Resolves with the samples of each.
+ * times feed updates, three ways: one visible row's line changing (`one`), every session's line
+ * changing at once (`all`), then the selected session's screen alone (`preview`). Resolves with the
+ * samples of each.
  */
 export async function inProcessRender({ sessions, cols, rows }) {
   // Ink decides at load time whether it runs under CI (then it draws nothing until exit).
@@ -223,7 +224,14 @@ export async function inProcessRender({ sessions, cols, rows }) {
       feed.sessions = feed.sessions.map((s, j) => ({ ...s, previewLine: j === k ? marker : `all ${i} of session ${j}`, lastOutputAt: at, updatedAt: at }));
       return marker;
     });
-    return { one, all, bytesPerWrite: stdout.bytes / Math.max(1, stdout.writes), frameCache: frameCache.installed };
+    // The preview alone: the selected session printed a line (its screen scrolls by one), as in (a2); the sessions stay.
+    const preview = await phase((i) => {
+      const marker = `MARK-pv-${i}`;
+      const p = feed.preview;
+      feed.preview = { ...p, lines: [...p.lines.slice(1), marker] };
+      return marker;
+    });
+    return { one, all, preview, bytesPerWrite: stdout.bytes / Math.max(1, stdout.writes), frameCache: frameCache.installed };
   } finally {
     app.unmount();
     await app.waitUntilExit().catch(() => {});

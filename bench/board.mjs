@@ -56,6 +56,9 @@ const IDLE_MS = 10_000;
 /** The longest we wait for the sessions' ages to read in minutes before the idle window. */
 const IDLE_AGE_WAIT_MAX_MS = 40_000;
 
+/** Node flags for the board process alone, e.g. BENCH_BOARD_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
+const BOARD_NODE_ARGS = (process.env.BENCH_BOARD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 const pct = (ms, windowMs) => (100 * ms) / windowMs;
 const fx = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const stats = (xs) => ({ n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: Math.max(...xs) });
@@ -122,6 +125,7 @@ export async function benchBoard({ tmux, log }) {
     };
     const { lat, rt } = describeInproc(inproc.one, 'one row changing');
     const { lat: latAll, rt: rtAll } = describeInproc(inproc.all, 'every row changing');
+    describeInproc(inproc.preview, "the preview alone changing (the selected session's screen scrolled by a line)");
     log(`(a1) ${fx(inproc.bytesPerWrite / 1024, 1)} KiB per write to the terminal; frame cache ${inproc.frameCache ? 'on' : 'OFF'}; React ${reactBuild} build (as the board command loads it)`);
 
     // tmux: 100 windows in one session, window 0 the same printing loop, the status line on (the default).
@@ -137,7 +141,7 @@ export async function benchBoard({ tmux, log }) {
 
     // The board, at 200x50, selecting the first session (its screen in the preview).
     const tagOf = (s) => `s${s.name.slice('sig-'.length)}`;
-    board = new PtyClient(NODE, [BIN], { cols: COLS, rows: ROWS, env: home.env });
+    board = new PtyClient(NODE, [...BOARD_NODE_ARGS, BIN], { cols: COLS, rows: ROWS, env: home.env });
     await board.waitForText(`── ${sigs[0].name} (`, 15_000); // the preview title: name (state) size
     await board.waitForText(`READY-${tagOf(sigs[0])}`, 5000).catch(() => {});
     await board.settle(300, 3000);

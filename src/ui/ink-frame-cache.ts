@@ -6,7 +6,10 @@
  * and turns each row back into a string, on every frame, whatever changed. For the board that was
  * about three quarters of a frame's time (17 of 23 ms at p50, 100 sessions at 200x50), when one
  * row had changed. Ink has no public hook for this, so this module wraps `Output.prototype.get`
- * (Ink's build/output.js, which its package exports do not name: reached beside its main file).
+ * (Ink's build/output.js, which its package exports do not name: imported by its path in
+ * node_modules, statically, so that the bundle (scripts/bundle.mjs) holds one Output, the one its
+ * Ink draws with; a path worked out at run time made the bundle patch a second copy read from disk,
+ * and the real board drew without the cache: test/integration/bundle-frame-cache.test.ts).
  *
  * Rows are independent in `get()`: a text written at (x, y) only ever fills row y onwards, one
  * line per row, and the innermost clip is applied per write. So a row is a pure function of the
@@ -18,9 +21,8 @@
  * with the same arguments the original would have used. The screen is the same, cell for cell
  * (test/ui/frame-cache.test.tsx draws the board with and without it and compares).
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+// The module Ink itself loads (same file: node resolves the symlinks, esbuild the same path).
+import InkOutput from '../../node_modules/ink/build/output.js';
 
 /** What Ink's Output holds (build/output.js). */
 interface Clip {
@@ -164,6 +166,11 @@ function cachesFor(Output: OutputClass): OutputCaches {
   return shared;
 }
 
+/** How wide Ink takes `text` to be (string-width, memoized in the shared caches: the slow path once per text, not once per frame). */
+export function inkTextWidth(text: string): number {
+  return Output ? cachesFor(Output).getStringWidth(text) : text.length;
+}
+
 /** A one-row Output with the row's writes, as get() would have done them (the innermost clip's x around each). */
 function oneRow(Output: OutputClass, width: number, ops: readonly RowOp[]): OutputInstance {
   const one = new Output({ width, height: 1 });
@@ -203,15 +210,7 @@ function install(Output: OutputClass): void {
   frameCache.installed = true;
 }
 
-/** Ink's Output class: the module Ink itself loaded (same file, so the same module instance). */
-async function loadOutput(): Promise<OutputClass | null> {
-  const main = createRequire(import.meta.url).resolve('ink');
-  const mod = (await import(pathToFileURL(path.join(path.dirname(main), 'output.js')).href)) as { default?: OutputClass };
-  const Output = mod.default;
-  return typeof Output === 'function' && typeof Output.prototype.get === 'function' ? Output : null;
-}
-
 // At load, before anything renders: Board.tsx imports this module. Not Ink's shape (another
 // version): Ink draws as it always did, and test/ui/frame-cache.test.tsx fails.
-const Output = await loadOutput();
+const Output = typeof InkOutput === 'function' && typeof InkOutput.prototype.get === 'function' ? (InkOutput as unknown as OutputClass) : null;
 if (Output) install(Output);

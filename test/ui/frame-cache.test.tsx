@@ -11,7 +11,7 @@ import './no-ci.js'; // before anything loads Ink
 import { frameCache } from '../../src/ui/ink-frame-cache.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { FakeChatFeed, FakeFeed, screen, session } from './fakes.js';
-import { eventually, KEY, type FakeStdout } from './harness.js';
+import { cells, eventually, KEY } from './harness.js';
 import { mountBoard, type Mounted } from './mount.js';
 
 let m: Mounted | null = null;
@@ -22,22 +22,6 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Every cell of the screen as one string per row: what is there and how it looks. */
-function cells(out: FakeStdout): string[] {
-  const buf = out.term.buffer.active;
-  const rows: string[] = [];
-  for (let y = 0; y < out.rows; y++) {
-    const line = buf.getLine(y)!;
-    let row = '';
-    for (let x = 0; x < out.columns; x++) {
-      const c = line.getCell(x)!;
-      row += `${c.getChars() || '∅'}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${c.isBold()}${c.isDim()}${c.isInverse()}${c.isUnderline()}|`;
-    }
-    rows.push(row);
-  }
-  return rows;
-}
 
 const wide = (): SessionView[] => [
   session({ name: 'alpha', activity: 'busy', previewLine: 'compiling 3/12 ████░░░░ 33%' }),

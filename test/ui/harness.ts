@@ -135,3 +135,19 @@ export function colorOf(out: FakeStdout, text: string): number | null {
   }
   throw new Error(`"${text}" is not on the screen`);
 }
+
+/** Every cell of the screen as one string per row: what is there and how it looks. */
+export function cells(out: FakeStdout): string[] {
+  const buf = out.term.buffer.active;
+  const rows: string[] = [];
+  for (let y = 0; y < out.rows; y++) {
+    const line = buf.getLine(y)!;
+    let row = '';
+    for (let x = 0; x < out.columns; x++) {
+      const c = line.getCell(x)!;
+      row += `${c.getChars() || '∅'}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${c.isBold()}${c.isDim()}${c.isInverse()}${c.isUnderline()}|`;
+    }
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,7 +1,8 @@
 /**
  * The board draws what changed: one session's change renders its row alone (React.memo on the
  * row, the feed's view objects kept while unchanged, column widths kept as one object), a
- * preview update renders no row, and a change of the widths (a longer name) renders them all.
+ * preview update renders no row (nor the list: it is memoized too), and a change of the widths
+ * (a longer name) renders them all.
  * Rows are counted through RenderCountContext as the board renders them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,11 +22,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Counter implements RenderCounter {
   rows = new Map<string, number>();
+  /** Renders of the list itself (src/ui/components/SessionList.tsx). */
+  lists = 0;
   rendered(part: string, id?: string): void {
     if (part === 'row' && id) this.rows.set(id, (this.rows.get(id) ?? 0) + 1);
+    if (part === 'list') this.lists++;
   }
   reset(): void {
     this.rows.clear();
+    this.lists = 0;
   }
   get total(): number {
     return [...this.rows.values()].reduce((a, b) => a + b, 0);
@@ -80,6 +85,12 @@ describe('one change, one row rendered', () => {
     await eventually(m!.out, () => expect(m!.out.text()).toContain('all done'));
     await sleep(50);
     expect(counter.total).toBe(0);
+    // Nor does it go through the list (40 rows compared) at all: the same state, the same sessions.
+    expect(counter.lists).toBe(0);
+    // A session's change does.
+    feed.setSessions(feed.sessions.map((s, i) => (i === 7 ? { ...s, previewLine: 'news' } : s)));
+    await eventually(m!.out, () => expect(m!.out.text()).toContain('news'));
+    expect(counter.lists).toBeGreaterThanOrEqual(1);
   });
 
   it('a longer name widens the name column: then every row is rendered (the widths changed)', async () => {

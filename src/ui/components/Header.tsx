@@ -1,5 +1,6 @@
 /** The board's header: the sessions counted by state, the filter, paused rooms and marked rows. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { BoardSession } from '../../core/board/board-types.js';
 import { sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
@@ -72,8 +73,14 @@ export function hostsText(lines: readonly string[], width: number): string {
   return lines.length === 0 ? '' : cut(lines.join(' | '), width);
 }
 
-/** The title, how many rows want attention, how many sessions there are in each state; paused rooms, the filter and the position, when they matter. */
-export function Header({ sessions, shown, filter, position, pausedRooms, unseen, marked, hostLines = [], width }: HeaderProps) {
+const NO_LINES: readonly string[] = [];
+
+/**
+ * The title, how many rows want attention, how many sessions there are in each state; paused
+ * rooms, the filter and the position, when they matter. Memoized: a change of the preview alone
+ * does not count the sessions again.
+ */
+export const Header = memo(function Header({ sessions, shown, filter, position, pausedRooms, unseen, marked, hostLines = NO_LINES, width }: HeaderProps) {
   // The rows that rang first: they are what the user should look at; then the ones a prompt would go to.
   const counts = [
     ...(unseen > 0 ? [{ label: 'unseen', n: unseen, style: ATTENTION_STYLE }] : []),
@@ -112,4 +119,4 @@ export function Header({ sessions, shown, filter, position, pausedRooms, unseen,
       ) : null}
     </Box>
   );
-}
+});

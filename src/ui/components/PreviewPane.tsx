@@ -12,6 +12,7 @@ import { cropPreview, cropTop } from '../preview-crop.js';
 import { statusStyle } from '../status-style.js';
 import { cut, textWidth } from '../text-width.js';
 import { DialogCard, dialogCardRows } from './DialogCard.js';
+import { ShapedLine } from './ShapedText.js';
 
 export interface PreviewPaneProps {
   session: SessionView | null;
@@ -41,7 +42,7 @@ export const PreviewPane = memo(function PreviewPane({ session, preview, rows, w
       {session ? <Title session={session} size={size} width={width} /> : <Text dimColor>{rule('──  ', width)}</Text>}
       {dialog && cardRows > 0 ? <DialogCard dialog={dialog} width={width} /> : null}
       {screen ? (
-        <ScreenLines lines={cropPreview(screen, width, screenRows)} cursor={cursor ? { x: screen.cursorX, y: screen.cursorY - cropTop(screen, screenRows) } : null} />
+        <ScreenLines lines={cropPreview(screen, width, screenRows)} width={width} cursor={cursor ? { x: screen.cursorX, y: screen.cursorY - cropTop(screen, screenRows) } : null} />
       ) : (
         <Text dimColor>{placeholder(session)}</Text>
       )}
@@ -49,19 +50,19 @@ export const PreviewPane = memo(function PreviewPane({ session, preview, rows, w
   );
 });
 
-function ScreenLines({ lines, cursor }: { lines: string[]; cursor: { x: number; y: number } | null }) {
+function ScreenLines({ lines, width, cursor }: { lines: string[]; width: number; cursor: { x: number; y: number } | null }) {
   // The cursor's row may be past the last row with text (a prompt on a blank line).
   const shown = cursor && cursor.y >= lines.length ? [...lines, ...Array<string>(cursor.y - lines.length + 1).fill('')] : lines;
   return (
     <>
-      {shown.map((line, i) => (i === cursor?.y ? <CursorLine key={i} line={line} x={cursor.x} /> : <ScreenLine key={i} line={line} />))}
+      {shown.map((line, i) => (i === cursor?.y ? <CursorLine key={i} line={line} x={cursor.x} /> : <ScreenLine key={i} line={line} width={width} />))}
     </>
   );
 }
 
-/** One screen row: drawn again only when its text changed. */
-const ScreenLine = memo(function ScreenLine({ line }: { line: string }) {
-  return <Text wrap="truncate-end">{line || ' '}</Text>;
+/** One screen row: drawn again only when its text changed; shaped as ASCII for Ink's measure (an agent's screen is mostly box drawing). */
+const ScreenLine = memo(function ScreenLine({ line, width }: { line: string; width: number }) {
+  return <ShapedLine line={line || ' '} width={width} />;
 });
 
 /** A screen row with the cell under the cursor drawn inverse. */

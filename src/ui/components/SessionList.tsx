@@ -1,9 +1,11 @@
 /** The session list: the window of the (filtered) rows that fits on screen. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { ago } from '../../core/board/ago.js';
 import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
+import { useCountRender } from '../contexts/RenderCountContext.js';
 import { useTime } from '../contexts/TimeContext.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
 import { SessionRow, useRowColumns } from './SessionRow.js';
@@ -18,9 +20,12 @@ export interface SessionListProps {
 
 /**
  * The window of the (filtered) list that fits in `rows`, from the state's scroll offset. It goes
- * through its rows on every change; each row (memoized) draws again only when what it shows did.
+ * through its rows on every change of the state or the sessions; each row (memoized) draws again
+ * only when what it shows did. Memoized itself: a change of the preview alone (the same state,
+ * the same sessions) does not go through the rows at all.
  */
-export function SessionList({ state, views, rows, width }: SessionListProps) {
+export const SessionList = memo(function SessionList({ state, views, rows, width }: SessionListProps) {
+  useCountRender('list');
   const byId = new Map(views.map((v) => [v.id, v]));
   const vis = visibleSessions(state);
   const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
@@ -50,7 +55,7 @@ export function SessionList({ state, views, rows, width }: SessionListProps) {
       ))}
     </Box>
   );
-}
+});
 
 /** The age the row with the most recent activity shows. */
 function youngestAge(rows: readonly SessionView[], nowMs: number): number {

@@ -8,6 +8,7 @@ import type { SessionView } from '../../state/host-store.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';
 import { cut, fit, textWidth } from '../text-width.js';
+import { ShapedRun } from './ShapedText.js';
 
 /** Column widths shared by every row of the list. */
 export interface RowColumns {
@@ -61,15 +62,19 @@ export const SessionRow = memo(function SessionRow({ session: s, selected, marke
   const restAfter = rest - textWidth(wt);
   // In parts: Ink measures every text of the screen on every frame, and a text with one
   // character past ASCII takes the slow path for all of it (about 0.2 ms for a row); the glyphs
-  // go apart, so the rest of a row (usually ASCII) takes the fast one.
+  // go apart, so the rest of a row (usually ASCII) takes the fast one, and they are shaped as
+  // ASCII for Ink's measure (src/ui/ascii-shape.ts: 25 µs a row, a millisecond a frame).
   return (
     <Box width={columns.width} height={1}>
       <Box flexShrink={0}>
-        <Text>
-          {selected ? <Text color="cyan" bold>›</Text> : <Text color={ATTENTION_COLOR} bold>{marked ? ATTENTION_MARK : ' '}</Text>}
-          <Text color={PICK_COLOR} bold>{picked ? PICK_MARK : ' '}</Text>
-          <Text color={st.color} bold={st.bold}>{st.glyph}</Text>{' '}
-        </Text>
+        <ShapedRun
+          parts={[
+            selected ? { text: '›', color: 'cyan', bold: true } : { text: marked ? ATTENTION_MARK : ' ', color: ATTENTION_COLOR, bold: true },
+            { text: picked ? PICK_MARK : ' ', color: PICK_COLOR, bold: true },
+            { text: st.glyph, color: st.color, bold: st.bold },
+            { text: ' ' },
+          ]}
+        />
       </Box>
       <Text wrap="truncate-end">
         {hostCol ? <Text color={s.stale ? 'red' : 'gray'}>{fit(s.host ?? LOCAL_HOST, columns.host, true)} </Text> : null}
