@@ -41,12 +41,14 @@ export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url
  * functions (optimized on their first budget tick): at 200 columns the first few screen reads
  * run xterm's BufferLine.getTrimmedLength over 10,000 cells, and that one function alone woke
  * TurboFan (3.9 MiB of RSS in an idle 200x50 runner, none at 80x24); a hot one still gets
- * optimized, three ticks later. --expose-gc lets the runner give back what a burst of output
+ * optimized, three ticks later. --no-sparkplug: no baseline-compiled copies of the functions
+ * start-up ran (0.8 MiB of RSS); the parse was no slower without them (bench/parse-bytes.mjs:
+ * TurboFan takes the hot loop either way). --expose-gc lets the runner give back what a burst of output
  * grew, once it is quiet (src/runner/memory-reclaim.ts). Smaller semi-spaces, a smaller V8 thread pool and a
  * single-threaded GC saved under 1 MiB each and cost GC time on a `cat`; --lite-mode and
  * --jitless save more but parse several times slower.
  */
-const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--expose-gc'];
+const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--no-sparkplug', '--expose-gc'];
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {
