@@ -10,6 +10,7 @@ import type { Envelope } from '../core/protocol/control-protocol.js';
 import type { ClientMessage } from '../core/protocol/protocol.js';
 import { validateClientMessage } from '../core/protocol/validate.js';
 import { ClientConn } from './client-conn.js';
+import { listenUnix } from './listen-unix.js';
 import type { Logger } from './log.js';
 
 /** Each connection's decode errors beyond this many in a row end it: a peer that only sends garbage. */
@@ -36,7 +37,7 @@ export function listen(socketPath: string, onConnection: (socket: net.Socket) =>
       reject(err);
     };
     server.once('error', failed);
-    server.listen(socketPath, () => {
+    server.once('listening', () => {
       process.umask(oldMask);
       server.off('error', failed);
       server.on('error', (err) => log(`server error: ${err.message}`));
@@ -49,6 +50,7 @@ export function listen(socketPath: string, onConnection: (socket: net.Socket) =>
       }
       resolve({ server, dispose: toDisposable(() => server.close()).dispose });
     });
+    listenUnix(server, socketPath);
   });
 }
 

@@ -80,4 +80,27 @@ describe('listen before spawn', () => {
     server.dispose();
     expect(logged).toEqual([]);
   });
+
+  it('serves its socket without loading node\'s cluster module (1.1 MiB an idle runner would keep)', async () => {
+    home = makeHome();
+    const sock = path.join(home, 'probe.sock');
+    const module = path.join(ROOT, 'dist', 'runner', 'server.js');
+    // A fresh node, as a runner is: listen, take one connection, then say what node loaded.
+    const script = `
+      const { listen } = await import(${JSON.stringify(module)});
+      const s = await listen(${JSON.stringify(sock)}, (c) => c.end('hi'), console.error);
+      const addr = s.server.address();
+      const net = await import('node:net');
+      const got = await new Promise((r) => net.connect(${JSON.stringify(sock)}).on('data', (d) => r(String(d))));
+      s.dispose();
+      console.log(JSON.stringify({ addr, got, cluster: process.moduleLoadList.includes('NativeModule cluster') }));`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+      child.on('error', reject);
+      child.on('exit', () => resolve(text));
+    });
+    expect(JSON.parse(out)).toEqual({ addr: sock, got: 'hi', cluster: false });
+  });
 });
