@@ -5,7 +5,9 @@
 // by every node process) and the same for a bare idle node.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
-import { NODE, SHELL, rssMiB, sleep } from './lib.mjs';
+import os from 'node:os';
+import path from 'node:path';
+import { NODE, ROOT, SHELL, rssMiB, sleep } from './lib.mjs';
 
 const IDLE_MS = 3000;
 const TARGET_MIB = 45;
@@ -13,6 +15,14 @@ const TARGET_MIB = 45;
 const WORKED_IDLE_MS = 8000;
 /** The worked session's burst: about 2 MiB of output, well past where the parser is optimized. */
 const BURST_LINES = 300_000;
+
+/** What the runner starts with (src/client/sessions.ts's RUNNER_NODE_FLAGS; its environment holds NODE_EXTRA_CA_CERTS out: src/core/agents/session-env.ts). */
+const RUNNER_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--no-sparkplug', '--expose-gc'];
+const runnerEnv = () => {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+};
 
 /** Private dirty memory of a process (MiB), from /proc/<pid>/smaps_rollup. */
 function privateMiB(pid) {
@@ -35,14 +45,26 @@ export async function benchRss({ ab, tmux, log }) {
   if (!runnerPid || !smallPid) throw new Error('ls --json gave no runnerPid');
   // A bare idle node process: the part of the runner's memory that is node itself.
   const bare = spawn(NODE, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  // The same, started as the runner is (its flags, without NODE_EXTRA_CA_CERTS where that is set).
+  const bareAsRunner = spawn(NODE, [...RUNNER_FLAGS, '-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore', env: runnerEnv() });
+  // The floor: node, the model, the PTY and a socket, none of our code (bench/fixtures/runner-floor.cjs).
+  const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-floor-'));
+  const floor = spawn(NODE, [...RUNNER_FLAGS, path.join(ROOT, 'bench', 'fixtures', 'runner-floor.cjs'), floorDir], { stdio: 'ignore', cwd: ROOT, env: { ...runnerEnv(), FLOOR_COMMAND: JSON.stringify(shell) } });
   let bareMiB;
   let barePrivate;
+  let bareAsRunnerMiB;
+  let floorMiB;
   try {
     await sleep(IDLE_MS);
     bareMiB = rssMiB(bare.pid);
     barePrivate = privateMiB(bare.pid);
+    bareAsRunnerMiB = rssMiB(bareAsRunner.pid);
+    floorMiB = rssMiB(floor.pid);
   } finally {
     bare.kill('SIGKILL');
+    bareAsRunner.kill('SIGKILL');
+    floor.kill('SIGKILL');
+    fs.rmSync(floorDir, { recursive: true, force: true });
   }
   const abMiB = rssMiB(runnerPid);
   const smallMiB = rssMiB(smallPid);
@@ -53,6 +75,7 @@ export async function benchRss({ ab, tmux, log }) {
   const abPrivate = privateMiB(runnerPid);
   log(`(d) runner pid ${runnerPid} (200x50): ${abMiB.toFixed(1)} MiB; runner pid ${smallPid} (80x24): ${smallMiB.toFixed(1)} MiB; tmux server pid ${serverPid}: ${tmMiB.toFixed(1)} MiB; bare idle node: ${bareMiB.toFixed(1)} MiB`);
   log(`(d) after a ${BURST_LINES}-line burst, idle again: runner ${workedMiB.toFixed(1)} MiB, private dirty ${workedPrivate.toFixed(1)} MiB`);
+  log(`(d) references started as the runner is (its flags, no NODE_EXTRA_CA_CERTS): a bare idle node ${bareAsRunnerMiB.toFixed(1)} MiB; node + the 200x50 model + bash in node-pty + a socket, none of our code: ${floorMiB.toFixed(1)} MiB`);
   log(`(d) private dirty: runner ${abPrivate.toFixed(1)} MiB, bare idle node ${barePrivate.toFixed(1)} MiB, tmux server ${privateMiB(serverPid).toFixed(1)} MiB`);
   return [
     {
@@ -64,8 +87,8 @@ export async function benchRss({ ab, tmux, log }) {
       ratio: abMiB / tmMiB,
       target: `agent-board < ${TARGET_MIB} MiB`,
       pass: abMiB < TARGET_MIB,
-      extra: { runnerPid, tmuxServerPid: serverPid, idleMs: IDLE_MS, runner80x24MiB: smallMiB, runnerAfterBurstMiB: workedMiB, runnerAfterBurstPrivateDirtyMiB: workedPrivate, bareNodeMiB: bareMiB, runnerPrivateDirtyMiB: abPrivate, bareNodePrivateDirtyMiB: barePrivate },
-      note: `runner process (200x50, scrollback 5000) vs tmux server process, children not counted; an 80x24 runner: ${smallMiB.toFixed(1)} MiB; after a burst: ${workedMiB.toFixed(1)} MiB (private ${workedPrivate.toFixed(1)}); a bare idle node: ${bareMiB.toFixed(1)} MiB; private dirty: runner ${abPrivate.toFixed(1)} MiB, bare node ${barePrivate.toFixed(1)} MiB`,
+      extra: { runnerPid, tmuxServerPid: serverPid, idleMs: IDLE_MS, runner80x24MiB: smallMiB, runnerAfterBurstMiB: workedMiB, runnerAfterBurstPrivateDirtyMiB: workedPrivate, bareNodeMiB: bareMiB, bareNodeAsRunnerMiB: bareAsRunnerMiB, floorMiB, runnerPrivateDirtyMiB: abPrivate, bareNodePrivateDirtyMiB: barePrivate },
+      note: `runner process (200x50, scrollback 5000) vs tmux server process, children not counted; an 80x24 runner: ${smallMiB.toFixed(1)} MiB; after a burst: ${workedMiB.toFixed(1)} MiB (private ${workedPrivate.toFixed(1)}); a bare idle node: ${bareMiB.toFixed(1)} MiB (${bareAsRunnerMiB.toFixed(1)} started as the runner is); node + model + PTY + socket alone: ${floorMiB.toFixed(1)} MiB; private dirty: runner ${abPrivate.toFixed(1)} MiB, bare node ${barePrivate.toFixed(1)} MiB`,
     },
   ];
 }
