@@ -24,6 +24,19 @@ const runnerEnv = () => {
   return env;
 };
 
+/** The longest the worked one is waited for beyond WORKED_IDLE_MS, for its runner's reclaim line. */
+const RECLAIM_WAIT_MS = 10_000;
+
+/** The runner's reclaim line (src/runner/memory-reclaim.ts) once it is logged, or null after `ms`. */
+async function waitForReclaim(logFile, ms) {
+  for (let waited = 0; waited < ms; waited += 200) {
+    const line = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes('quiet after a burst')) : undefined;
+    if (line) return line.slice(line.indexOf('quiet after a burst'));
+    await sleep(200);
+  }
+  return null;
+}
+
 /** Private dirty memory of a process (MiB), from /proc/<pid>/smaps_rollup. */
 function privateMiB(pid) {
   const m = /^Private_Dirty:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
@@ -69,12 +82,14 @@ export async function benchRss({ ab, tmux, log }) {
   const abMiB = rssMiB(runnerPid);
   const smallMiB = rssMiB(smallPid);
   await sleep(WORKED_IDLE_MS - IDLE_MS);
+  // A loaded machine can stretch the burst past the wait: read it once the runner says it gave back (its log).
+  const reclaimed = await waitForReclaim(path.join(ab.home, 'sessions', worked, 'runner.log'), RECLAIM_WAIT_MS);
   const workedMiB = rssMiB(workedPid);
   const workedPrivate = privateMiB(workedPid);
   const tmMiB = rssMiB(serverPid);
   const abPrivate = privateMiB(runnerPid);
   log(`(d) runner pid ${runnerPid} (200x50): ${abMiB.toFixed(1)} MiB; runner pid ${smallPid} (80x24): ${smallMiB.toFixed(1)} MiB; tmux server pid ${serverPid}: ${tmMiB.toFixed(1)} MiB; bare idle node: ${bareMiB.toFixed(1)} MiB`);
-  log(`(d) after a ${BURST_LINES}-line burst, idle again: runner ${workedMiB.toFixed(1)} MiB, private dirty ${workedPrivate.toFixed(1)} MiB`);
+  log(`(d) after a ${BURST_LINES}-line burst, idle again: runner ${workedMiB.toFixed(1)} MiB, private dirty ${workedPrivate.toFixed(1)} MiB; its runner: ${reclaimed ?? `no reclaim logged ${RECLAIM_WAIT_MS / 1000} s past the wait`}`);
   log(`(d) references started as the runner is (its flags, no NODE_EXTRA_CA_CERTS): a bare idle node ${bareAsRunnerMiB.toFixed(1)} MiB; node + the 200x50 model + bash in node-pty + a socket, none of our code: ${floorMiB.toFixed(1)} MiB`);
   log(`(d) private dirty: runner ${abPrivate.toFixed(1)} MiB, bare idle node ${barePrivate.toFixed(1)} MiB, tmux server ${privateMiB(serverPid).toFixed(1)} MiB`);
   return [
