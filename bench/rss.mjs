@@ -24,14 +24,15 @@ const runnerEnv = () => {
   return env;
 };
 
-/** The longest the worked one is waited for beyond WORKED_IDLE_MS, for its runner's reclaim line. */
-const RECLAIM_WAIT_MS = 10_000;
+/** The longest the worked one is waited for beyond WORKED_IDLE_MS, for its runner's last reclaim line (up to three tries, 6 s each). */
+const RECLAIM_WAIT_MS = 20_000;
 
 /** The runner's reclaim line (src/runner/memory-reclaim.ts) once it is logged, or null after `ms`. */
 async function waitForReclaim(logFile, ms) {
   for (let waited = 0; waited < ms; waited += 200) {
-    const line = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes('quiet after a burst')) : undefined;
-    if (line) return line.slice(line.indexOf('quiet after a burst'));
+    const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('quiet after a burst')) : [];
+    const last = lines.at(-1);
+    if (last && !last.includes('trying again')) return lines.map((l) => l.slice(l.indexOf('quiet after a burst'))).join('; ');
     await sleep(200);
   }
   return null;
