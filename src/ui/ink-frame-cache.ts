@@ -152,12 +152,35 @@ function plainRow(ops: readonly RowOp[], caches: OutputCaches): string | null {
   let at = 0;
   for (let i = 0; i < ops.length; i++) {
     const o = ops[i]!;
-    if (o.clip || o.x < at || (i < ops.length - 1 && !ONE_CELL_EACH.test(o.shown))) return null;
+    if (o.clip || o.x < at) return null;
     if (o.x > at) row += ' '.repeat(o.x - at);
     row += o.shown;
-    at = o.x + caches.getStringWidth(o.shown);
+    // Where the last write ends matters to no other.
+    if (i < ops.length - 1) {
+      if (!ONE_CELL_EACH.test(o.shown)) return null;
+      at = o.x + cellsOf(o.shown, caches);
+    }
   }
   return row.trimEnd();
+}
+
+/**
+ * Where get() ends a ONE_CELL_EACH text: it puts each character (outside the escape sequences)
+ * at the next cell and moves on by max(1, its string-width), per character, memoized. The text's
+ * own string-width took the slow path for every new text past ASCII (a row's glyphs: 47 times a
+ * frame when every row changed).
+ */
+function cellsOf(text: string, caches: OutputCaches): number {
+  let cells = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x1b) {
+      // A CSI sequence (the styles' SGR; sanitizeAnsi leaves no other): up to its final byte.
+      i += 2;
+      while (i < text.length && (text.charCodeAt(i) < 0x40 || text.charCodeAt(i) > 0x7e)) i++;
+    } else cells += c < 0x7f ? 1 : Math.max(1, caches.getStringWidth(text[i]!));
+  }
+  return cells;
 }
 
 /** The shared caches, started again once they hold CACHED_LINES_MAX lines. */
