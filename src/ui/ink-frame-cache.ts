@@ -47,12 +47,15 @@ interface OutputInstance {
 }
 type OutputClass = (new (o: { width: number; height: number }) => OutputInstance) & { prototype: OutputInstance };
 
-/** One row's writes, as the original get() would do them on a one-row Output; `shown`: the line after the transformers. */
-type RowOp = { x: number; line: string; shown: string; transformers: Transformer[]; clip: Clip | undefined };
+/**
+ * One row's writes, as the original get() would do them on a one-row Output; `shown`: the line
+ * after the transformers; `index`: the line's among its write's (what the transformers were given).
+ */
+type RowOp = { x: number; line: string; shown: string; transformers: Transformer[]; index: number; clip: Clip | undefined };
 
 /** The last frame's rows, for one shape of frame (Ink makes one Output per frame, of the screen's size). */
 interface Frame {
-  keys: string[];
+  keys: (readonly RowOp[])[];
   rows: string[];
 }
 
@@ -110,7 +113,7 @@ function rowOps(ops: readonly Operation[], height: number): RowOp[][] {
         const line = lines[i]!;
         let shown = line;
         for (const t of op.transformers) shown = t(shown, i - from);
-        rows[y]!.push({ x: op.x, line, shown, transformers: indexed(op.transformers, i - from), clip: clipsX(clip) ? clip : undefined });
+        rows[y]!.push({ x: op.x, line, shown, transformers: op.transformers, index: i - from, clip: clipsX(clip) ? clip : undefined });
       }
     }
   }
@@ -123,14 +126,15 @@ function indexed(transformers: Transformer[], index: number): Transformer[] {
   return transformers.map((t) => (line: string) => t(line, index));
 }
 
-/** What the row's text depends on, as one string (lengths first, so no two differ only in where a part ends). */
-function keyOf(ops: readonly RowOp[]): string {
-  let key = '';
-  for (const o of ops) {
-    const clip = o.clip ? `${o.clip.x1},${o.clip.x2}` : '';
-    key += `${o.x};${clip};${o.line.length};${o.line};${o.shown.length};${o.shown}\u0000`;
+/** Whether two rows' writes make the same text: the same places, clips and lines, before and after the transformers. */
+function sameOps(a: readonly RowOp[] | undefined, b: readonly RowOp[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]!;
+    const q = b[i]!;
+    if (p.x !== q.x || p.line !== q.line || p.shown !== q.shown || p.clip?.x1 !== q.clip?.x1 || p.clip?.x2 !== q.clip?.x2) return false;
   }
-  return key;
+  return true;
 }
 
 /**
@@ -200,7 +204,7 @@ function oneRow(Output: OutputClass, width: number, ops: readonly RowOp[]): Outp
   one.caches = cachesFor(Output);
   for (const o of ops) {
     if (o.clip) one.operations.push({ type: 'clip', clip: { x1: o.clip.x1, x2: o.clip.x2 } });
-    one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: o.transformers });
+    one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: indexed(o.transformers, o.index) });
     if (o.clip) one.operations.push({ type: 'unclip' });
   }
   return one;
@@ -216,15 +220,14 @@ function install(Output: OutputClass): void {
     const out: string[] = new Array<string>(height);
     for (let y = 0; y < height; y++) {
       const ops = perRow[y]!;
-      const key = keyOf(ops);
-      if (frame.keys[y] === key) {
+      if (sameOps(frame.keys[y], ops)) {
         out[y] = frame.rows[y]!;
         frameCache.hits++;
         continue;
       }
       frameCache.misses++;
       const row = plainRow(ops, cachesFor(Output)) ?? original.call(oneRow(Output, width, ops)).output;
-      frame.keys[y] = key;
+      frame.keys[y] = ops;
       frame.rows[y] = row;
       out[y] = row;
     }
