@@ -47,12 +47,15 @@ interface OutputInstance {
 }
 type OutputClass = (new (o: { width: number; height: number }) => OutputInstance) & { prototype: OutputInstance };
 
-/** One row's writes, as the original get() would do them on a one-row Output; `shown`: the line after the transformers. */
-type RowOp = { x: number; line: string; shown: string; transformers: Transformer[]; clip: Clip | undefined };
+/**
+ * One row's writes, as the original get() would do them on a one-row Output; `shown`: the line
+ * after the transformers; `index`: the line's among its write's (what the transformers were given).
+ */
+type RowOp = { x: number; line: string; shown: string; transformers: Transformer[]; index: number; clip: Clip | undefined };
 
 /** The last frame's rows, for one shape of frame (Ink makes one Output per frame, of the screen's size). */
 interface Frame {
-  keys: string[];
+  keys: (readonly RowOp[])[];
   rows: string[];
 }
 
@@ -110,7 +113,7 @@ function rowOps(ops: readonly Operation[], height: number): RowOp[][] {
         const line = lines[i]!;
         let shown = line;
         for (const t of op.transformers) shown = t(shown, i - from);
-        rows[y]!.push({ x: op.x, line, shown, transformers: indexed(op.transformers, i - from), clip: clipsX(clip) ? clip : undefined });
+        rows[y]!.push({ x: op.x, line, shown, transformers: op.transformers, index: i - from, clip: clipsX(clip) ? clip : undefined });
       }
     }
   }
@@ -123,14 +126,15 @@ function indexed(transformers: Transformer[], index: number): Transformer[] {
   return transformers.map((t) => (line: string) => t(line, index));
 }
 
-/** What the row's text depends on, as one string (lengths first, so no two differ only in where a part ends). */
-function keyOf(ops: readonly RowOp[]): string {
-  let key = '';
-  for (const o of ops) {
-    const clip = o.clip ? `${o.clip.x1},${o.clip.x2}` : '';
-    key += `${o.x};${clip};${o.line.length};${o.line};${o.shown.length};${o.shown}\u0000`;
+/** Whether two rows' writes make the same text: the same places, clips and lines, before and after the transformers. */
+function sameOps(a: readonly RowOp[] | undefined, b: readonly RowOp[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]!;
+    const q = b[i]!;
+    if (p.x !== q.x || p.line !== q.line || p.shown !== q.shown || p.clip?.x1 !== q.clip?.x1 || p.clip?.x2 !== q.clip?.x2) return false;
   }
-  return key;
+  return true;
 }
 
 /**
@@ -152,12 +156,35 @@ function plainRow(ops: readonly RowOp[], caches: OutputCaches): string | null {
   let at = 0;
   for (let i = 0; i < ops.length; i++) {
     const o = ops[i]!;
-    if (o.clip || o.x < at || (i < ops.length - 1 && !ONE_CELL_EACH.test(o.shown))) return null;
+    if (o.clip || o.x < at) return null;
     if (o.x > at) row += ' '.repeat(o.x - at);
     row += o.shown;
-    at = o.x + caches.getStringWidth(o.shown);
+    // Where the last write ends matters to no other.
+    if (i < ops.length - 1) {
+      if (!ONE_CELL_EACH.test(o.shown)) return null;
+      at = o.x + cellsOf(o.shown, caches);
+    }
   }
   return row.trimEnd();
+}
+
+/**
+ * Where get() ends a ONE_CELL_EACH text: it puts each character (outside the escape sequences)
+ * at the next cell and moves on by max(1, its string-width), per character, memoized. The text's
+ * own string-width took the slow path for every new text past ASCII (a row's glyphs: 47 times a
+ * frame when every row changed).
+ */
+function cellsOf(text: string, caches: OutputCaches): number {
+  let cells = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x1b) {
+      // A CSI sequence (the styles' SGR; sanitizeAnsi leaves no other): up to its final byte.
+      i += 2;
+      while (i < text.length && (text.charCodeAt(i) < 0x40 || text.charCodeAt(i) > 0x7e)) i++;
+    } else cells += c < 0x7f ? 1 : Math.max(1, caches.getStringWidth(text[i]!));
+  }
+  return cells;
 }
 
 /** The shared caches, started again once they hold CACHED_LINES_MAX lines. */
@@ -177,7 +204,7 @@ function oneRow(Output: OutputClass, width: number, ops: readonly RowOp[]): Outp
   one.caches = cachesFor(Output);
   for (const o of ops) {
     if (o.clip) one.operations.push({ type: 'clip', clip: { x1: o.clip.x1, x2: o.clip.x2 } });
-    one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: o.transformers });
+    one.operations.push({ type: 'write', x: o.x, y: 0, text: o.line, transformers: indexed(o.transformers, o.index) });
     if (o.clip) one.operations.push({ type: 'unclip' });
   }
   return one;
@@ -193,15 +220,14 @@ function install(Output: OutputClass): void {
     const out: string[] = new Array<string>(height);
     for (let y = 0; y < height; y++) {
       const ops = perRow[y]!;
-      const key = keyOf(ops);
-      if (frame.keys[y] === key) {
+      if (sameOps(frame.keys[y], ops)) {
         out[y] = frame.rows[y]!;
         frameCache.hits++;
         continue;
       }
       frameCache.misses++;
       const row = plainRow(ops, cachesFor(Output)) ?? original.call(oneRow(Output, width, ops)).output;
-      frame.keys[y] = key;
+      frame.keys[y] = ops;
       frame.rows[y] = row;
       out[y] = row;
     }

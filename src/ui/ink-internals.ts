@@ -1,6 +1,11 @@
 /**
- * The one place the board touches an Ink internal, `useStdin().internal_eventEmitter` (Ink 6.8.0,
- * pinned exactly in package.json because an internal can change in any release). Ink hands what it
+ * The one place the board touches Ink's internals (Ink 6.8.0, pinned exactly in package.json
+ * because an internal can change in any release), bar the frame cache (ink-frame-cache.ts).
+ *
+ * `inkStyle`: a text styled as <Text> styles it (Ink's build/colorize.js, with Ink's own chalk,
+ * so the same colour level), for rows the board builds as whole strings (src/ui/list-lines.ts).
+ *
+ * `useRawInput`: `useStdin().internal_eventEmitter`. Ink hands what it
  * reads from stdin to its useInput handlers through that emitter, an 'input' event per key, escape
  * sequence or run of plain text as its input parser cut them (together, exactly the bytes read; a
  * lone Escape comes a tick later). The board needs those bytes raw in two places: type-through
@@ -9,6 +14,8 @@
  * reading process.stdin beside Ink would race its own reader: no public API does this.
  */
 import { useStdin } from 'ink';
+// Ink's colour helper, by its path (its package exports do not name it), as ink-frame-cache.ts imports Output.
+import colorize from '../../node_modules/ink/build/colorize.js';
 import { useMemo } from 'react';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
 
@@ -35,4 +42,23 @@ export function useRawInput(): RawInput | null {
       },
     };
   }, [emitter]);
+}
+
+/** How a piece of a row looks: <Text>'s props of the same names. */
+export interface InkStyle {
+  color?: string;
+  dimColor?: boolean;
+  bold?: boolean;
+  inverse?: boolean;
+}
+
+/** `text` with the escape sequences <Text {...style}> wraps it in, applied in Text's order (dim, colour, bold, inverse). */
+export function inkStyle(text: string, style: InkStyle): string {
+  let out = text;
+  // colorize takes any of chalk's names: the modifiers are names too.
+  if (style.dimColor) out = colorize(out, 'dim', 'foreground');
+  if (style.color) out = colorize(out, style.color, 'foreground');
+  if (style.bold) out = colorize(out, 'bold', 'foreground');
+  if (style.inverse) out = colorize(out, 'inverse', 'foreground');
+  return out;
 }

@@ -16,7 +16,11 @@ export function cellWidth(cp: number): number {
   return 1;
 }
 
+/** Printable ASCII: a cell per character (most of what the board measures, every frame). */
+const ASCII = /^[\x20-\x7e]*$/;
+
 export function textWidth(s: string): number {
+  if (ASCII.test(s)) return s.length;
   let w = 0;
   for (const c of s) w += cellWidth(c.codePointAt(0)!);
   return w;
@@ -24,6 +28,7 @@ export function textWidth(s: string): number {
 
 /** The longest start of `s` that fits in `width` cells. */
 export function cut(s: string, width: number): string {
+  if (ASCII.test(s)) return s.slice(0, Math.max(0, width));
   let w = 0;
   let out = '';
   for (const c of s) {

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import type { Message } from '../../core/board/board-types.js';
 import { BINDINGS, type HintWhen, type KeyMode } from '../../core/board/keybindings.js';
 import { textWidth } from '../text-width.js';
+import { ShapedRun } from './ShapedText.js';
 
 export interface FooterProps {
   mode: KeyMode;
@@ -31,6 +32,9 @@ export function fitHints(hints: readonly string[], width: number): string {
 export function Footer({ mode, message, now, width }: FooterProps) {
   const hints = BINDINGS[mode].flatMap((b) => (b.hint && (!b.when || now?.has(b.when)) ? [b.hint] : []));
   const room = message ? width - textWidth(message.text) - GAP.length : width;
+  const shown = fitHints(hints, room);
+  // Shaped for Ink's measure (the arrows): it fits, unless Ink measures the message otherwise than we do.
+  const fits = !message || /^[\x20-\x7e]*$/.test(message.text);
   return (
     <Box height={1} width={width}>
       {message ? (
@@ -38,7 +42,7 @@ export function Footer({ mode, message, now, width }: FooterProps) {
           <Text color={message.error ? 'red' : 'green'} wrap="truncate-end">{message.text}</Text>
         </Box>
       ) : null}
-      <Text dimColor wrap="truncate-end">{fitHints(hints, room)}</Text>
+      {shown ? <ShapedRun parts={[{ text: shown, dimColor: true }]} fits={fits} wrap="truncate-end" /> : null}
     </Box>
   );
 }

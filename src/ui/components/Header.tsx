@@ -6,6 +6,7 @@ import { sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
 import { PICK_COLOR, PICK_MARK } from './SessionRow.js';
 import { cut, textWidth } from '../text-width.js';
+import { ShapedRun, type RunPart } from './ShapedText.js';
 
 export interface HeaderProps {
   sessions: readonly BoardSession[];
@@ -97,18 +98,16 @@ export const Header = memo(function Header({ sessions, shown, filter, position, 
   // Two spaces between the counts when they fit, one when they would not.
   const wide = title.length + counts.reduce((n, c) => n + 6 + String(c.n).length + c.label.length, 0) + right.length + 2 <= width;
   const sep = wide ? '  ' : ' ';
+  const left: RunPart[] = [
+    { text: 'agent-board', bold: true },
+    { text: ` ${title.slice('agent-board '.length)}` },
+    ...counts.flatMap(({ label, n, style }): RunPart[] => [{ text: sep }, { text: style.glyph, color: style.color, bold: style.bold }, { text: ` ${n} ${label}` }]),
+  ];
+  // Shaped for Ink's measure (the glyphs) when it fits beside the right part; else Ink cuts it.
+  const fits = left.reduce((w, p) => w + textWidth(p.text), 0) + (right ? textWidth(right) + 1 : 0) <= width;
   return (
     <Box width={width} height={1} justifyContent="space-between">
-      <Text wrap="truncate-end">
-        <Text bold>agent-board</Text>
-        <Text> {title.slice('agent-board '.length)}</Text>
-        {counts.map(({ label, n, style }) => (
-          <Text key={label}>
-            {sep}
-            <Text color={style.color} bold={style.bold}>{style.glyph}</Text> {n} {label}
-          </Text>
-        ))}
-      </Text>
+      <ShapedRun parts={left} fits={fits} wrap="truncate-end" />
       {right ? (
         <Box flexShrink={0} marginLeft={1}>
           {down ? <Text color="red">{down}{paused || place ? '  ' : ''}</Text> : null}

@@ -12,7 +12,7 @@ import { cropPreview, cropTop } from '../preview-crop.js';
 import { statusStyle } from '../status-style.js';
 import { cut, textWidth } from '../text-width.js';
 import { DialogCard, dialogCardRows } from './DialogCard.js';
-import { ShapedLine } from './ShapedText.js';
+import { ShapedLine, ShapedRun } from './ShapedText.js';
 
 export interface PreviewPaneProps {
   session: SessionView | null;
@@ -95,11 +95,15 @@ function Title({ session, size, width }: { session: SessionView; size: string; w
   // hundred box-drawing characters take string-width's slow path (about half a millisecond).
   return (
     <Box width={width} height={1}>
-      <Text wrap="truncate-end">
-        <Text dimColor>{head}</Text>
-        <Text color={grey ? undefined : st.color} dimColor={grey} bold={st.bold}>{state}</Text>
-        <Text dimColor>{tail}</Text>
-      </Text>
+      {/* It fits (above); shaped for Ink's measure (the title's line). */}
+      <ShapedRun
+        parts={[
+          { text: head, dimColor: true },
+          { text: state, color: grey ? undefined : st.color, dimColor: grey, bold: st.bold },
+          { text: tail, dimColor: true },
+        ]}
+        wrap="truncate-end"
+      />
       <Box flexGrow={1} height={1} borderStyle="single" borderTop borderBottom={false} borderLeft={false} borderRight={false} borderDimColor />
     </Box>
   );

@@ -1,11 +1,12 @@
 /** The session list: the window of the (filtered) rows that fits on screen. */
-import { Box, Text } from 'ink';
-import { memo } from 'react';
+import { Box, Text, Transform } from 'ink';
+import { memo, useContext, useRef } from 'react';
 import { ago } from '../../core/board/ago.js';
 import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
-import { useCountRender } from '../contexts/RenderCountContext.js';
+import { RenderCountContext, useCountRender } from '../contexts/RenderCountContext.js';
+import { rowLine, sameRow, type RowInput } from '../list-lines.js';
 import { useTime } from '../contexts/TimeContext.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
 import { SessionRow, useRowColumns } from './SessionRow.js';
@@ -33,6 +34,8 @@ export const SessionList = memo(function SessionList({ state, views, rows, width
   const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
   // The host column is there when any row is another machine's (the board's --host), even a filtered-out one.
   const columns = useRowColumns(vis, width, views);
+  const counter = useContext(RenderCountContext);
+  const built = useRef(new Map<string, { row: RowInput; line: string | null }>());
   if (vis.length === 0) {
     return (
       <Box height={rows} width={width}>
@@ -40,22 +43,67 @@ export const SessionList = memo(function SessionList({ state, views, rows, width
       </Box>
     );
   }
+  const inputs = shown.map((s): RowInput => ({
+    session: s,
+    selected: s.id === state.selectedId,
+    marked: state.attention.includes(s.id),
+    picked: state.marks.includes(s.id),
+    since: ago(s.lastOutputAt ?? s.createdAt, now),
+    columns,
+  }));
+  // Each row's line, built again only when what it shows changed (as <SessionRow/> is memoized).
+  const lines: (string | null)[] = [];
+  const drawn: string[] = [];
+  const next = new Map<string, { row: RowInput; line: string | null }>();
+  for (const row of inputs) {
+    let b = built.current.get(row.session.id);
+    if (!b || !sameRow(b.row, row)) {
+      b = { row, line: rowLine(row) };
+      if (b.line !== null) drawn.push(row.session.id);
+    }
+    next.set(row.session.id, b);
+    lines.push(b.line);
+  }
+  built.current = next;
+  // Counted as the rows are drawn (a <SessionRow/> counts itself).
+  for (const id of drawn) counter?.rendered('row', id);
   return (
     <Box flexDirection="column" height={rows} width={width}>
-      {shown.map((s) => (
-        <SessionRow
-          key={s.id}
-          session={s}
-          selected={s.id === state.selectedId}
-          marked={state.attention.includes(s.id)}
-          picked={state.marks.includes(s.id)}
-          since={ago(s.lastOutputAt ?? s.createdAt, now)}
-          columns={columns}
-        />
-      ))}
+      {runs(lines).map(({ from, lines: run }) =>
+        run ? (
+          // A run of rows as the lines of one text: Ink lays out, walks and measures one node, a
+          // blank per line (the same text whatever the rows say, so Yoga's layout stays), and the
+          // transform puts each row's line in its place when the frame is made (the frame cache
+          // keeps the unchanged ones).
+          <Transform key={`run-${from}`} transform={(line, i) => run[i] ?? line}>
+            {blankLines(run.length)}
+          </Transform>
+        ) : (
+          <SessionRow key={inputs[from]!.session.id} {...inputs[from]!} />
+        ),
+      )}
     </Box>
   );
 });
+
+/** The rows in order: runs of built lines, and each row that has none (drawn as a <SessionRow/>). */
+function runs(lines: readonly (string | null)[]): { from: number; lines: string[] | null }[] {
+  const out: { from: number; lines: string[] | null }[] = [];
+  let run: string[] | null = null;
+  lines.forEach((line, i) => {
+    if (line === null) {
+      run = null;
+      out.push({ from: i, lines: null });
+    } else if (run) run.push(line);
+    else out.push({ from: i, lines: (run = [line]) });
+  });
+  return out;
+}
+
+/** `n` lines of one blank each: what Ink measures of the list. */
+function blankLines(n: number): string {
+  return n > 0 ? ' ' + '\n '.repeat(n - 1) : '';
+}
 
 /** The age the row with the most recent activity shows. */
 function youngestAge(rows: readonly SessionView[], nowMs: number): number {

@@ -21,13 +21,13 @@ export interface RowColumns {
 }
 const AGENT = 7;
 const AGENT_MAX = 16;
-const STATUS = 10;
-const TIME = 4;
+export const STATUS = 10;
+export const TIME = 4;
 const HOST_MAX = 16;
 /** What the host column says of this machine's rows. */
 export const LOCAL_HOST = 'local';
 /** Marker and mark, glyph, the gaps between columns (the agent column's width apart). */
-const FIXED = 2 + 2 + 1 + STATUS + 1 + TIME + 2 + 1;
+export const FIXED = 2 + 2 + 1 + STATUS + 1 + TIME + 2 + 1;
 
 /** The mark of a row the user marked (Space) for the prompt line, and its colour. */
 export const PICK_MARK = '*';

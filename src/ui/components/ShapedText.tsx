@@ -11,26 +11,29 @@ export interface RunPart {
   text: string;
   color?: string;
   bold?: boolean;
+  dimColor?: boolean;
 }
 
+const styled = (p: RunPart) => p.color || p.bold || p.dimColor;
+
 /**
- * A run of styled pieces that always fits where it is drawn (a row's marker, mark and glyph: a
- * box that does not shrink). Ink wraps a <Transform>'s text when it does not fit, so a text that
- * may be cut (truncate-end) is not one of these.
+ * A run of styled pieces. Shaped only when it fits where it is drawn (`fits`, by default: a row's
+ * marker, mark and glyph, a box that does not shrink): Ink wraps a <Transform>'s text when it
+ * does not fit, so a run that may be cut is drawn as a plain <Text wrap={wrap}> when it would be.
  */
-export function ShapedRun({ parts }: { parts: readonly RunPart[] }) {
+export function ShapedRun({ parts, fits = true, wrap }: { parts: readonly RunPart[]; fits?: boolean; wrap?: 'truncate-end' }) {
   const shapes = parts.map((p) => asciiShape(p.text));
   const real = parts.map((p) => p.text).join('');
-  if (shapes.every((s, i) => s === parts[i]!.text) || shapes.some((s) => s === null)) {
+  if (!fits || shapes.every((s, i) => s === parts[i]!.text) || shapes.some((s) => s === null)) {
     return (
-      <Text>
-        {parts.map((p, i) => (p.color || p.bold ? <Text key={i} color={p.color} bold={p.bold}>{p.text}</Text> : p.text))}
+      <Text wrap={wrap}>
+        {parts.map((p, i) => (styled(p) ? <Text key={i} color={p.color} bold={p.bold} dimColor={p.dimColor}>{p.text}</Text> : p.text))}
       </Text>
     );
   }
   return (
     <Transform transform={(line) => unshape(line, real)}>
-      {parts.map((p, i) => (p.color || p.bold ? <Text key={i} color={p.color} bold={p.bold}>{shapes[i]}</Text> : shapes[i]))}
+      {parts.map((p, i) => (styled(p) ? <Text key={i} color={p.color} bold={p.bold} dimColor={p.dimColor}>{shapes[i]}</Text> : shapes[i]))}
     </Transform>
   );
 }
