@@ -41,7 +41,7 @@ export class ModelSkip {
    * lines after it push out of the history, when xterm would parse that text in its ground
    * state with the whole screen scrolling: a scroll region would keep lines outside it, and a
    * sequence left open would take the text as its own. True when the head should wait, not be
-   * parsed: the output is hot and its text was being skipped.
+   * parsed: the output is hot and its text was being skipped since the model last caught up.
    */
   maybe(term: Terminal, backlog: ModelBacklog, scrollback: number, hot: boolean): boolean {
     if (!Number.isFinite(this.scanBytes)) return false;
@@ -57,6 +57,8 @@ export class ModelSkip {
       this.bytes += dropped;
       this.skipping = dropped > 0;
     }
-    return hot && this.skipping && !backlog.isEmpty;
+    // Once the model has caught up the burst is over: later output is parsed as ever until a scan skips again.
+    if (backlog.isEmpty) this.skipping = false;
+    return hot && this.skipping;
   }
 }

@@ -159,4 +159,22 @@ describe('the model skipping what it can never show', () => {
     m.dispose();
     reference.dispose();
   }, 60_000);
+
+  it('once the model caught up after a skipped burst, a little output is parsed at once again', async () => {
+    const time = new FakeTime();
+    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, skipScanBytes: 64 * 1024 });
+    let s = '';
+    for (let i = 0; s.length < 1024 * 1024; i++) s += `line ${i} ${'abcdefghij'.repeat(5)}\r\n`;
+    const bytes = Buffer.from(s);
+    let seq = 0;
+    for (let at = 0; at < bytes.length; at += 4095) m.write(bytes.subarray(at, at + 4095), ++seq);
+    await settled(m, time);
+    expect(m.skipped).toBeGreaterThan(0);
+    // Hot again (time does not move), a keystroke's echo: parsed without waiting for the output to go quiet.
+    m.write(Buffer.from('x'), ++seq);
+    // xterm parses on its own (real) timer; the model's rests are on the fake clock, which stays put.
+    for (const deadline = Date.now() + 2000; Date.now() < deadline && m.parsedSeq < seq; ) await new Promise<void>((r) => setTimeout(r, 5));
+    expect(m.parsedSeq).toBe(seq);
+    m.dispose();
+  });
 });
