@@ -3,6 +3,7 @@
  * one bound on it that may pause the PTY. The model lags behind the output while it is hot and
  * catches up when it slows (src/runner/terminal-model.ts); this file only holds what waits.
  */
+import { isAscii } from 'node:buffer';
 
 /**
  * Above BACKLOG_HIGH_BYTES of output waiting for the parser the PTY is paused, and resumed below
@@ -35,6 +36,7 @@ export class ModelBacklog {
   private ops: BacklogOp[] = [];
   private head = 0;
   private pending = 0;
+  private total = 0;
   private pausedNow = false;
 
   constructor(
@@ -48,6 +50,11 @@ export class ModelBacklog {
     return this.pending;
   }
 
+  /** Bytes (units) of output ever pushed. */
+  get received(): number {
+    return this.total;
+  }
+
   get paused(): boolean {
     return this.pausedNow;
   }
@@ -58,6 +65,7 @@ export class ModelBacklog {
 
   pushData(data: ModelData, nextSeq: number): void {
     this.pending += data.length;
+    this.total += data.length;
     this.ops.push({ kind: 'data', data, nextSeq });
     this.updatePressure();
   }
@@ -90,6 +98,73 @@ export class ModelBacklog {
     return this.compact({ kind: 'data', data: parts.length === 1 ? first.data : join(parts, text), nextSeq });
   }
 
+  /**
+   * Drops the output at the head of the backlog that cannot show in the model, and returns how
+   * many bytes went: the longest run of inert bytes (ASCII but ESC, SO, SI and BS) that starts at
+   * the head and is followed, still within inert bytes, by a CR and then at least `keepLines`
+   * more line feeds. Call it only where the terminal would parse the head in its ground state
+   * with a whole-screen scroll region (TerminalModel.trySkip). Then the dropped run touches
+   * nothing but the grid and the cursor: without ESC no mode, attribute, title or tab stop
+   * changes, without SO/SI no charset, and the other controls xterm acts on (BEL, HT, CR, LF, VT,
+   * FF) only ring or move the cursor (BS could move it up a row, with reverse wraparound). The
+   * CR and line feeds after the run, parsed as usual, put the cursor at column 0 of the last
+   * row and scroll every line the run wrote out of the history. The cut is just after a line
+   * feed, so the rest of its chunk starts on a character boundary and keeps its chunk's seq.
+   */
+  skipInert(keepLines: number): number {
+    // Where the inert run from the head ends: op `endOp`, before its byte `endAt` (or at the end of the backlog).
+    let endOp = this.head;
+    let endAt = 0;
+    for (; endOp < this.ops.length; endOp++) {
+      const op = this.ops[endOp]!;
+      if (op.kind !== 'data' || isText(op.data)) break;
+      endAt = firstNotInert(asBuffer(op.data));
+      if (endAt >= 0) break;
+    }
+    // Back from there: the last keepLines + 2 line feeds; the cut is after the earliest, a CR must come before the next.
+    let o = endOp;
+    let before = endOp < this.ops.length && endAt >= 0 ? endAt : -1;
+    const found: Array<{ op: number; at: number }> = [];
+    while (found.length < keepLines + 2) {
+      if (before <= 0) {
+        if (--o < this.head) return 0;
+        before = (this.ops[o] as { data: Uint8Array }).data.length;
+        continue;
+      }
+      const at = asBuffer((this.ops[o] as { data: Uint8Array }).data).lastIndexOf(LF, before - 1);
+      if (at < 0) {
+        before = 0;
+        continue;
+      }
+      found.push({ op: o, at });
+      before = at;
+    }
+    const cut = found[found.length - 1]!;
+    const next = found[found.length - 2]!;
+    if (!this.crBetween(cut, next)) return 0;
+    let dropped = 0;
+    for (; this.head < cut.op; this.head++) dropped += (this.ops[this.head] as { data: Uint8Array }).data.length;
+    const op = this.ops[cut.op] as { kind: 'data'; data: Uint8Array; nextSeq: number };
+    const from = cut.at + 1;
+    dropped += from;
+    if (from === op.data.length) this.head++;
+    else this.ops[cut.op] = { kind: 'data', data: op.data.subarray(from), nextSeq: op.nextSeq };
+    this.pending -= dropped;
+    this.compact(null);
+    this.updatePressure();
+    return dropped;
+  }
+
+  /** Whether a CR comes after the byte at `a` and before the byte at `b` (both bytes ops). */
+  private crBetween(a: { op: number; at: number }, b: { op: number; at: number }): boolean {
+    for (let o = a.op; o <= b.op; o++) {
+      const d = asBuffer((this.ops[o] as { data: Uint8Array }).data);
+      const at = d.indexOf(CR, o === a.op ? a.at + 1 : 0);
+      if (at >= 0 && (o < b.op || at < b.at)) return true;
+    }
+    return false;
+  }
+
   /** `n` bytes (units) of a taken batch are parsed. */
   parsed(n: number): void {
     this.pending -= n;
@@ -117,6 +192,29 @@ export class ModelBacklog {
 }
 
 const isText = (d: ModelData): d is string => typeof d === 'string';
+
+const CR = 0x0d;
+const LF = 0x0a;
+/** The ASCII bytes a skipped run may not hold: ESC (every sequence), SO and SI (the charset), BS (reverse wraparound). */
+const NOT_INERT = [0x1b, 0x0e, 0x0f, 0x08];
+
+const asBuffer = (d: Uint8Array): Buffer => (Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.length));
+
+/** The first byte a skipped run may not hold (-1: none): the searches are native, the byte loop only for a chunk past ASCII. */
+function firstNotInert(d: Buffer): number {
+  let first = -1;
+  for (const b of NOT_INERT) {
+    const at = d.indexOf(b);
+    if (at >= 0 && (first < 0 || at < first)) first = at;
+  }
+  if (!isAscii(d)) {
+    const end = first < 0 ? d.length : first;
+    for (let i = 0; i < end; i++) {
+      if (d[i]! >= 0x80) return i;
+    }
+  }
+  return first;
+}
 
 function join(parts: ModelData[], text: boolean): ModelData {
   return text ? (parts as string[]).join('') : Buffer.concat(parts as Uint8Array[]);

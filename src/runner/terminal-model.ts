@@ -5,6 +5,7 @@ import type { TrackedModes } from '../core/terminal/terminal-modes.js';
 import { parserInGroundState } from '../core/terminal/xterm-internals.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 import { BACKLOG_HIGH_BYTES, BACKLOG_LOW_BYTES, ModelBacklog, type BacklogBounds, type ModelData } from './model-backlog.js';
+import { ModelSkip } from './model-skip.js';
 import { trackModes, type ModeTracker } from './mode-tracker.js';
 import { historyLinesOf, screenFrameOf } from './snapshot-frame.js';
 
@@ -45,6 +46,8 @@ export interface ModelOptions {
   scheduler: Scheduler;
   /** The backlog's bound; BACKLOG_HIGH_BYTES / BACKLOG_LOW_BYTES unless a test says otherwise. */
   backlog?: BacklogBounds;
+  /** When to look for output to skip (model-skip.ts SKIP_SCAN_BYTES) unless a test says otherwise; Infinity: never. */
+  skipScanBytes?: number;
 }
 
 type Waiter = { target: number; fn: () => void };
@@ -76,6 +79,7 @@ export class TerminalModel {
   private written: number;
   private lastWriteAt = Number.NEGATIVE_INFINITY;
   private behind = false;
+  private readonly skip: ModelSkip;
   private readonly caughtUp = new Emitter<void>();
 
   /** The model took in all the output after it had fallen behind (a burst): its screen is current again. */
@@ -91,6 +95,12 @@ export class TerminalModel {
     this.parsed = this.written = opts.firstSeq ?? 0;
     this.tracker = trackModes(this.term);
     this.backlog = new ModelBacklog(opts.backlog ?? { high: BACKLOG_HIGH_BYTES, low: BACKLOG_LOW_BYTES }, opts.onPressure);
+    this.skip = new ModelSkip(opts.skipScanBytes);
+  }
+
+  /** Output bytes not parsed because the model could never show them (model-skip.ts). */
+  get skipped(): number {
+    return this.skip.skipped;
   }
 
   get trackedModes(): TrackedModes {
@@ -177,7 +187,12 @@ export class TerminalModel {
 
   private pump(): void {
     while (!this.inFlight && !this.frozen && !this.restTimer.value) {
-      const op = this.backlog.take(this.throttled() ? HOT_BATCH_BYTES : BATCH_BYTES);
+      const hot = this.throttled();
+      if (this.skip.maybe(this.term, this.backlog, this.term.options.scrollback ?? this.opts.scrollback, hot)) {
+        this.rest(); // plain text the next scan would drop: not parsed meanwhile (model-skip.ts)
+        return;
+      }
+      const op = this.backlog.take(hot ? HOT_BATCH_BYTES : BATCH_BYTES);
       if (!op) return;
       if (op.kind === 'resize') {
         if (op.cols !== this.term.cols || op.rows !== this.term.rows) this.term.resize(op.cols, op.rows);
@@ -195,12 +210,7 @@ export class TerminalModel {
     this.backlog.parsed(size);
     this.serveWaiters();
     if (!this.backlog.isEmpty && this.throttled()) {
-      // Hot: the thread goes to the output for a while; the backlog waits.
-      this.behind = true;
-      this.restTimer.value = this.opts.scheduler.setTimeout(() => {
-        this.restTimer.clear();
-        this.pump();
-      }, HOT_REST_MS);
+      this.rest(); // hot: the thread goes to the output for a while; the backlog waits
       return;
     }
     this.pump();
@@ -208,6 +218,14 @@ export class TerminalModel {
       this.behind = false;
       this.caughtUp.fire();
     }
+  }
+
+  private rest(): void {
+    this.behind = true;
+    this.restTimer.value = this.opts.scheduler.setTimeout(() => {
+      this.restTimer.clear();
+      this.pump();
+    }, HOT_REST_MS);
   }
 
   private serveWaiters(): void {

@@ -41,10 +41,12 @@ export class AltScreenTracker {
   active = false;
 
   feed(data: string): void {
-    // Most output has no mode switch or reset at all: skip the regex for it.
+    // Most output has no escape at all (a `cat`): one search, and nothing more for it.
+    if (!this.carry && data.indexOf('\x1b') === -1) return;
+    // Most of the rest has no mode switch or reset: skip the regex for it.
     if (!this.carry && !data.includes('\x1b[?') && !data.includes('\x1bc')) {
       const esc = data.lastIndexOf('\x1b');
-      if (esc === -1 || data.length - esc > MAX_CARRY) return;
+      if (data.length - esc > MAX_CARRY) return;
     }
     const text = this.carry + data;
     for (const m of text.matchAll(MODE_OR_RESET)) {
