@@ -43,7 +43,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinsByRequire } from './bundle-builtins.mjs';
+import { builtinsByRequire, startUpBuiltinsByRequire } from './bundle-builtins.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'bundle');
@@ -155,7 +155,7 @@ const functionBundle = (entry, outfile, what, plugin) =>
         "const __abImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
     },
     footer: { js: '})' },
-    plugins: [builtinsByRequire, plugin],
+    plugins: [startUpBuiltinsByRequire, plugin],
   });
 const HOT = path.join(OUT, 'hot.js');
 await functionBundle(ENTRY, HOT, 'The hot commands', hotOnly);
