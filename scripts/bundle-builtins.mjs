@@ -17,6 +17,12 @@ import { builtinModules, createRequire } from 'node:module';
 
 /** Built-in modules loaded on first use rather than at start-up (see above). */
 const LAZY_BUILTINS = new Set(['child_process', 'crypto', 'net', 'readline']);
+/**
+ * Lazy too in the start-up bundles (hot.js, attach.js: startUpBuiltinsByRequire): node:os, which
+ * they need for a home directory that is not set (AGENT_BOARD_HOME, XDG_*) and nothing else. Not
+ * in the others: a package may read what it requires of it at load.
+ */
+const START_UP_LAZY = new Set([...LAZY_BUILTINS, 'os']);
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')));
 const require = createRequire(import.meta.url);
@@ -34,10 +40,10 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * does not export (a getter, or a class of a lazy module) is a build error
  * (esbuild: "No matching export"), never a wrong value at run time.
  */
-export function builtinSource(name) {
+export function builtinSource(name, lazy = LAZY_BUILTINS) {
   const real = require(`node:${name}`);
   const keys = Object.keys(real).filter((k) => IDENTIFIER.test(k) && k !== 'default' && !Object.getOwnPropertyDescriptor(real, k).get);
-  if (!LAZY_BUILTINS.has(name)) {
+  if (!lazy.has(name)) {
     const lines = [`const m = require('node:${name}');`, `export default m;`, ...keys.map((k) => `export const ${k} = m.${k};`)];
     return { contents: lines.join('\n'), loader: 'js' };
   }
@@ -107,7 +113,7 @@ function lazyRequireSource(name) {
   return { contents: `let loaded = null;\nmodule.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('node:${name}'))[key] });`, loader: 'js' };
 }
 
-export const builtinsByRequire = {
+const byRequire = (lazy) => ({
   name: 'builtins-by-require',
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (a) => {
@@ -116,10 +122,14 @@ export const builtinsByRequire = {
       // The shims' own require() is node's, and so is a CommonJS package's (it
       // reads the module object itself, getters included), but for a lazy one.
       if (a.namespace === 'builtin' || a.namespace === 'lazy-require') return { path: a.path, external: true };
-      if (a.kind === 'require-call') return LAZY_BUILTINS.has(name) ? { path: name, namespace: 'lazy-require' } : { path: `node:${name}`, external: true };
+      if (a.kind === 'require-call') return lazy.has(name) ? { path: name, namespace: 'lazy-require' } : { path: `node:${name}`, external: true };
       return { path: name, namespace: 'builtin' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => builtinSource(a.path));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => builtinSource(a.path, lazy));
     b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (a) => lazyRequireSource(a.path));
   },
-};
+});
+
+export const builtinsByRequire = byRequire(LAZY_BUILTINS);
+/** The same, for the start-up bundles (START_UP_LAZY). */
+export const startUpBuiltinsByRequire = byRequire(START_UP_LAZY);

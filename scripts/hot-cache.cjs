@@ -1,12 +1,17 @@
-// Makes V8's code cache for the hot bundle (scripts/bundle.mjs, at build
-// time): compiles dist/bundle/hot.js as bin/agent-board does, but eagerly
-// (every function, not only the top level: a start then compiles nothing,
-// about 8 ms less CPU per attach here; V8 takes the cache with or without
-// the flag), runs every hot word of src/cli/main.ts up to commander's parse
-// (an unknown option stops each before any command runs, its output thrown
-// away), and writes what V8 compiled to hot.js.cache and the hot words to
-// hot.json. A hot word that needs a module the bundle does not hold fails
-// here, and with it the build.
+// Makes V8's code caches for the start-up bundles (scripts/bundle.mjs, at
+// build time): compiles each as bin/agent-board does, but eagerly (every
+// function, not only the top level: a start then compiles nothing, about
+// 8 ms less CPU per attach here; V8 takes the cache with or without the
+// flag), runs its top level, and writes what V8 compiled to <bundle>.cache.
+//
+//   node scripts/hot-cache.cjs dist/bundle/hot.js dist/bundle/attach.js
+//
+// The hot bundle (the first) is also run through every hot word of
+// src/cli/main.ts up to commander's parse (an unknown option stops each
+// before any command runs, its output thrown away), and its hot words go to
+// hot.json: a hot word that needs a module the bundle does not hold fails
+// here, and with it the build. The attach bundle (src/cli/attach-main.ts)
+// is asked to read a line that is not attach's, which runs nothing.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,13 +19,15 @@ const vm = require('node:vm');
 const v8 = require('node:v8');
 const { createRequire } = require('node:module');
 
-const file = path.resolve(process.argv[2]);
-v8.setFlagsFromString('--no-lazy');
-const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file });
-v8.setFlagsFromString('--lazy');
-const hot = { exports: {} };
-script.runInThisContext()(hot.exports, createRequire(file), hot, file, path.dirname(file));
-const { HOT_WORDS, buildProgram } = hot.exports;
+/** Compiles `file` eagerly and runs its top level: the script (for its cache) and its exports. */
+function load(file) {
+  v8.setFlagsFromString('--no-lazy');
+  const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file });
+  v8.setFlagsFromString('--lazy');
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, createRequire(file), mod, file, path.dirname(file));
+  return { script, exports: mod.exports };
+}
 
 const silent = { writeOut: () => {}, writeErr: () => {}, outputError: () => {} };
 const silence = (cmd) => {
@@ -28,7 +35,7 @@ const silence = (cmd) => {
   cmd.commands.forEach(silence);
 };
 
-async function warmUp() {
+async function warmUp({ HOT_WORDS, buildProgram }) {
   for (const word of HOT_WORDS) {
     const argv = ['node', 'agent-board', word, '--no-such-option-to-warm-up'];
     const program = await buildProgram(argv);
@@ -44,13 +51,19 @@ async function warmUp() {
   }
 }
 
-warmUp().then(
-  () => {
-    fs.writeFileSync(`${file}.cache`, script.createCachedData());
-    fs.writeFileSync(path.join(path.dirname(file), 'hot.json'), JSON.stringify({ words: HOT_WORDS }) + '\n');
-  },
-  (err) => {
-    process.stderr.write(`hot-cache: ${err.stack ?? err}\n`);
-    process.exitCode = 1;
-  },
-);
+async function run() {
+  const [hotFile, attachFile] = process.argv.slice(2).map((f) => path.resolve(f));
+  const hot = load(hotFile);
+  await warmUp(hot.exports);
+  fs.writeFileSync(`${hotFile}.cache`, hot.script.createCachedData());
+  fs.writeFileSync(path.join(path.dirname(hotFile), 'hot.json'), JSON.stringify({ words: hot.exports.HOT_WORDS }) + '\n');
+  if (attachFile === undefined) return;
+  const attach = load(attachFile);
+  if (attach.exports.main(['node', 'agent-board', 'ls']) !== false) throw new Error('the attach bundle took a line that is not attach\'s');
+  fs.writeFileSync(`${attachFile}.cache`, attach.script.createCachedData());
+}
+
+run().catch((err) => {
+  process.stderr.write(`hot-cache: ${err.stack ?? err}\n`);
+  process.exitCode = 1;
+});

@@ -34,9 +34,12 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
     return;
   }
   const time = cliTime();
+  // The first connect goes by the session just found, and its first subscribe with the hello.
+  const connect = sessionConnector(home, s, time, o.readOnly, true);
   const result = await runAttach({
     scheduler: time.scheduler,
-    connect: sessionConnector(home, s, time, o.readOnly),
+    connect,
+    firstConnect: connect,
     input: process.stdin,
     output: process.stdout,
     // A local terminal: the runner may write the output to it itself (direct output); over --host never.

@@ -1,6 +1,7 @@
 /** The CLI's entry: the program, its commands (each loaded only when it is the one asked for) and how a failure ends a run. */
 import { Command, CommanderError } from 'commander';
-import { EXIT, UserError } from '../state/errors.js';
+import { EXIT } from '../state/errors.js';
+import { reportFailure } from './fail.js';
 
 type Register = (program: Command) => void;
 
@@ -86,13 +87,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : EXIT.usage;
       return;
     }
-    if (err instanceof UserError) {
-      process.stderr.write(`agent-board: ${err.message}\n`);
-      process.exitCode = err.exitCode;
-      return;
-    }
-    process.stderr.write(`agent-board: unexpected error: ${(err as Error).stack ?? err}\n`);
-    process.exitCode = EXIT.failure;
+    reportFailure(err);
   }
 }
 

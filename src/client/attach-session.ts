@@ -1,7 +1,7 @@
 /** How an attach reaches its session, local or over ssh, first time and on every reconnect; and how it ended, in words. */
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { ClientMessage, HostRecord } from '../core/protocol/protocol.js';
 import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
 import { connectRemote, listRemote, RemoteError } from './remote.js';
@@ -11,12 +11,17 @@ import { connectSession } from './sessions.js';
  * The connect function an attach to `s` uses, first time and on every
  * reconnect: it reads the session afresh, so a session that exited while we
  * were away ends the attach (SessionExitedError) instead of failing to connect.
+ * `justRead`: `s` was read a moment ago (the command's own lookup), and the
+ * first connect goes by it rather than read the session list again.
+ * `pipelined`: what goes with the hello (ConnectOptions.pipelined).
  */
-export function sessionConnector(home: string, s: SessionView, time: Time, readOnly = false): () => Promise<RunnerConnection> {
-  return async () => {
-    const now = listSessions(home).find((x) => x.id === s.id);
+export function sessionConnector(home: string, s: SessionView, time: Time, readOnly = false, justRead = false): (pipelined?: readonly ClientMessage[]) => Promise<RunnerConnection> {
+  let fresh = justRead;
+  return async (pipelined) => {
+    const now = fresh ? s : listSessions(home).find((x) => x.id === s.id);
+    fresh = false;
     if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
-    return connectSession(home, now ?? s, 'attach', time, readOnly);
+    return connectSession(home, now ?? s, 'attach', time, readOnly, pipelined);
   };
 }
 

@@ -1,8 +1,8 @@
-import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
+/** The full-screen attach client: the user's terminal on a session until the detach key, the exit, or the runner's loss. */
+import { findDetachKey } from '../core/terminal/detach-key.js';
 import { kindNamed } from '../state/kind-files.js';
-import type { RunnerMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
 import { JiggleChain } from './jiggle-chain.js';
-import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, MutableDisposable } from '../core/lifetime.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { sleep } from './client-time.js';
@@ -11,72 +11,15 @@ import { ControlChannel } from './control-channel.js';
 import { DirectSide } from './attach-direct.js';
 import { AttachKeys } from './attach-keys.js';
 import { OutputBatch } from './attach-output.js';
-import type { TerminalIdentity } from './tty-identity.js';
+import { SessionExitedError, type AttachOptions, type AttachResult } from './attach-types.js';
+
+export { SessionExitedError, type AttachInput, type AttachOptions, type AttachOutput, type AttachResult } from './attach-types.js';
 
 /** How long a (re)connecting attach waits for the reconcile baseline before it takes a fresh snapshot anyway. */
 export const ATTACH_RECONCILE_TIMEOUT_MS = 1000;
 
 /** Waits between reconnect attempts when the runner goes away mid-attach. */
 export const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000];
-
-/** Thrown by a connect function when the session ended while we were away. */
-export class SessionExitedError extends Error {
-  constructor(readonly code: number | null, readonly signal: string | null) {
-    super('the session has exited');
-  }
-}
-
-export type AttachResult =
-  | { reason: 'detached' }
-  | { reason: 'exited'; code: number | null; signal: string | null }
-  | { reason: 'lost'; message: string };
-
-/** The terminal an attach runs in: the user's, or a test's. */
-export interface AttachInput {
-  on(event: 'data', fn: (chunk: string) => void): unknown;
-  off(event: 'data', fn: (chunk: string) => void): unknown;
-  setEncoding?(enc: 'utf8'): unknown;
-  setRawMode?(raw: boolean): unknown;
-  isRaw?: boolean;
-  resume(): unknown;
-  pause(): unknown;
-  /** Puts back keys read past the detach key, for whoever reads the terminal next (the board). */
-  unshift?(chunk: string): unknown;
-  /** What the stream holds unread (a board's typeahead), given out before the runner reads the keys (direct input). */
-  readableLength?: number;
-  read?(): unknown;
-}
-export interface AttachOutput {
-  write(data: string): boolean;
-  columns?: number;
-  rows?: number;
-  on(event: 'resize' | 'drain', fn: () => void): unknown;
-  off(event: 'resize' | 'drain', fn: () => void): unknown;
-  once(event: 'drain', fn: () => void): unknown;
-}
-
-export interface AttachOptions {
-  /** Opens a fresh connection to the session's runner (first time and on reconnect). */
-  connect: () => Promise<RunnerConnection>;
-  input: AttachInput;
-  output: AttachOutput;
-  detachKey: DetachKey;
-  readOnly?: boolean;
-  /** Waits for reconnects; tests shorten them. */
-  reconnectDelaysMs?: number[];
-  /** Timers for the reconnect waits and the jiggle chain (all released when the attach ends). */
-  scheduler: Scheduler;
-  /**
-   * The output's terminal as a runner can check it (src/client/tty-identity.ts): with it, every
-   * subscribe asks the runner to write the output there itself (direct output), and the
-   * connection carries only input, resizes and control. Without it, or refused, output comes on the socket.
-   */
-  terminal?: TerminalIdentity | null;
-  /** Where a refused or broken direct output is told (the board's log). */
-  log?: (line: string) => void;
-  /** Direct output went on or off: nothing the client writes may go into the runner's output meanwhile (the board's rings). */
-  onDirect?: (on: boolean) => void;
-}
 
 /**
  * Full-screen attach: the user's terminal shows the session and types into it
@@ -196,10 +139,14 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
    * its seqs mean nothing to us, so the cursor goes and a fresh snapshot comes.
    * Our size rides on the subscription, so the first frame is drawn at it.
    */
-  const subscribe = async (c: RunnerConnection) => {
+  const subscribe = async (c: RunnerConnection, prepared?: ClientMessage) => {
     conn = c;
     channel?.dispose();
+    // What came in the hello's read (the pipelined subscribe's answers) is ours: taken before the channel listens.
+    const early: RunnerMessage[] = [];
+    const taking = c.onMessage((m) => early.push(m));
     const ch = (channel = new ControlChannel(c));
+    taking.dispose();
     const store = (listening.value = new DisposableStore());
     store.add(c.onMessage(onMessage));
     // A stand-in connection without it (a test's fake) keeps the microtask flush.
@@ -213,6 +160,12 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       }),
     );
     const reconciled = ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
+    if (prepared) {
+      if (!c.pipelined?.includes(prepared)) c.send(prepared);
+      nextSeq = null;
+      for (const m of early) onMessage(m);
+      return;
+    }
     const size = opts.readOnly ? {} : ourSize();
     // Asked for on every subscribe; the runner answers direct_on or direct_refused before the frame.
     // Direct input: the keys our stream holds go out first, and may hold the detach key.
@@ -275,12 +228,30 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   }
 
   const wasRaw = input.isRaw ?? false;
-  const first = await opts.connect();
-  // Raw before the first subscribe: with direct input the runner may read the keys as soon as it has it.
-  input.setEncoding?.('utf8');
-  input.setRawMode?.(true);
-  keys.listen();
-  await subscribe(first);
+  const raw = () => {
+    // Raw before the first subscribe: with direct input the runner may read the keys as soon as it has it.
+    input.setEncoding?.('utf8');
+    input.setRawMode?.(true);
+    keys.listen();
+  };
+  // Pipelined only when the stream holds no keys: the request's hold() would give them out before there is a connection.
+  if (opts.firstConnect && !((input.readableLength ?? 0) > 0)) {
+    raw();
+    const first = { type: 'subscribe_terminal', ...(opts.readOnly ? {} : ourSize()), ...direct.request() } as const;
+    try {
+      await subscribe(await opts.firstConnect([first]), first);
+    } catch (err) {
+      // Not reached: the terminal as it was (nothing was drawn), and the caller says why.
+      keys.dispose();
+      input.setRawMode?.(wasRaw);
+      input.pause();
+      throw err;
+    }
+  } else {
+    const first = await opts.connect();
+    raw();
+    await subscribe(first);
+  }
   keys.go();
   output.on('resize', sendSize);
   return done;

@@ -23,6 +23,13 @@ export interface ConnectOptions {
   scheduler: Scheduler;
   /** The framings offered in the hello (default: binary1); [] asks for NDJSON, as a client from before framings did. */
   framings?: readonly Framing[];
+  /**
+   * Messages written with the hello, in the same write, before its answer: a runner handles a
+   * connection's messages in order (docs/protocol.md, "Pipelining"), so the attach's first
+   * subscribe costs no round trip of its own. Only what needs nothing of the answer: no envelope
+   * (a command's envelope carries the runner's generation).
+   */
+  pipelined?: readonly ClientMessage[];
 }
 
 /** The reply decoder's UTF-8: Buffer's own (socket chunks are Buffers; anything else is viewed as one, not copied). */
@@ -59,7 +66,13 @@ export class RunnerConnection implements Disposable {
   /** True while the messages of one socket read are being delivered (onBatchEnd follows). */
   private inBatch = false;
 
-  private constructor(readonly socket: Duplex, readonly hello: RunnerHello, readonly scheduler: Scheduler) {}
+  private constructor(
+    readonly socket: Duplex,
+    readonly hello: RunnerHello,
+    readonly scheduler: Scheduler,
+    /** What went with the hello (ConnectOptions.pipelined); a stand-in connection has none. */
+    readonly pipelined?: readonly ClientMessage[],
+  ) {}
 
   /** Connects to a runner's unix socket. */
   static open(sockPath: string, opts: ConnectOptions): Promise<RunnerConnection> {
@@ -78,6 +91,9 @@ export class RunnerConnection implements Disposable {
     let onFail: ((e: Error) => void) | null = null;
     /** Bad frames before the hello (which is still awaited): told to the first onError listener. */
     const early: ProtocolError[] = [];
+    /** Messages that came after the hello in the same read (answers to pipelined ones), before the connection exists. */
+    const afterHello: RunnerMessage[] = [];
+    let greeted = false;
 
     socket.on('data', (chunk: Buffer | string) => {
       try {
@@ -94,9 +110,15 @@ export class RunnerConnection implements Disposable {
             }
             continue;
           }
+          if (!conn && greeted) {
+            afterHello.push(msg.value); // the connection hands them to its first listener
+            continue;
+          }
           if (!conn) {
-            if (msg.value.type === 'hello') onHello?.(msg.value);
-            else if (msg.value.type === 'error') onFail?.(new Error(msg.value.message));
+            if (msg.value.type === 'hello') {
+              greeted = true;
+              onHello?.(msg.value);
+            } else if (msg.value.type === 'error') onFail?.(new Error(msg.value.message));
             continue;
           }
           conn.deliver(msg.value);
@@ -123,14 +145,14 @@ export class RunnerConnection implements Disposable {
       socket.once('close', () => onFail?.(new Error('the runner closed the connection')));
       // A socket holds what is written before it connects; a pipe takes it at once.
       const framings = opts.framings ?? OFFERED_FRAMINGS;
-      socket.write(
-        encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly, framing: framings.length ? [...framings] : undefined }),
-      );
+      const hello = encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly, framing: framings.length ? [...framings] : undefined });
+      socket.write(hello + (opts.pipelined ?? []).map(encodeFrame).join(''));
     });
     socket.removeAllListeners('error');
     socket.removeAllListeners('close');
-    const c = new RunnerConnection(socket, hello, opts.scheduler);
+    const c = new RunnerConnection(socket, hello, opts.scheduler, opts.pipelined ?? []);
     c.earlyErrors = early;
+    c.unheard = afterHello;
     conn = c;
     socket.on('error', (err) => c.markClosed(err));
     socket.on('close', () => c.markClosed(null));

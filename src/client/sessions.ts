@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkRoomName, DEFAULT_ROOM } from '../core/chat/chat.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { ClientMessage, HostRecord } from '../core/protocol/protocol.js';
 import { kindNamed } from '../state/kind-files.js';
 import { launchFor } from '../core/agents/agent-wiring.js';
 import { geminiSystemLayer, wiringPlace } from './wiring-place.js';
@@ -58,8 +58,8 @@ export function findSession(home: string, ref: string): SessionView {
   throw new UserError(r.message, r.reason === 'ambiguous' ? EXIT.ambiguousSession : EXIT.unknownSession);
 }
 
-/** Connect to a running session, with a clear error when it cannot be reached. */
-export async function connectSession(home: string, s: SessionView, client: string, time: Time, readOnly = false): Promise<RunnerConnection> {
+/** Connect to a running session, with a clear error when it cannot be reached; `pipelined` goes with the hello (ConnectOptions.pipelined). */
+export async function connectSession(home: string, s: SessionView, client: string, time: Time, readOnly = false, pipelined?: readonly ClientMessage[]): Promise<RunnerConnection> {
   if (s.status === 'lost') {
     throw new UserError(`session ${s.name} is lost: its runner (pid ${s.runnerPid}) is gone; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
   }
@@ -67,7 +67,7 @@ export async function connectSession(home: string, s: SessionView, client: strin
     throw new UserError(`session ${s.name} has exited (${describeExit(s)})`, EXIT.sessionUnavailable);
   }
   try {
-    return await RunnerConnection.open(socketPath(home, s.id), { client, readOnly, scheduler: time.scheduler });
+    return await RunnerConnection.open(socketPath(home, s.id), { client, readOnly, scheduler: time.scheduler, pipelined });
   } catch (err) {
     throw new UserError(`cannot reach session ${s.name}: ${(err as Error).message}; see ${runnerLog(home, s.id)}`, EXIT.sessionUnavailable);
   }
