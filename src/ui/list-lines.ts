@@ -9,25 +9,17 @@
 import { agentLabel } from '../core/agents/agent-kinds.js';
 import { statusText } from '../core/board/board-derived.js';
 import { worktreeSummary } from '../core/worktree/worktree.js';
-import type { SessionView } from '../state/host-store.js';
 import { inkTextWidth } from './ink-frame-cache.js';
 import { inkStyle } from './ink-internals.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from './status-style.js';
 import { cut, fit, textWidth } from './text-width.js';
-import { FIXED, LOCAL_HOST, PICK_COLOR, PICK_MARK, STATUS, TIME, type RowColumns } from './components/SessionRow.js';
+import { FIXED, LOCAL_HOST, PICK_COLOR, PICK_MARK, STATUS, TIME, type SessionRowProps } from './components/SessionRow.js';
 
 /** Whether the list draws its rows as lines (the tests turn it off to compare with <SessionRow/>). */
 export const listLines = { enabled: true };
 
-/** What a row shows; the same object fields as SessionRowProps. */
-export interface RowInput {
-  session: SessionView;
-  selected: boolean;
-  marked: boolean;
-  picked: boolean;
-  since: string;
-  columns: RowColumns;
-}
+/** What a row shows: what <SessionRow/> is given. */
+export type RowInput = SessionRowProps;
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
