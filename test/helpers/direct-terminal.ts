@@ -6,7 +6,8 @@ import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { runnerLog, socketPath } from '../../src/state/paths.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
-import { BIN, cli, cliEnv, waitFor } from './home.js';
+import { afterEach, beforeEach } from 'vitest';
+import { BIN, cli, cliEnv, destroyHome, makeHome, waitFor } from './home.js';
 import { REAL_TIME } from './real-time.js';
 
 const ptys: pty.IPty[] = [];
@@ -20,6 +21,16 @@ export function killUserTerminals(): void {
       // already gone
     }
   }
+}
+
+/** A fresh home for each test (given to `set`); after it, every user terminal killed and the home removed. */
+export function freshHomeEachTest(set: (home: string) => void): void {
+  let home = '';
+  beforeEach(() => set((home = makeHome())));
+  afterEach(() => {
+    killUserTerminals();
+    destroyHome(home);
+  });
 }
 
 export const detachKey = () => {

@@ -4,24 +4,18 @@
  * reads its keys itself, and the runner holds only the writer on the terminal.
  */
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { validateClientMessage } from '../../src/core/protocol/validate.js';
 import { fdsOn, rawHeldTerminal, readSlave, ECHO_LINES } from '../helpers/direct-input.js';
-import { connector, detachKey, killUserTerminals, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
-import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
+import { newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { FakeTerminal } from '../helpers/screen.js';
 
 let home: string;
-beforeEach(() => {
-  home = makeHome();
-});
-afterEach(() => {
-  killUserTerminals();
-  destroyHome(home);
-});
+freshHomeEachTest((h) => (home = h));
 
 const log = (id: string) => runnerText(home, id);
 

@@ -5,22 +5,16 @@
  * when the runner goes, the client reads its keys again.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
-import { connector, detachKey, killUserTerminals, runnerPidOf, runnerText, userTerminal } from '../helpers/direct-terminal.js';
-import { BIN, cliEnv, destroyHome, makeHome, newSession, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
+import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText, userTerminal } from '../helpers/direct-terminal.js';
+import { BIN, cliEnv, newSession, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { FakeTerminal } from '../helpers/screen.js';
 import { fdsOn, rawHeldTerminal, readSlave, ECHO_LINES } from '../helpers/direct-input.js';
 
 let home: string;
-beforeEach(() => {
-  home = makeHome();
-});
-afterEach(() => {
-  killUserTerminals();
-  destroyHome(home);
-});
+freshHomeEachTest((h) => (home = h));
 
 const log = (id: string) => runnerText(home, id);
 const runnerPid = () => runnerPidOf(home);

@@ -1,24 +1,18 @@
 /** Direct output refused (and the fall-back), across a runner restart, and the jiggle chain's settle marker. */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { terminalIdentity } from '../../src/client/tty-identity.js';
 import { openClientTerminal } from '../../src/runner/tty-check.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
-import { connector, detachKey, heldTerminal, killUserTerminals, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
-import { cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { connector, detachKey, freshHomeEachTest, heldTerminal, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
+import { cliAsync, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { FakeTerminal } from '../helpers/screen.js';
 
 let home: string;
-beforeEach(() => {
-  home = makeHome();
-});
-afterEach(() => {
-  killUserTerminals();
-  destroyHome(home);
-});
+freshHomeEachTest((h) => (home = h));
 
 const log = (id: string) => runnerText(home, id);
 const runnerPid = () => runnerPidOf(home);

@@ -5,23 +5,17 @@
  * closes mid-output.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
-import { attachCli as attachTerminal, connector, detachKey, FLOOD, heldTerminal, killUserTerminals, played, RESTORE, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
-import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
+import { attachCli as attachTerminal, connector, detachKey, FLOOD, freshHomeEachTest, heldTerminal, played, RESTORE, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
+import { cli, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { FakeTerminal } from '../helpers/screen.js';
 
 let home: string;
-beforeEach(() => {
-  home = makeHome();
-});
-afterEach(() => {
-  killUserTerminals();
-  destroyHome(home);
-});
+freshHomeEachTest((h) => (home = h));
 
 const log = (id: string) => runnerText(home, id);
 /** An fd's target, or null when it closed between the listing and the read (the runner's fds come and go). */
