@@ -116,6 +116,12 @@ describe.skipIf(!tmuxAvailable())('the chat pane in a real terminal (tmux)', () 
     await t.waitForScreen('the list again', (x) => footer(x).endsWith('? help  q quit'));
     t.keys(['q']);
     await t.waitForScreen('the outer prompt after q', (x) => x.lines[1] === OUTER);
-    expect(run(['ls'])).toMatch(/alpha\s+shell\s+idle\s/);
+    // Still running, and idle once the wakes typed into it have been quiet for the idle threshold
+    // (right after q it can still read busy: the header above allows either for the same reason).
+    const listed = await waitFor('alpha idle in ls', () => {
+      const out = run(['ls']);
+      return /alpha\s+shell\s+idle\s/.test(out) ? out : null;
+    });
+    expect(listed).toMatch(/alpha\s+shell\s+idle\s/);
   });
 });
