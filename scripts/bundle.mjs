@@ -44,6 +44,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinsByRequire, startUpBuiltinsByRequire } from './bundle-builtins.mjs';
+import { XTERM_ASCII, runnerRequire } from './bundle-runner-require.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist', 'bundle');
@@ -134,7 +135,21 @@ await build({
   format: 'cjs',
   define: { 'import.meta.url': '__abImportMetaUrl' },
   banner: { js: "const __abImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [builtinsByRequire],
+  // node:os loads on first use here too (the runner needs it only for an exit's signal name and
+  // a lock's host): the runner bundles no package that reads it at load (@xterm/headless does not).
+  plugins: [runnerRequire, startUpBuiltinsByRequire],
+});
+// The runner's @xterm/headless, in ASCII (scripts/bundle-runner-require.mjs).
+await build({
+  entryPoints: [path.join(ROOT, 'node_modules', '@xterm', 'headless', 'lib-headless', 'xterm-headless.js')],
+  outfile: path.join(OUT, XTERM_ASCII),
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  charset: 'ascii',
+  legalComments: 'none',
+  logLevel: 'warning',
 });
 
 /**
