@@ -19,82 +19,96 @@ const ECHO_PROGRAM = ['sh', '-c', 'stty raw -echo; printf "ECHO-%s\\r\\n" READY;
 const PAUSE_MS = 2300;
 const PAUSE_ROUNDS = 8;
 
-async function rounds(client, label, log) {
-  const samples = [];
+/** One key into a client's PTY; resolves with the ms until it came back out. */
+async function roundTrip(client, key, label) {
+  const back = client.watch((buf) => buf.includes(key.charCodeAt(0)), ROUND_TIMEOUT_MS, `the echo of ${key} (${label})`);
+  const t0 = now();
+  client.write(key);
+  return (await back) - t0;
+}
+
+/**
+ * The paths key by key in turn (the order rotating each round), all attached at once: whatever
+ * else the machine does in a stretch of the run falls on each path alike. Run one after another,
+ * a path could have its 300 keys in a quiet stretch and the next in a busy one; the p50 ratio
+ * moved between 0.3 and 7.5 across runs that way.
+ */
+async function interleavedRounds(paths, log) {
+  const samples = paths.map(() => []);
   for (let i = 0; i < WARMUP + ROUNDS; i++) {
     const key = KEYS[i % KEYS.length];
-    const byte = key.charCodeAt(0);
-    const back = client.watch((buf) => buf.includes(byte), ROUND_TIMEOUT_MS, `the echo of ${key} (${label})`);
-    const t0 = now();
-    client.write(key);
-    const t1 = await back;
-    if (i >= WARMUP) samples.push(t1 - t0);
-    await new Promise((r) => setImmediate(r));
+    for (let j = 0; j < paths.length; j++) {
+      const k = (i + j) % paths.length;
+      const ms = await roundTrip(paths[k].client, key, paths[k].label);
+      if (i >= WARMUP) samples[k].push(ms);
+      await new Promise((r) => setImmediate(r));
+    }
   }
-  log(`(b) ${label}: p50 ${percentile(samples, 50).toFixed(3)} ms, p99 ${percentile(samples, 99).toFixed(3)} ms`);
+  paths.forEach((p, k) => log(`(b) ${p.label}: p50 ${percentile(samples[k], 50).toFixed(3)} ms, p99 ${percentile(samples[k], 99).toFixed(3)} ms`));
   return samples;
 }
 
-/** Keys typed one at a time after PAUSE_MS of quiet each. */
-async function pausedRounds(client, label, log) {
-  const samples = [];
+/** Keys typed one at a time after PAUSE_MS of quiet each, into each path in turn (the order alternating). */
+async function pausedRounds(paths, log) {
+  const samples = paths.map(() => []);
   for (let i = 0; i < PAUSE_ROUNDS; i++) {
     await sleep(PAUSE_MS);
     const key = KEYS[i % KEYS.length];
-    const back = client.watch((buf) => buf.includes(key.charCodeAt(0)), ROUND_TIMEOUT_MS, `the echo of ${key} after a pause (${label})`);
-    const t0 = now();
-    client.write(key);
-    samples.push((await back) - t0);
+    for (let j = 0; j < paths.length; j++) {
+      const k = (i + j) % paths.length;
+      samples[k].push(await roundTrip(paths[k].client, key, `${paths[k].label} after a pause`));
+    }
   }
-  log(`(b) ${label}, first key after ${PAUSE_MS} ms quiet: p50 ${percentile(samples, 50).toFixed(3)} ms, max ${Math.max(...samples).toFixed(3)} ms`);
+  paths.forEach((p, k) => log(`(b) ${p.label}, first key after ${PAUSE_MS} ms quiet: p50 ${percentile(samples[k], 50).toFixed(3)} ms, max ${Math.max(...samples[k]).toFixed(3)} ms`));
   return samples;
 }
 
 export async function benchEcho({ ab, tmux, log }) {
   // The floor: the echo program in a node-pty, no multiplexer.
   const direct = new PtyClient(ECHO_PROGRAM[0], ECHO_PROGRAM.slice(1), { env: baseEnv() });
-  let directSamples;
-  try {
-    await direct.waitForText('ECHO-READY', 10_000);
-    await direct.settle(100);
-    directSamples = await rounds(direct, 'node-pty direct', log);
-  } finally {
-    direct.kill();
-  }
-
+  // Watched from the start: a client's watch sees only the output that comes after it.
+  const ready = [direct.waitForText('ECHO-READY', 10_000)];
   const id = await ab.newSession('bench-echo', ECHO_PROGRAM);
   tmux.newSession('echo', ECHO_PROGRAM);
   await sleep(200); // both programs are in raw mode by now
-
   const abClient = ab.attach(id);
+  ready.push(abClient.waitForText('ECHO-READY', 10_000));
+  const tmClient = tmux.attach('echo');
+  ready.push(tmClient.waitForText('ECHO-READY', 10_000));
+  let directSamples;
   let abSamples;
+  let tmSamples;
   let abPaused;
+  let tmPaused;
   try {
-    await abClient.waitForText('ECHO-READY', 10_000);
-    await abClient.settle(150);
-    abSamples = await rounds(abClient, 'agent-board attach', log);
-    abPaused = await pausedRounds(abClient, 'agent-board attach', log);
+    await Promise.all(ready);
+    for (const c of [direct, abClient, tmClient]) await c.settle(150);
+    [directSamples, abSamples, tmSamples] = await interleavedRounds(
+      [
+        { client: direct, label: 'node-pty direct' },
+        { client: abClient, label: 'agent-board attach' },
+        { client: tmClient, label: 'tmux attach' },
+      ],
+      log,
+    );
+    [abPaused, tmPaused] = await pausedRounds(
+      [
+        { client: abClient, label: 'agent-board attach' },
+        { client: tmClient, label: 'tmux attach' },
+      ],
+      log,
+    );
   } finally {
+    direct.kill();
     abClient.write('\x1c');
+    tmClient.write('\x02d');
     await abClient.waitExit(3000);
+    await tmClient.waitExit(3000);
   }
   // Which way the keys went (docs/protocol.md, "Direct input"): the runner log says.
   const runnerLog = fs.readFileSync(path.join(ab.home, 'sessions', id, 'runner.log'), 'utf8');
   const keyPath = /input comes straight from/.test(runnerLog) ? 'keys read by the runner (direct input)' : 'keys through the attach client';
   log(`(b) agent-board: ${keyPath}`);
-
-  const tmClient = tmux.attach('echo');
-  let tmSamples;
-  let tmPaused;
-  try {
-    await tmClient.waitForText('ECHO-READY', 10_000);
-    await tmClient.settle(150);
-    tmSamples = await rounds(tmClient, 'tmux attach', log);
-    tmPaused = await pausedRounds(tmClient, 'tmux attach', log);
-  } finally {
-    tmClient.write('\x02d');
-    await tmClient.waitExit(3000);
-  }
 
   const stat = (s) => ({ p50: percentile(s, 50), p99: percentile(s, 99), min: Math.min(...s), max: Math.max(...s) });
   const a = stat(abSamples);
@@ -114,7 +128,7 @@ export async function benchEcho({ ab, tmux, log }) {
       target: 'ratio <= 1.0',
       pass: a.p50 <= t.p50,
       extra: { agentBoard: a, tmux: t, direct: d, rounds: ROUNDS, warmup: WARMUP },
-      note: `floor: ${floor}; ${keyPath}`,
+      note: `floor: ${floor}; ${keyPath}; the three paths interleaved key by key`,
     },
     {
       key: 'echo_p99',
