@@ -39,11 +39,35 @@ export const detachKey = () => {
   return k.key;
 };
 
-/** A PTY standing for the user's terminal, with everything written to it kept. */
+/**
+ * A PTY standing for the user's terminal, with everything written to it kept. Its slave side is
+ * held open here until the exit is reported, as the runner's PtyHost does for a session: libuv on
+ * Node 20 takes the hang-up at the last close plus a short read as the end, and dropped what the
+ * attach wrote last (the restore, "detached from …") now and then on a loaded machine.
+ */
 export function userTerminal(file: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
   const p = pty.spawn(file, args, { name: 'xterm-256color', cols: 100, rows: 30, env: env as Record<string, string> });
   ptys.push(p);
-  const t = { p, out: '', exited: new Promise<number>((r) => p.onExit((e) => r(e.exitCode))) };
+  const ptsName = (p as unknown as { ptsName?: unknown }).ptsName;
+  let slave: number | null = null;
+  if (typeof ptsName === 'string') {
+    try {
+      slave = fs.openSync(ptsName, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
+    } catch {
+      slave = null; // already gone: nothing to hold
+    }
+  }
+  const t = {
+    p,
+    out: '',
+    exited: new Promise<number>((r) =>
+      p.onExit((e) => {
+        if (slave !== null) fs.closeSync(slave);
+        slave = null;
+        r(e.exitCode);
+      }),
+    ),
+  };
   p.onData((d) => (t.out += d));
   return t;
 }
