@@ -1,67 +1,12 @@
 /**
- * Reads xterm's cells and paints them as bytes, with the pen state of an
- * emulator in mind, for the snapshot frame (snapshot-frame.ts).
+ * Paints xterm's cells (read by line-cells.ts) as bytes, with the pen state of
+ * an emulator in mind, for the snapshot frame (snapshot-frame.ts).
  */
-import { type Attr, BG_HAS_EXTENDED, BG_PROTECTED, DEFAULT_ATTR, attrOf, cleanColor, eraseAttrOf, isEraseAttr, sameAttr, sgrOf } from './term-attrs.js';
-import type { AttrInternals, Terminal } from '../core/terminal/xterm-internals.js';
+import { type Attr, BG_PROTECTED, DEFAULT_ATTR, cleanColor, eraseAttrOf, isEraseAttr, sameAttr, sgrOf } from './term-attrs.js';
+import type { CellView, LineView } from './line-cells.js';
+
 // ---------------------------------------------------------------------------
 // Painting
-
-interface CellView {
-  chars: string;
-  width: number;
-  attr: Attr;
-  /** A wide character cut off in the last column, read as an empty cell. */
-  cutOff?: boolean;
-}
-
-interface LineView {
-  cells: CellView[];
-  wrapped: boolean;
-}
-
-interface CellInternals extends AttrInternals {
-  getChars(): string;
-  getWidth(): number;
-}
-
-export function readLine(term: Terminal, which: 'normal' | 'alternate', y: number): LineView {
-  const buf = which === 'normal' ? term.buffer.normal : term.buffer.alternate;
-  const line = buf.getLine(y);
-  const cell = buf.getNullCell() as unknown as CellInternals;
-  const cells: CellView[] = [];
-  // Runs of cells share one Attr object: cheaper, and sameAttr sees it at once.
-  let lastFg = 0;
-  let lastBg = 0;
-  let lastAttr = DEFAULT_ATTR;
-  for (let x = 0; x < term.cols; x++) {
-    if (!line?.getCell(x, cell as never)) {
-      cells.push({ chars: '', width: 1, attr: DEFAULT_ATTR });
-      continue;
-    }
-    const { fg, bg } = cell;
-    let attr: Attr;
-    if (bg & BG_HAS_EXTENDED) attr = attrOf(term, cell, false);
-    else if (fg === lastFg && bg === lastBg) attr = lastAttr;
-    else {
-      attr = fg === 0 && bg === 0 ? DEFAULT_ATTR : attrOf(term, cell, false);
-      lastFg = fg;
-      lastBg = bg;
-      lastAttr = attr;
-    }
-    const width = cell.getWidth();
-    const chars = cell.getChars();
-    // A wide character in the last column is one a narrowing resize cut off
-    // (xterm does not reflow a screen while the other one is on), and a right
-    // half with no wide character before it lost it to an overwrite or a
-    // resize: no print makes either, so both are painted as empty cells, in
-    // their background.
-    if (width === 2 && x === term.cols - 1) cells.push({ chars: '', width: 1, attr: eraseAttrOf(attr), cutOff: true });
-    else if (width === 0 && chars === '' && cells[x - 1]?.width !== 2) cells.push({ chars: '', width: 1, attr: eraseAttrOf(attr) });
-    else cells.push({ chars, width, attr });
-  }
-  return { cells, wrapped: line?.isWrapped ?? false };
-}
 
 /** A character xterm (Unicode 6 widths) takes as two cells wide. */
 const WIDE_STAND_IN = '\u4e00';
@@ -188,7 +133,7 @@ export class Painter {
     // Lines are read one ahead (a wrap depends on the next line) and dropped once painted.
     let line = count > 0 ? lineAt(0) : null;
     for (let i = 0; i < count; i++) {
-      const { cells } = line!;
+      const { cells, blankFrom } = line!;
       const following = i + 1 < count ? lineAt(i + 1) : null;
       const next = following?.wrapped ? following : null;
       const continues = i > 0 && line!.wrapped;
@@ -239,6 +184,20 @@ export class Painter {
           x++; // the right half of a wide character, painted with it
           continue;
         }
+        if (c.chars !== '' && c.width === 1 && c.attr === this.pen && this.x === x) {
+          // A run of narrow characters in the pen, the cursor on the first: one append, no calls.
+          let run = c.chars;
+          let k = x + 1;
+          for (; k < end; k++) {
+            const d = cells[k]!;
+            if (d.width !== 1 || d.chars === '' || d.attr !== c.attr) break;
+            run += d.chars;
+          }
+          this.out += run;
+          this.x = k;
+          x = k;
+          continue;
+        }
         if (c.chars !== '') {
           this.cell(x, c);
           // A wide character covers the next cell, whatever xterm left there
@@ -266,10 +225,15 @@ export class Painter {
         }
         // A run of empty cells that look alike.
         let n = 1;
-        while (x + n < end && !(next && x + n === cols - 1)) {
-          const d = cells[x + n]!;
-          if (d.chars !== '' || d.width !== 1 || !sameAttr(d.attr, c.attr)) break;
-          n++;
+        // From blankFrom on, the run goes as far as it can: to the end, or to the last column when it wraps.
+        if (x >= blankFrom) {
+          n = (next ? Math.min(end, cols - 1) : end) - x;
+        } else {
+          while (x + n < end && !(next && x + n === cols - 1)) {
+            const d = cells[x + n]!;
+            if (d.chars !== '' || d.width !== 1 || (d.attr !== c.attr && !sameAttr(d.attr, c.attr))) break;
+            n++;
+          }
         }
         if (!sameAttr(c.attr, DEFAULT_ATTR) || (dirty >= x && dirty < x + n)) this.erase(x, n, c.attr);
         x += n;

@@ -6,7 +6,8 @@
  */
 import { kittyFlagsSequence, scrollRegionSequence, trackedModesSequence, type TrackedModes } from '../core/terminal/terminal-modes.js';
 import { BG_HAS_EXTENDED, DEFAULT_ATTR, G_INTERMEDIATE, G_SHIFT, attrOf, designatorOf, eraseAttrOf, isEraseAttr, sameAttr } from './term-attrs.js';
-import { Painter, readLine } from './frame-painter.js';
+import { Painter } from './frame-painter.js';
+import { readLine } from './line-cells.js';
 import { core, type BufferInternals, type Terminal } from '../core/terminal/xterm-internals.js';
 function cup(row: number, col: number): string {
   return row === 0 && col === 0 ? '\x1b[H' : `\x1b[${row + 1};${col + 1}H`;

@@ -47,12 +47,14 @@ export interface BoardProps {
    * to; `typeahead`, keys typed after the Enter that attaches, for the session.
    */
   onLeave(req: LeaveRequest, state: BoardState, typeahead: string): void;
+  /** The board was asked to leave, at the key, a tick and a render before onLeave: an attach starts connecting now. */
+  onLeaving?(req: LeaveRequest): void;
 }
 
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
 const DEFAULT_KEY = (parseDetachKey(DEFAULT_DETACH_KEY) as { ok: true; key: DetachKey }).key;
 
-export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, autoRevive, initialState, onLeave }: BoardProps) {
+export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, autoRevive, initialState, onLeave, onLeaving }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const rawInput = useRawInput();
@@ -90,6 +92,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
       leave(req: LeaveRequest) {
         if (left.current) return;
         left.current = true;
+        onLeaving?.(req);
         // Ink is still handing out what it read with this key: keep it for the
         // session (raw, as Ink's parser cut it), and go once it is through.
         const keep = (raw: string) => {
@@ -111,7 +114,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
         }, 0);
       },
     }),
-    [actions, time, newDefaults, detachLabel, detachKey, keys, autoRevive, onLeave, exit, rawInput],
+    [actions, time, newDefaults, detachLabel, detachKey, keys, autoRevive, onLeave, onLeaving, exit, rawInput],
   );
   const [leaving, setLeaving] = useState<LeaveRequest | null>(null);
   useLayoutEffect(() => {

@@ -151,6 +151,9 @@ async function showBoard(
       autoRevive: o.autoRevive === true && initialState === undefined,
       onLeave: (req, state, typeahead) => {
         left = { req, state, typeahead };
+      },
+      // At the key: the hello's round trip overlaps the board's last render and Ink's exit.
+      onLeaving: (req) => {
         if (req.kind === 'attach') leavingToAttach(req.id);
       },
     }),

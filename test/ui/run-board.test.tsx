@@ -9,11 +9,12 @@ import { MemoryLog, FakeActions, FakeFeed, session } from './fakes.js';
 import { FakeRunner } from './fake-runner.js';
 import { eventually, FakeStdin, FakeStdout, KEY } from './harness.js';
 import { REAL_TIME } from '../helpers/real-time.js';
+import type { Time } from '../../src/core/clock.js';
 
 const detachKey = (parseDetachKey('ctrl-\\') as { ok: true; key: DetachKey }).key;
 const CTRL_BACKSLASH = '\x1c';
 
-function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import('../../src/client/connection.js').RunnerConnection>) {
+function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import('../../src/client/connection.js').RunnerConnection>, time: Time = REAL_TIME) {
   const out = new FakeStdout(80, 24);
   const stdin = new FakeStdin();
   const actions = new FakeActions();
@@ -21,7 +22,7 @@ function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import
     home: '/nowhere',
     feed,
     actions,
-    time: REAL_TIME,
+    time,
     log: new MemoryLog(),
     stdin: stdin as never,
     stdout: out as never,
@@ -87,6 +88,45 @@ describe('runBoard', () => {
     expect(stdin.isRaw).toBe(false);
     expect(stdin.listenerCount('readable')).toBe(0);
     expect(actions.calls).toEqual([]); // sessions left as they were
+  });
+
+  it('starts connecting at the Enter itself, while the board still has a tick and a render to go', async () => {
+    const feed = new FakeFeed([session({ name: 'alpha' })]);
+    // The board's leave waits a tick (its own timer): held here until the connection has been asked for.
+    const held: (() => void)[] = [];
+    let holding = false;
+    const time: Time = {
+      clock: REAL_TIME.clock,
+      scheduler: {
+        setInterval: (fn, ms) => REAL_TIME.scheduler.setInterval(fn, ms),
+        setTimeout: (fn, ms) => {
+          if (!holding || ms !== 0) return REAL_TIME.scheduler.setTimeout(fn, ms);
+          held.push(fn);
+          return NONE;
+        },
+      },
+    };
+    let connects = 0;
+    const { out, stdin, done } = start(
+      feed,
+      () => async () => {
+        connects++;
+        return new FakeRunner('\x1b[H\x1b[2Jinside alpha\r\n$ ').asConnection();
+      },
+      time,
+    );
+    await eventually(out, () => expect(out.text()).toContain('› ● alpha'));
+    holding = true;
+    stdin.press(KEY.enter);
+    await eventually(out, () => expect(held.length).toBeGreaterThan(0));
+    expect(connects).toBe(1); // before the board's tick: the hello's round trip overlaps its leaving
+    holding = false;
+    for (const fn of held.splice(0)) fn();
+    await eventually(out, () => expect(out.lines()[0]).toBe('inside alpha'));
+    stdin.press(CTRL_BACKSLASH);
+    await eventually(out, () => expect(out.text()).toContain('detached from alpha'));
+    stdin.press('q');
+    await done;
   });
 
   it('a session that cannot be reached is a line on the board, not a crash', async () => {

@@ -43,9 +43,26 @@ export interface InputHandlerInternals {
   _resetBufferLine(y: number, respectProtect?: boolean): void;
 }
 
+/**
+ * A line as xterm stores it (BufferLine): three words a cell in `_data`, the content word (code
+ * point, combined flag, width) then fg and bg, as CELL_* below say. A combined character's
+ * string and a cell's extended attributes live elsewhere, read through loadCell.
+ */
+export interface LineInternals {
+  readonly length: number;
+  readonly isWrapped: boolean;
+  readonly _data: Uint32Array;
+  loadCell(x: number, cell: AttrInternals): unknown;
+}
+
+/** The content word's parts (common/buffer/Constants.ts, Content). */
+export const CELL_CODEPOINT_MASK = 0x1fffff;
+export const CELL_IS_COMBINED = 0x200000;
+export const CELL_WIDTH_SHIFT = 22;
+
 export interface CoreInternals {
   buffer: BufferInternals & { lines: { get(i: number): unknown } };
-  buffers: { normal: BufferInternals; alt: BufferInternals };
+  buffers: { normal: BufferInternals & { lines: { get(i: number): LineInternals | undefined } }; alt: BufferInternals & { lines: { get(i: number): LineInternals | undefined } } };
   coreService: { isCursorHidden: boolean };
   optionsService: { rawOptions: { cursorBlink: boolean; convertEol: boolean } };
   _charsetService: { charset: Charset; glevel: number; _charsets: Charset[] };
