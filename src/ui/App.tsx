@@ -22,14 +22,20 @@ import { useChatFeed } from './hooks/useChatFeed.js';
 import { useFeed } from './hooks/useFeed.js';
 import { useLayout } from './hooks/useLayout.js';
 
-/** The footer hints that apply only sometimes, and whether they do now. */
+/** Each set of the footer hints that apply only sometimes, one object apiece: the footer is memoized on it. */
+const HINT_SETS = new Map<string, ReadonlySet<HintWhen>>();
+
+/** The footer hints that apply only sometimes, and whether they do now (the same object while they stay). */
 function hintsNow(state: BoardState, sessions: readonly SessionView[]): ReadonlySet<HintWhen> {
-  const now = new Set<HintWhen>();
+  const on: HintWhen[] = [];
   const id = selectedSession(state)?.id;
   const selected = id ? sessions.find((s) => s.id === id) : undefined;
-  if (selected && sessionState(selected) === 'waiting') now.add('waiting');
-  if (state.marks.length > 0) now.add('marked');
-  return now;
+  if (selected && sessionState(selected) === 'waiting') on.push('waiting');
+  if (state.marks.length > 0) on.push('marked');
+  const key = on.join(' ');
+  let set = HINT_SETS.get(key);
+  if (!set) HINT_SETS.set(key, (set = new Set(on)));
+  return set;
 }
 
 /**

@@ -119,7 +119,8 @@ describe('typing into a session (i)', () => {
     await eventually(m.out, () => expect(m!.out.text()).toContain('› ● alpha'));
     m.stdin.press('ils\r');
     await eventually(m.out, () => expect(m!.actions.runner(alpha.id).typed()).toBe('ls\r'));
-    expect(m.out.lines()[0]!.trimEnd()).toBe(' typing into alpha — Ctrl-\\ back');
+    // The keys reach the session in the read; the typing bar is drawn with the commit after it.
+    await eventually(m.out, () => expect(m!.out.lines()[0]!.trimEnd()).toBe(' typing into alpha — Ctrl-\\ back'));
   });
 
   it('ends with a line when the program exits meanwhile; refuses a session that is not running', async () => {

@@ -24,12 +24,16 @@ class Counter implements RenderCounter {
   rows = new Map<string, number>();
   /** Renders of the list itself (src/ui/components/SessionList.tsx). */
   lists = 0;
+  /** Renders of the other parts that count themselves (the header, the footer). */
+  parts = new Map<string, number>();
   rendered(part: string, id?: string): void {
     if (part === 'row' && id) this.rows.set(id, (this.rows.get(id) ?? 0) + 1);
-    if (part === 'list') this.lists++;
+    else if (part === 'list') this.lists++;
+    else this.parts.set(part, (this.parts.get(part) ?? 0) + 1);
   }
   reset(): void {
     this.rows.clear();
+    this.parts.clear();
     this.lists = 0;
   }
   get total(): number {
@@ -57,6 +61,8 @@ describe('one change, one row rendered', () => {
       await eventually(m!.out, () => expect(m!.out.text()).toContain(`new line ${k}`));
       await sleep(50);
       expect(Object.fromEntries(counter.rows)).toEqual({ [sessions[k]!.id]: 1 });
+      // Nor the header (the same counts) nor the footer (the same hints).
+      expect(Object.fromEntries(counter.parts)).toEqual({});
     }
   });
 
@@ -69,6 +75,7 @@ describe('one change, one row rendered', () => {
     await eventually(m!.out, () => expect(m!.out.lines()[0]).toContain('1 busy'));
     await sleep(50);
     expect(Object.fromEntries(counter.rows)).toEqual({ [sessions[5]!.id]: 1 });
+    expect(counter.parts.get('header')).toBe(1); // its counts changed
     counter.reset();
     m!.stdin.press('j');
     await eventually(m!.out, () => expect(m!.out.text()).toMatch(/› ● s-01/));

@@ -1,7 +1,9 @@
 /** The board's footer: the last message, then the key hints that fit. */
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { Message } from '../../core/board/board-types.js';
 import { BINDINGS, type HintWhen, type KeyMode } from '../../core/board/keybindings.js';
+import { useCountRender } from '../contexts/RenderCountContext.js';
 import { textWidth } from '../text-width.js';
 import { ShapedRun } from './ShapedText.js';
 
@@ -28,8 +30,12 @@ export function fitHints(hints: readonly string[], width: number): string {
   return fits() ? kept.join(GAP) : '';
 }
 
-/** The last message, if any, then the key hints for what the keyboard talks to now. */
-export function Footer({ mode, message, now, width }: FooterProps) {
+/**
+ * The last message, if any, then the key hints for what the keyboard talks to now. Memoized (the
+ * board hands the same `now` while the hints stay): a session's new line does not draw it again.
+ */
+export const Footer = memo(function Footer({ mode, message, now, width }: FooterProps) {
+  useCountRender('footer');
   const hints = BINDINGS[mode].flatMap((b) => (b.hint && (!b.when || now?.has(b.when)) ? [b.hint] : []));
   const room = message ? width - textWidth(message.text) - GAP.length : width;
   const shown = fitHints(hints, room);
@@ -45,4 +51,4 @@ export function Footer({ mode, message, now, width }: FooterProps) {
       {shown ? <ShapedRun parts={[{ text: shown, dimColor: true }]} fits={fits} wrap="truncate-end" /> : null}
     </Box>
   );
-}
+});

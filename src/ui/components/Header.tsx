@@ -6,6 +6,7 @@ import { sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
 import { PICK_COLOR, PICK_MARK } from './SessionRow.js';
 import { cut, textWidth } from '../text-width.js';
+import { useCountRender } from '../contexts/RenderCountContext.js';
 import { ShapedRun, type RunPart } from './ShapedText.js';
 
 export interface HeaderProps {
@@ -78,10 +79,12 @@ const NO_LINES: readonly string[] = [];
 
 /**
  * The title, how many rows want attention, how many sessions there are in each state; paused
- * rooms, the filter and the position, when they matter. Memoized: a change of the preview alone
- * does not count the sessions again.
+ * rooms, the filter and the position, when they matter. Memoized on what it shows of the
+ * sessions (how many, and each one's state): a change of the preview, or a session's new line,
+ * does not draw it again.
  */
 export const Header = memo(function Header({ sessions, shown, filter, position, pausedRooms, unseen, marked, hostLines = NO_LINES, width }: HeaderProps) {
+  useCountRender('header');
   // The rows that rang first: they are what the user should look at; then the ones a prompt would go to.
   const counts = [
     ...(unseen > 0 ? [{ label: 'unseen', n: unseen, style: ATTENTION_STYLE }] : []),
@@ -118,4 +121,11 @@ export const Header = memo(function Header({ sessions, shown, filter, position, 
       ) : null}
     </Box>
   );
-});
+}, sameHeader);
+
+/** The same header: the same props, bar sessions that count the same (their number, each one's state). */
+function sameHeader(a: HeaderProps, b: HeaderProps): boolean {
+  for (const k of Object.keys(a) as (keyof HeaderProps)[]) if (k !== 'sessions' && a[k] !== b[k]) return false;
+  if (Object.keys(a).length !== Object.keys(b).length) return false;
+  return a.sessions === b.sessions || (a.sessions.length === b.sessions.length && a.sessions.every((s, i) => categoryOf(s) === categoryOf(b.sessions[i]!)));
+}
