@@ -142,11 +142,7 @@ export async function inProcessRender({ sessions, cols, rows }) {
   let rowRenders = 0;
   let lastRenderAt = 0;
   let waiting = null;
-  /** The last few writes (a frame's): the first frame may be written during ink.render itself, before anything waits for it. */
-  const recent = [];
   stdout.onWrite = (text, t) => {
-    recent.push(text);
-    if (recent.length > 4) recent.shift();
     if (waiting && text.includes(waiting.marker)) {
       const w = waiting;
       waiting = null;
@@ -178,13 +174,10 @@ export async function inProcessRender({ sessions, cols, rows }) {
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`in-process: ${marker} never reached the screen`)), 5000);
       waiting = { marker, resolve: (t) => (clearTimeout(timer), resolve(t)) };
-      if (recent.some((w) => w.includes(marker))) waiting.resolve(performance.now());
     });
   /** INPROC_UPDATES updates; `change(i, at)` makes the i-th new session list and names the marker to wait for. */
   const phase = async (change) => {
     const latencies = [];
-    /** The process's CPU time during each update's latency: near it, the update was working; far below, waiting (a hold, a timer, another process). */
-    const updateCpu = [];
     const cpu0 = process.cpuUsage();
     const rendersBefore = renderTimes.length;
     const rows0 = rowRenders;
@@ -193,12 +186,9 @@ export async function inProcessRender({ sessions, cols, rows }) {
     for (let i = 0; i < INPROC_UPDATES; i++) {
       const marker = change(i, new Date().toISOString());
       const p = seen(marker);
-      const c0 = process.cpuUsage();
       const t0 = performance.now();
       feed.notify();
       latencies.push((await p) - t0);
-      const c = process.cpuUsage(c0);
-      updateCpu.push((c.user + c.system) / 1000);
       // Let the update's follow-up render (and Ink's throttle) finish: each update is timed on its own.
       const quietUntil = performance.now() + 1000;
       do await sleep(10);
@@ -209,7 +199,6 @@ export async function inProcessRender({ sessions, cols, rows }) {
     const renders = renderTimes.slice(rendersBefore);
     return {
       latencies,
-      updateCpu,
       renderTimes: renders,
       rendersPerUpdate: renders.length / INPROC_UPDATES,
       rowRendersPerUpdate: (rowRenders - rows0) / INPROC_UPDATES,

@@ -21,7 +21,7 @@ import { useFeedSync } from './hooks/useFeedSync.js';
 import { useFeedUpdates } from './hooks/useFeedUpdates.js';
 import { useNotices } from './hooks/useNotices.js';
 import './ink-frame-cache.js'; // before anything is drawn: Ink's frame built from the rows that changed
-import { useDrawGate, useRawInput } from './ink-internals.js';
+import { useRawInput } from './ink-internals.js';
 import { SessionKeys } from './session-keys.js';
 
 export interface BoardProps {
@@ -58,7 +58,6 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const rawInput = useRawInput();
-  useDrawGate(time);
   // The same reducer run ahead of React: React's state once it renders, plus whatever came since.
   const latest = useRef(state);
   latest.current = state;

@@ -12,21 +12,12 @@
  * (keys go to a session as typed) and the keys typed after an attach's Enter. Ink's public API,
  * useInput, only gives parsed (input, key) pairs, which cannot be turned back into bytes, and
  * reading process.stdin beside Ink would race its own reader: no public API does this.
- *
- * `useDrawGate`: the Ink instance of the app's stdout (Ink's build/instances.js) and its root
- * node's `onRender`, the function Ink's reconciler calls after every commit, which Ink points at
- * its throttled draw: the board points it at its own gate instead (./draw-gate.ts says why). No
- * public API sets when Ink draws but maxFps, and its throttle is the thing replaced.
  */
-import { useStdin, useStdout } from 'ink';
-// Ink's map of its instances, by its path, as colorize below (the bundle's one copy of Ink).
-import inkInstances from '../../node_modules/ink/build/instances.js';
+import { useStdin } from 'ink';
 // Ink's colour helper, by its path (its package exports do not name it), as ink-frame-cache.ts imports Output.
 import colorize from '../../node_modules/ink/build/colorize.js';
-import { useLayoutEffect, useMemo } from 'react';
-import type { Time } from '../core/clock.js';
+import { useMemo } from 'react';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
-import { DrawGate } from './draw-gate.js';
 
 /** The keys Ink read, before its key parser made them into (input, key) pairs. */
 export interface RawInput {
@@ -70,29 +61,4 @@ export function inkStyle(text: string, style: InkStyle): string {
   if (style.bold) out = colorize(out, 'bold', 'foreground');
   if (style.inverse) out = colorize(out, 'inverse', 'foreground');
   return out;
-}
-
-/** What the gate touches of an Ink instance (build/ink.js). */
-interface InkDrawHooks {
-  rootNode: { onRender?: () => void };
-  onRender(): void;
-}
-
-/**
- * Ink draws this app's commits through a DrawGate on `time` for as long as the calling component
- * is mounted (the board's root: from its first commit on), and through its own throttle again after.
- */
-export function useDrawGate(time: Time): void {
-  const { stdout } = useStdout();
-  useLayoutEffect(() => {
-    const ink = inkInstances.get(stdout) as unknown as InkDrawHooks | undefined;
-    if (!ink) return;
-    const before = ink.rootNode.onRender;
-    const gate = new DrawGate(time, () => ink.onRender());
-    ink.rootNode.onRender = gate.request;
-    return () => {
-      gate.dispose();
-      if (ink.rootNode.onRender === gate.request) ink.rootNode.onRender = before;
-    };
-  }, [stdout, time]);
 }

@@ -9,9 +9,7 @@ import { FRAME_MS } from '../client/board-feed-options.js';
  * that long after the first (its default, 30 fps, is 34 ms). The board's frame is the feed's:
  * it tells the board of changes at most once per FRAME_MS, and Ink's hold must be shorter than
  * that or it would hold every other frame back by a whole one. Half a frame still joins the
- * commits of one key or one resize. This is Ink's hold for the first commit alone: from then on
- * the board's root draws through its own gate (src/ui/draw-gate.ts), which holds a draw only as
- * long as the last one took.
+ * commits of one key or one resize.
  */
 const INK_HOLD_MS = FRAME_MS / 2;
 

@@ -9,7 +9,6 @@ import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
 import { FakeStdin, FakeStdout } from './harness.js';
 import { REAL_TIME } from '../helpers/real-time.js';
-import type { Time } from '../../src/core/clock.js';
 
 export interface Mounted {
   out: FakeStdout;
@@ -24,8 +23,8 @@ export interface Mounted {
 
 export function mountBoard<F extends BoardFeed = FakeFeed>(
   feed: F,
-  /** `time`: the board's clock and timers (real ones unless given). `counter`: hears every render of the board's parts (src/ui/contexts/RenderCountContext.ts). */
-  opts: { cols?: number; rows?: number; time?: Time; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter; autoRevive?: boolean } = {},
+  /** `counter`: hears every render of the board's parts (src/ui/contexts/RenderCountContext.ts). */
+  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter; autoRevive?: boolean } = {},
 ): Mounted & { feed: F } {
   const out = new FakeStdout(opts.cols ?? 80, opts.rows ?? 24);
   const stdin = new FakeStdin();
@@ -39,7 +38,7 @@ export function mountBoard<F extends BoardFeed = FakeFeed>(
       feed={feed}
       chat={opts.chat}
       actions={actions}
-      time={opts.time ?? REAL_TIME}
+      time={REAL_TIME}
       newDefaults={{ name: '', command: '/bin/bash', cwd: '/home/me' }}
       detachLabel="Ctrl-\"
       initialState={opts.initialState}
