@@ -36,7 +36,7 @@ export interface PtyHostOptions {
  */
 interface PtyInternals {
   fd?: unknown;
-  _socket?: { destroyed?: unknown; push?: unknown; _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown; flowing?: unknown } };
+  _socket?: { destroyed?: unknown; _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown } };
   ptsName?: unknown;
 }
 
@@ -73,30 +73,6 @@ function undoDecoding(p: PtyInternals): void {
   const state = p._socket?._readableState;
   if (!state || !('decoder' in state) || !('encoding' in state) || state.length !== 0) return;
   state.decoder = state.encoding = null;
-}
-
-/**
- * Each read straight to `onRead`, as Node's stream hands it to the socket's `push`: a keystroke's
- * echo no longer goes through the Readable's buffer, its 'data' event, node-pty's event relay and
- * the stream's read-ahead tick (about a fifth of the runner's time per key: bench/echo.mjs). Only
- * while the stream flows with nothing queued; a paused stream (the model's backlog bound) or a
- * chunk still queued takes the stream's own way, which ends at `onRead` too, in order, and so do
- * the end of the output and anything but a Buffer. Returns false (nothing changed) where the
- * socket is not as node-pty 1.1.0 on Node 20 has it.
- */
-function readFirstHand(p: PtyInternals, onRead: (data: Buffer) => void): boolean {
-  const socket = p._socket;
-  const state = socket?._readableState;
-  if (!socket || typeof socket.push !== 'function' || !state || state.decoder !== null || typeof state.length !== 'number') return false;
-  const push = socket.push as (this: unknown, chunk: unknown, encoding?: unknown) => boolean;
-  socket.push = function (this: unknown, chunk: unknown, encoding?: unknown): boolean {
-    if (Buffer.isBuffer(chunk) && state.flowing === true && state.length === 0 && socket.destroyed === false) {
-      onRead(chunk);
-      return true;
-    }
-    return push.call(this, chunk, encoding);
-  };
-  return true;
 }
 
 /**
@@ -151,7 +127,6 @@ export class PtyHost implements Disposable {
       if (out) this.outputEmitter.fire(out);
     };
     this.store.add(this.pty.onData(onRead));
-    readFirstHand(this.pty as unknown as PtyInternals, onRead);
     this.store.add(
       this.pty.onExit(({ exitCode, signal }) => {
         // node-pty reports the exit after the last read: an unfinished character is all that can be left.

@@ -3,10 +3,9 @@ import { PtyHost } from '../../src/runner/pty-host.js';
 import { realScheduler } from '../../src/state/real-time.js';
 
 /**
- * PtyHost takes each read as the socket is handed it (readFirstHand), not through the stream,
- * while the stream flows with nothing queued; a pause (the model's backlog bound pauses the PTY)
- * queues reads in the stream, whose way ends at the same place. Across many pauses mid-output,
- * every byte must arrive once and in order, and the end of output still comes before the exit.
+ * A pause (the model's backlog bound pauses the PTY) queues reads in node-pty's stream, and a
+ * resume lets them go on. Across many pauses mid-output, every byte must arrive once and in
+ * order, and the end of output still comes before the exit.
  */
 describe('PtyHost output', () => {
   it('arrives whole and in order across pauses and resumes mid-output', async () => {
