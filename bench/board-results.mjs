@@ -1,5 +1,7 @@
 // The board benchmark's result records (bench/board.mjs measures, this says what the numbers
 // are, their targets and notes): one record per line of the summary table.
+import { INPROC_UPDATES, INPROC_WARMUP } from './board-inprocess.mjs';
+
 const r3 = (x) => Number(x.toFixed(3));
 const fx = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const perUpdate = (r) => ({ rendersPerUpdate: r.rendersPerUpdate, rowRendersPerUpdate: r.rowRendersPerUpdate, frameRowsBuiltPerUpdate: r.frameRowsBuiltPerUpdate, cpuMsPerUpdate: r.cpuMsPerUpdate });
@@ -24,7 +26,7 @@ return [
         boardProcessCpuMsPerUpdate: boardCpuPerUpdate,
       },
       note:
-        `agent-board: the real <Board/> in-process (Ink, 200x50, 100 sessions, fake feed, React ${reactBuild} build), one visible row's line changed, feed notification to the frame written: p99 ${fx(lat.p99, 2)} ms; ` +
+        `agent-board: the real <Board/> in-process (Ink, 200x50, 100 sessions, fake feed, React ${reactBuild} build), one visible row's line changed, feed notification to the frame written (${INPROC_UPDATES} updates after ${INPROC_WARMUP} untimed; the first, cold: ${fx(inproc.one.first, 2)} ms): p99 ${fx(lat.p99, 2)} ms; ` +
         `Ink renderTime p50 ${fx(rt.p50, 2)}/p99 ${fx(rt.p99, 2)} ms; per update ${fx(inproc.one.rowRendersPerUpdate, 1)} rows rendered, ${fx(inproc.one.frameRowsBuiltPerUpdate, 1)} frame rows built, ${fx(inproc.one.cpuMsPerUpdate, 1)} ms CPU. ` +
         `tmux: its server's CPU time per redraw of a changed pane line (mean of ${PREVIEW_SAMPLES}, schedstat), for want of a way to time its redraw from outside. ` +
         `End to end, the board process spent ${fx(boardCpuPerUpdate, 1)} ms CPU per preview update`,
