@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import type net from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
 import tty from 'node:tty';
 import type { Disposable } from '../core/lifetime.js';
 import type { ClientMessage, DirectRequest } from '../core/protocol/protocol.js';
@@ -18,10 +17,13 @@ import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
 import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { adoptTtyStream, openClientTerminal, type Self } from './tty-check.js';
+import { Utf8Chunker } from './utf8-chunker.js';
 
 interface InputDeps {
   /** Keys read, to be typed as the client's `input` would be. */
   typed(data: string): void;
+  /** The same keys as bytes, without a message (the read's buffer, reused after): false when they were not typed (then `typed` says why). */
+  typedBytes(bytes: Uint8Array): boolean;
   /** The detach key was read (the fd is closed already): `after` is what came after it in the same read. */
   detached(after: string): void;
   /** The terminal ended (EOF, EIO): the fd is closed already. */
@@ -48,7 +50,9 @@ class DirectInput implements Disposable {
   private closed = false;
   private readonly key: DetachKey;
   /** As the client reads: a character split between reads is joined. */
-  private readonly utf8 = new StringDecoder('utf8');
+  private readonly utf8 = new Utf8Chunker();
+  /** Every byte that starts a detach key's sequence: a read with none of them cannot hold one. */
+  private readonly detachStarts: ReadonlySet<number>;
 
   constructor(
     private readonly stream: tty.ReadStream,
@@ -56,15 +60,22 @@ class DirectInput implements Disposable {
     private readonly d: InputDeps,
   ) {
     this.key = { label: 'detach', sequences: [...detachKeys] };
+    this.detachStarts = new Set(detachKeys.map((s) => s.charCodeAt(0)));
     stream.on('end', () => this.fail('end of file'));
     stream.on('error', (err: NodeJS.ErrnoException) => this.fail(err.code ?? err.message));
     stream.resume();
   }
 
-  /** One read's bytes (the buffer is reused by the next read: decoded now). */
+  /**
+   * One read's bytes (the buffer is reused by the next read: used now). A read of plain ASCII
+   * with no byte that starts a detach key, and no character left unfinished before it (what
+   * nearly every key is), is typed as it is; any other is decoded and looked through first.
+   */
   bytes(data: Buffer): void {
-    const chunk = this.utf8.write(data);
-    if (chunk) this.read(chunk);
+    if (this.closed) return;
+    if (this.utf8.held === 0 && this.plain(data) && this.d.typedBytes(data)) return;
+    const out = this.utf8.push(data);
+    if (out) this.read(out.text);
   }
 
   dispose(): void {
@@ -72,6 +83,15 @@ class DirectInput implements Disposable {
     this.closed = true;
     // destroy closes the fd now (uv_close), not at its callback: nothing more is read from here on.
     this.stream.destroy();
+  }
+
+  /** ASCII only, and none of it the start of a detach key (whose sequences all begin with an ASCII byte: a control byte or ESC). */
+  private plain(data: Buffer): boolean {
+    for (let i = 0; i < data.length; i++) {
+      const b = data[i]!;
+      if (b >= 0x80 || this.detachStarts.has(b)) return false;
+    }
+    return true;
   }
 
   private read(chunk: string): void {
@@ -129,7 +149,13 @@ export interface KeyOwner {
  * (refused to a read-only client, which may not type). True when it does; when it does not, the
  * client keeps reading them, and the log says why.
  */
-export function offerInput(c: ClientConn, req: DirectRequest, uid: number, sink: KeyOwner, d: { log: Logger; handle(c: ClientConn, msg: ClientMessage): void }): boolean {
+export function offerInput(
+  c: ClientConn,
+  req: DirectRequest,
+  uid: number,
+  sink: KeyOwner,
+  d: { log: Logger; handle(c: ClientConn, msg: ClientMessage): void; typeKeys(c: ClientConn, bytes: Uint8Array): boolean },
+): boolean {
   const refuse = (reason: string) => {
     d.log(`client ${c.id}: direct input from ${req.path} refused: ${reason}`);
     return false;
@@ -137,6 +163,7 @@ export function offerInput(c: ClientConn, req: DirectRequest, uid: number, sink:
   if (c.readOnly) return refuse('the client attached read-only');
   const input = openDirectInput(req, { uid, bootId: bootId() }, {
     typed: (data) => d.handle(c, { type: 'input', data }),
+    typedBytes: (bytes) => d.typeKeys(c, bytes),
     detached: (after) => {
       sink.detachKeyRead(after);
       d.handle(c, { type: 'detach' });

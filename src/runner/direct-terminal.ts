@@ -8,21 +8,21 @@
  * with the kernel, say so. It also follows what the client can no longer see: whether the
  * alternate screen is on (for the client's restore) and the kind's settle marker (for its jiggle chain).
  * When the client asks, it also holds the reader of the client's keys (direct input,
- * src/runner/direct-input.ts), which every hand-back and failure closes first.
+ * src/runner/direct-input.ts), which every hand-back and failure closes first. A subscribe's
+ * request is checked and the writer opened by src/runner/direct-offer.ts.
  */
 import fs from 'node:fs';
 import tty from 'node:tty';
 import type { Clock, Scheduler } from '../core/clock.js';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
-import type { ClientMessage, DirectRequest, RunnerMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
 import { BACKOFF_MS, createJiggleRetryState, feedOutput, type JiggleRetryState } from '../core/terminal/jiggle-retry.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
-import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
-import { offerInput, type KeyOwner } from './direct-input.js';
+import type { KeyOwner } from './direct-input.js';
 import type { HandBack, OutputSink } from './output-sink.js';
 import type { Logger } from './log.js';
-import { adoptTtyStream, openClientTerminal } from './tty-check.js';
+import { streamFd } from './tty-check.js';
 
 /** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
 export const HANDBACK_TIMEOUT_MS = 1000;
@@ -41,6 +41,8 @@ export interface DirectDeps {
   settleMarkers(): readonly string[];
   /** A message as if the client had sent it (direct input's keys and detach): the message table's gates and handlers. */
   handle(c: ClientConn, msg: ClientMessage): void;
+  /** Keys typed as bytes, through the `input` row's gate (src/runner/message-table.ts typeKeys); false when it refuses. */
+  typeKeys(c: ClientConn, bytes: Uint8Array): boolean;
 }
 
 interface TerminalDeps extends DirectDeps {
@@ -48,36 +50,6 @@ interface TerminalDeps extends DirectDeps {
   tell(m: RunnerMessage): void;
   /** The terminal failed (hung up, closed): the client is dropped. */
   failed(why: string): void;
-}
-
-/** The private method of Node's TTY handle that undoes tty.WriteStream's blocking writes. */
-type TtyHandle = { setBlocking?: (blocking: boolean) => number };
-
-/**
- * A non-blocking writer on the opened terminal, or why not. tty.WriteStream makes its writes
- * blocking (right for a process's own stdout); ours must never block the runner, so its handle's
- * setBlocking(false) undoes that (libuv then waits for the fd to be writable, as for a socket).
- */
-function nonBlockingWriter(opened: { fd: number; stat: fs.Stats }, path: string): tty.WriteStream | string {
-  let out: tty.WriteStream;
-  try {
-    out = new tty.WriteStream(opened.fd);
-  } catch (err) {
-    fs.closeSync(opened.fd);
-    return `cannot write to the terminal: ${(err as Error).message}`;
-  }
-  // libuv writes on a reopened fd of its own: ours is closed, and its one checked (src/runner/tty-check.ts).
-  const changed = adoptTtyStream(out, opened.fd, opened.stat, path);
-  if (changed) {
-    out.destroy();
-    return changed;
-  }
-  const handle = (out as unknown as { _handle?: TtyHandle })._handle;
-  if (typeof handle?.setBlocking !== 'function' || handle.setBlocking(false) !== 0) {
-    out.destroy(); // closes the fd
-    return 'cannot make writes to the terminal non-blocking';
-  }
-  return out;
 }
 
 export class DirectTerminal implements OutputSink, KeyOwner {
@@ -97,6 +69,9 @@ export class DirectTerminal implements OutputSink, KeyOwner {
   /** Keys read after the detach key, for the client to put back (direct_off). */
   private keysAfter = '';
 
+  /** The fd libuv writes the terminal on (checked: src/runner/tty-check.ts): written straight when nothing is queued. */
+  private readonly fd: number;
+
   constructor(
     private readonly out: tty.WriteStream,
     altScreen: boolean,
@@ -106,6 +81,7 @@ export class DirectTerminal implements OutputSink, KeyOwner {
     this.alt.active = altScreen;
     this.writtenAlt = this.toldAlt = altScreen;
     this.cancelFirst = cut;
+    this.fd = streamFd(out) ?? -1; // nonBlockingWriter has checked it (a closed fd makes writeSync fail: EBADF)
     this.out.on('error', (err: NodeJS.ErrnoException) => this.fail(err.code ?? err.message));
   }
 
@@ -113,13 +89,42 @@ export class DirectTerminal implements OutputSink, KeyOwner {
     return this.out.writableLength;
   }
 
-  /** Output: exactly these bytes (`data`'s UTF-8, or `raw` when given: the same, not encoded again), after everything written before. */
+  /**
+   * Output: exactly these bytes (`data`'s UTF-8, or `raw` when given: the same, not encoded
+   * again), after everything written before. With nothing in flight they go to the kernel here
+   * and now, before any bookkeeping (the echo of a key a user waits for); what it does not take
+   * then, and everything after it until it has, is queued on the stream.
+   */
   write(data: string, raw?: Uint8Array | null): void {
     if (this.stopped || this.dead) return;
+    if (this.inFlight === 0) return this.writeNow(data, raw ?? Buffer.from(data, 'utf8'));
     this.alt.feed(data);
+    this.queue(raw ?? data);
+    this.tellAlt();
+    if (this.settle) this.watchSettle(data);
+  }
+
+  /** At once, with nothing in flight: what the kernel takes now is written; the rest is queued. */
+  private writeNow(data: string, bytes: Uint8Array): void {
+    let n = 0;
+    try {
+      n = fs.writeSync(this.fd, bytes);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EAGAIN') return this.fail(code ?? String(err));
+    }
+    this.alt.feed(data);
+    if (n < bytes.length) this.queue(bytes.subarray(n));
+    else this.writtenAlt = this.alt.active;
+    this.tellAlt();
+    if (this.settle) this.watchSettle(data);
+  }
+
+  /** On the stream, after what is in flight; the alternate screen as it is after these bytes counts once the kernel has them. */
+  private queue(chunk: string | Uint8Array): void {
     const after = this.alt.active;
     this.inFlight++;
-    this.out.write(raw ?? data, (err) => {
+    this.out.write(chunk, (err) => {
       this.inFlight--;
       if (!err) {
         this.writtenAlt = after;
@@ -127,8 +132,6 @@ export class DirectTerminal implements OutputSink, KeyOwner {
       }
       if (this.inFlight === 0) this.idle?.(false);
     });
-    this.tellAlt();
-    if (this.settle) this.watchSettle(data);
   }
 
   /** A snapshot's frame, as the attach client draws one: what the terminal shows now is left, then the frame on a clear screen. */
@@ -233,37 +236,4 @@ export class DirectTerminal implements OutputSink, KeyOwner {
     this.input = null;
     input?.dispose();
   }
-}
-
-/**
- * A subscribe's request for direct output, checked and answered (`direct_on`, or `direct_refused`
- * with the reason, also logged): true when the client's output now goes to its terminal.
- */
-export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: DirectDeps): boolean {
-  const replaced = c.outputTo(null); // a second subscribe starts over; the old writer is dropped
-  if (!req) return false;
-  const refuse = (reason: string) => {
-    d.log(`client ${c.id}: direct output to ${req.path.slice(0, 64)} refused: ${reason}`);
-    c.send({ type: 'direct_refused', reason });
-    return false;
-  };
-  const uid = process.getuid?.();
-  if (uid === undefined) return refuse('no user ids on this platform');
-  const opened = openClientTerminal(req, { uid, bootId: bootId() });
-  if (!opened.ok) return refuse(opened.reason);
-  const out = nonBlockingWriter(opened, req.path);
-  if (typeof out === 'string') return refuse(out);
-  const sink = new DirectTerminal(out, req.altScreen, req.cut || replaced, {
-    ...d,
-    tell: (m) => c.send(m),
-    failed: (why) => {
-      d.log(`client ${c.id}: its terminal ${req.path} failed (${why}); dropping the client`);
-      c.dispose();
-    },
-  });
-  c.outputTo(sink);
-  const input = req.input ? offerInput(c, req, uid, sink, d) : false; // after outputTo: the sink owns the reader
-  c.send(input ? { type: 'direct_on', input: true } : { type: 'direct_on' });
-  d.log(`client ${c.id}: output goes straight to ${req.path}`);
-  return true;
 }

@@ -58,6 +58,8 @@ export interface SessionOps {
   reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void;
   /** Keystrokes (the client's own size applies first). */
   type(c: ClientConn, data: string): void;
+  /** The same, as bytes (keys read from the client's terminal; the buffer is reused once this returns). */
+  typeBytes(c: ClientConn, bytes: Uint8Array): void;
   /** A prompt: journaled, acked, typed once (src/runner/durable-inputs.ts). */
   acceptPrompt(acks: Acks, msg: InputMsg): void;
   interrupt(): void;
@@ -217,4 +219,18 @@ export function dispatch(d: DispatchDeps, c: ClientConn, msg: ClientMessage, env
   // A legacy command that changes the session counts as activity for the latest-active resize policy.
   if (spec.gate.interactive) c.touch(d.now());
   spec.handle(d.ops, { c, msg, env: undefined, acks: null });
+}
+
+/**
+ * Keys read straight from a client's terminal (direct input), typed as the `input` row types
+ * them: its gate, the same activity stamp, the client's size first. No message is made or
+ * looked up on the way, as this runs for every key the user types. False when the gate refuses:
+ * the caller then dispatches an `input` message, which answers why.
+ */
+export function typeKeys(d: DispatchDeps, c: ClientConn, bytes: Uint8Array): boolean {
+  const gate = MESSAGES.input.gate;
+  if ((gate.greeted && !c.greeted) || gateRefusal(gate, 'input', c, d.exited())) return false;
+  c.touch(d.now());
+  d.ops.typeBytes(c, bytes);
+  return true;
 }

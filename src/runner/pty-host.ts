@@ -183,7 +183,36 @@ export class PtyHost implements Disposable {
       this.pty.write(data);
       return;
     }
-    const buf = Buffer.from(data, 'utf8');
+    this.queueBytes(Buffer.from(data, 'utf8'));
+  }
+
+  /**
+   * Input as bytes (keys read straight from a client's terminal): the same as write() of their
+   * text. `bytes` may be a reader's buffer that its next read reuses: written now, or copied if
+   * it has to wait.
+   */
+  writeBytes(bytes: Uint8Array): void {
+    if (this.exited || bytes.length === 0) return;
+    if (!this.direct) {
+      this.pty.write(Buffer.from(bytes));
+      return;
+    }
+    if (this.writeQueue.length === 0) {
+      const fd = this.masterFd();
+      if (fd === null) return;
+      try {
+        const n = fs.writeSync(fd, bytes);
+        if (n === bytes.length) return;
+        bytes = bytes.subarray(n);
+      } catch (err) {
+        // EAGAIN: the program is not reading; the bytes wait in the queue. Anything else: as flushWrites.
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      }
+    }
+    this.queueBytes(Buffer.from(bytes));
+  }
+
+  private queueBytes(buf: Buffer): void {
     if (buf.length === 0) return;
     this.writeQueue.push(buf);
     if (this.writeQueue.length === 1) this.flushWrites();

@@ -14,7 +14,7 @@ const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQ
 export interface CommandDeps {
   generation: string;
   host: { readonly record: HostRecord; update(patch: Partial<HostRecord>, now?: boolean): void };
-  pty: { write(data: string): void; terminate(): void; signal(sig: NodeJS.Signals): boolean };
+  pty: { write(data: string): void; writeBytes(bytes: Uint8Array): void; terminate(): void; signal(sig: NodeJS.Signals): boolean };
   redraw: { jiggle(): void };
   activity: { explain(): StatusExplanation; hook(event: string): boolean };
   stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void };
@@ -87,6 +87,11 @@ export class SessionCommands implements SessionOps {
   type(c: ClientConn, data: string): void {
     if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
     this.d.pty.write(data);
+  }
+
+  typeBytes(c: ClientConn, bytes: Uint8Array): void {
+    if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
+    this.d.pty.writeBytes(bytes);
   }
 
   acceptPrompt(acks: Acks, msg: InputMsg): void {

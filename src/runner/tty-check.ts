@@ -76,10 +76,16 @@ export function openClientTerminal(req: DirectRequest, self: Self, access: Acces
  * our own open no longer covers it. What is wrong, or null; on a wrong one the caller destroys the stream.
  */
 export function adoptTtyStream(stream: net.Socket, fd: number, before: fs.Stats, path: string): string | null {
-  const own = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  if (typeof own !== 'number' || own < 0) return `cannot see the fd libuv uses for ${path}`;
+  const own = streamFd(stream);
+  if (own === null) return `cannot see the fd libuv uses for ${path}`;
   if (own !== fd) fs.closeSync(fd);
   return checkOpened(own, before, path);
+}
+
+/** The fd a tty stream's libuv handle reads or writes (Node's handle keeps it as `fd`), or null. */
+export function streamFd(stream: net.Socket): number | null {
+  const own = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof own === 'number' && own >= 0 ? own : null;
 }
 
 /** What is wrong with what `fd` is (not the file that was checked, not a tty), or null. */

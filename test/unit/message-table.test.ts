@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../../src
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 import { ClientConn } from '../../src/runner/client-conn.js';
 import { Control } from '../../src/runner/control.js';
-import { dispatch, MESSAGES, type SessionOps } from '../../src/runner/message-table.js';
+import { dispatch, MESSAGES, typeKeys, type SessionOps } from '../../src/runner/message-table.js';
 import { FakeSocket } from '../helpers/fake-socket.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
@@ -39,6 +39,7 @@ function rig() {
     watchStatus: () => void calls.push('subscribe_status'),
     reconcile: (c, id) => control.reconcile(c, id, []),
     type: (_c, data) => void calls.push(`type ${data}`),
+    typeBytes: (_c, bytes) => void calls.push(`bytes ${Buffer.from(bytes).toString('latin1')}`),
     acceptPrompt: (acks, msg) => {
       calls.push(`prompt ${msg.data}`);
       acks.applied();
@@ -61,7 +62,8 @@ function rig() {
     };
     if (hello) send({ type: 'hello', protocol: PROTOCOL_VERSION, readOnly: hello.readOnly ?? false });
     socket.sent.length = 0;
-    return { c, socket, send };
+    const keys = (text: string) => typeKeys(deps, c, Buffer.from(text, 'latin1'));
+    return { c, socket, send, keys };
   };
   return { calls, client, time, exitNow: () => (exit = { code: 0, signal: null }) };
 }
@@ -140,6 +142,23 @@ describe('the message table', () => {
     send({ type: 'input', data: 'hi', durable: true }); // legacy: a keystroke, whatever it says
     expect(r.calls.slice(2)).toEqual(['prompt hi', 'type hi']);
     expect(socket.sent.at(-1)).toEqual({ type: 'cmd_ack', commandId: p, stage: 'applied' });
+  });
+
+  it("keys typed as bytes pass the input row's gate, stamp the client active and reach the session; refused, they are not typed and the caller is told", () => {
+    const { calls, client, time, exitNow } = rig();
+    const none = client();
+    expect(none.keys('a')).toBe(false); // before hello
+    const ro = client({ readOnly: true });
+    expect(ro.keys('b')).toBe(false);
+    const rw = client({ readOnly: false });
+    time.advance(42);
+    expect(rw.keys('cd')).toBe(true);
+    expect(rw.c.lastActive).toBe(time.now());
+    exitNow();
+    expect(rw.keys('e')).toBe(false);
+    expect(calls).toEqual(['bytes cd']);
+    // Nothing was sent on the way: a refusal's error comes from the `input` message the caller dispatches then.
+    expect([none, ro, rw].flatMap((x) => x.socket.sent)).toEqual([]);
   });
 
   it('a read-only client may always detach, in either encoding', () => {

@@ -1,0 +1,76 @@
+/**
+ * A subscribe's request for direct output (docs/protocol.md, "Direct output"): the client's
+ * terminal checked and opened for a non-blocking writer, the client's sink made of it, and
+ * direct input offered beside it; or the reason why not, to the client and the log.
+ */
+import fs from 'node:fs';
+import tty from 'node:tty';
+import type { DirectRequest } from '../core/protocol/protocol.js';
+import { bootId } from '../state/proc-identity.js';
+import type { ClientConn } from './client-conn.js';
+import { offerInput } from './direct-input.js';
+import { DirectTerminal, type DirectDeps } from './direct-terminal.js';
+import { adoptTtyStream, openClientTerminal } from './tty-check.js';
+
+/** The private method of Node's TTY handle that undoes tty.WriteStream's blocking writes. */
+type TtyHandle = { setBlocking?: (blocking: boolean) => number };
+
+/**
+ * A non-blocking writer on the opened terminal, or why not. tty.WriteStream makes its writes
+ * blocking (right for a process's own stdout); ours must never block the runner, so its handle's
+ * setBlocking(false) undoes that (libuv then waits for the fd to be writable, as for a socket).
+ */
+function nonBlockingWriter(opened: { fd: number; stat: fs.Stats }, path: string): tty.WriteStream | string {
+  let out: tty.WriteStream;
+  try {
+    out = new tty.WriteStream(opened.fd);
+  } catch (err) {
+    fs.closeSync(opened.fd);
+    return `cannot write to the terminal: ${(err as Error).message}`;
+  }
+  // libuv writes on a reopened fd of its own: ours is closed, and its one checked (src/runner/tty-check.ts).
+  const changed = adoptTtyStream(out, opened.fd, opened.stat, path);
+  if (changed) {
+    out.destroy();
+    return changed;
+  }
+  const handle = (out as unknown as { _handle?: TtyHandle })._handle;
+  if (typeof handle?.setBlocking !== 'function' || handle.setBlocking(false) !== 0) {
+    out.destroy(); // closes the fd
+    return 'cannot make writes to the terminal non-blocking';
+  }
+  return out;
+}
+
+/**
+ * A subscribe's request for direct output, checked and answered (`direct_on`, or `direct_refused`
+ * with the reason, also logged): true when the client's output now goes to its terminal.
+ */
+export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: DirectDeps): boolean {
+  const replaced = c.outputTo(null); // a second subscribe starts over; the old writer is dropped
+  if (!req) return false;
+  const refuse = (reason: string) => {
+    d.log(`client ${c.id}: direct output to ${req.path.slice(0, 64)} refused: ${reason}`);
+    c.send({ type: 'direct_refused', reason });
+    return false;
+  };
+  const uid = process.getuid?.();
+  if (uid === undefined) return refuse('no user ids on this platform');
+  const opened = openClientTerminal(req, { uid, bootId: bootId() });
+  if (!opened.ok) return refuse(opened.reason);
+  const out = nonBlockingWriter(opened, req.path);
+  if (typeof out === 'string') return refuse(out);
+  const sink = new DirectTerminal(out, req.altScreen, req.cut || replaced, {
+    ...d,
+    tell: (m) => c.send(m),
+    failed: (why) => {
+      d.log(`client ${c.id}: its terminal ${req.path} failed (${why}); dropping the client`);
+      c.dispose();
+    },
+  });
+  c.outputTo(sink);
+  const input = req.input ? offerInput(c, req, uid, sink, d) : false; // after outputTo: the sink owns the reader
+  c.send(input ? { type: 'direct_on', input: true } : { type: 'direct_on' });
+  d.log(`client ${c.id}: output goes straight to ${req.path}`);
+  return true;
+}
