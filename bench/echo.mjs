@@ -1,9 +1,11 @@
 // (b) Keystroke echo round trip through `attach`, against `tmux attach`, with
-// the same raw-mode echo program in a plain node-pty as the floor. One byte
-// goes into the client's PTY; the clock stops when it comes back out of it.
+// the same raw-mode echo program in a plain node-pty as the floor, and the
+// floor under a Node runner: bench/fixtures/node-relay.mjs, a Node process
+// that only relays keys and echo as the runner does, with the runner's flags.
+// One byte goes into the client's PTY; the clock stops when it comes back out of it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PtyClient, baseEnv, now, percentile, sleep } from './lib.mjs';
+import { NODE, PtyClient, ROOT, baseEnv, now, percentile, runnerNodeFlags, sleep } from './lib.mjs';
 
 const WARMUP = 30;
 const ROUNDS = 300;
@@ -65,9 +67,11 @@ async function pausedRounds(paths, log) {
 
 export async function benchEcho({ ab, tmux, log }) {
   // The floor: the echo program in a node-pty, no multiplexer.
+  const flags = await runnerNodeFlags(); // before any client starts: a client's watch sees only the output after it
   const direct = new PtyClient(ECHO_PROGRAM[0], ECHO_PROGRAM.slice(1), { env: baseEnv() });
+  const relay = new PtyClient(NODE, [...flags, path.join(ROOT, 'bench', 'fixtures', 'node-relay.mjs'), ...ECHO_PROGRAM], { env: baseEnv() });
   // Watched from the start: a client's watch sees only the output that comes after it.
-  const ready = [direct.waitForText('ECHO-READY', 10_000)];
+  const ready = [direct.waitForText('ECHO-READY', 10_000), relay.waitForText('ECHO-READY', 10_000)];
   const id = await ab.newSession('bench-echo', ECHO_PROGRAM);
   tmux.newSession('echo', ECHO_PROGRAM);
   await sleep(200); // both programs are in raw mode by now
@@ -76,16 +80,18 @@ export async function benchEcho({ ab, tmux, log }) {
   const tmClient = tmux.attach('echo');
   ready.push(tmClient.waitForText('ECHO-READY', 10_000));
   let directSamples;
+  let relaySamples;
   let abSamples;
   let tmSamples;
   let abPaused;
   let tmPaused;
   try {
     await Promise.all(ready);
-    for (const c of [direct, abClient, tmClient]) await c.settle(150);
-    [directSamples, abSamples, tmSamples] = await interleavedRounds(
+    for (const c of [direct, relay, abClient, tmClient]) await c.settle(150);
+    [directSamples, relaySamples, abSamples, tmSamples] = await interleavedRounds(
       [
         { client: direct, label: 'node-pty direct' },
+        { client: relay, label: 'a bare Node relay' },
         { client: abClient, label: 'agent-board attach' },
         { client: tmClient, label: 'tmux attach' },
       ],
@@ -100,6 +106,7 @@ export async function benchEcho({ ab, tmux, log }) {
     );
   } finally {
     direct.kill();
+    relay.kill();
     abClient.write('\x1c');
     tmClient.write('\x02d');
     await abClient.waitExit(3000);
@@ -114,9 +121,12 @@ export async function benchEcho({ ab, tmux, log }) {
   const a = stat(abSamples);
   const t = stat(tmSamples);
   const d = stat(directSamples);
+  const r = stat(relaySamples);
   const ap = stat(abPaused);
   const tp = stat(tmPaused);
-  const floor = `node-pty direct p50 ${d.p50.toFixed(3)} / p99 ${d.p99.toFixed(3)} ms`;
+  const floor =
+    `node-pty direct p50 ${d.p50.toFixed(3)} / p99 ${d.p99.toFixed(3)} ms; ` +
+    `a bare Node relay (bench/fixtures/node-relay.mjs) p50 ${r.p50.toFixed(3)} / p99 ${r.p99.toFixed(3)} ms, ratio ${(r.p50 / t.p50).toFixed(2)} / ${(r.p99 / t.p99).toFixed(2)}`;
   return [
     {
       key: 'echo_p50',
@@ -127,8 +137,8 @@ export async function benchEcho({ ab, tmux, log }) {
       ratio: a.p50 / t.p50,
       target: 'ratio <= 1.0',
       pass: a.p50 <= t.p50,
-      extra: { agentBoard: a, tmux: t, direct: d, rounds: ROUNDS, warmup: WARMUP },
-      note: `floor: ${floor}; ${keyPath}; the three paths interleaved key by key`,
+      extra: { agentBoard: a, tmux: t, direct: d, nodeRelay: r, rounds: ROUNDS, warmup: WARMUP },
+      note: `floor: ${floor}; ${keyPath}; the four paths interleaved key by key`,
     },
     {
       key: 'echo_p99',

@@ -14,6 +14,12 @@ export const BIN = path.join(ROOT, 'bin', 'agent-board');
 export const NODE = process.execPath;
 export const TMUX = '/usr/bin/tmux';
 
+/** The V8 flags the runner starts with (src/client/sessions.ts RUNNER_NODE_FLAGS), from the build: references started as the runner is use them. */
+export async function runnerNodeFlags() {
+  const { RUNNER_NODE_FLAGS } = await import(new URL('../dist/client/sessions.js', import.meta.url).href);
+  return RUNNER_NODE_FLAGS;
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const now = () => Number(process.hrtime.bigint()) / 1e6; // ms, monotonic
 

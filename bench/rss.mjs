@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { NODE, ROOT, SHELL, rssMiB, sleep } from './lib.mjs';
+import { NODE, ROOT, SHELL, rssMiB, runnerNodeFlags, sleep } from './lib.mjs';
 
 /** The first reading: just started, before V8 has given back what start-up left behind. */
 const IDLE_MS = 3000;
@@ -22,8 +22,7 @@ const TARGET_MIB = 45;
 /** The worked session's burst: about 2 MiB of output, well past where the parser is optimized. */
 const BURST_LINES = 300_000;
 
-/** What the runner starts with (src/client/sessions.ts's RUNNER_NODE_FLAGS; its environment holds NODE_EXTRA_CA_CERTS out: src/core/agents/session-env.ts). */
-const RUNNER_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--no-sparkplug', '--expose-gc'];
+/** The runner's environment holds NODE_EXTRA_CA_CERTS out (src/core/agents/session-env.ts); its flags come from the build (runnerNodeFlags). */
 const runnerEnv = () => {
   const env = { ...process.env };
   delete env.NODE_EXTRA_CA_CERTS;
@@ -51,6 +50,7 @@ function privateMiB(pid) {
 }
 
 export async function benchRss({ ab, tmux, log }) {
+  const RUNNER_FLAGS = await runnerNodeFlags();
   const shell = SHELL;
   const id = await ab.newSession('bench-idle', shell);
   // The same at 80x24 (what `new` gets without a terminal), for reference.

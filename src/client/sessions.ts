@@ -49,7 +49,7 @@ export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url
  * single-threaded GC saved under 1 MiB each and cost GC time on a `cat`; --lite-mode and
  * --jitless save more but parse several times slower.
  */
-const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--no-sparkplug', '--expose-gc'];
+export const RUNNER_NODE_FLAGS = ['--interrupt-budget=1000000', '--max-bytecode-size-for-early-opt=0', '--no-sparkplug', '--expose-gc'];
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {
