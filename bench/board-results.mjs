@@ -70,7 +70,7 @@ return [
       pass: rw.p99 < 16,
       extra: { row: rw, tmuxPane: pn, rowSamples: rowLat },
       note:
-        `the same, for a session the board is not previewing: its row's last line, pushed by the runner on the board's status link (p99 ${fx(rw.p99)} ms), ` +
+        `the same, for a session the board is not previewing: its row's last line, pushed by the runner on the board's status link (p99 of ${rw.n} samples ${fx(rw.p99)} ms), ` +
         `vs the tmux pane (there is no row in tmux: the pane is the nearest it shows; p99 ${fx(pn.p99)} ms)`,
     },
     {
