@@ -90,7 +90,7 @@ export class PtyHost implements Disposable {
   private readonly exitEmitter = this.store.add(new Emitter<ChildExit>());
   /** Input is written to the master fd by us (see write); false: node-pty's own write. */
   private readonly direct: boolean;
-  private readonly writeQueue: Buffer[] = [];
+  private readonly writeQueue: Uint8Array[] = [];
   private readonly writeRetry = this.store.add(new MutableDisposable());
   private readonly scheduler: Scheduler;
   private readonly chunker = new Utf8Chunker();
@@ -197,22 +197,13 @@ export class PtyHost implements Disposable {
       this.pty.write(Buffer.from(bytes));
       return;
     }
-    if (this.writeQueue.length === 0) {
-      const fd = this.masterFd();
-      if (fd === null) return;
-      try {
-        const n = fs.writeSync(fd, bytes);
-        if (n === bytes.length) return;
-        bytes = bytes.subarray(n);
-      } catch (err) {
-        // EAGAIN: the program is not reading; the bytes wait in the queue. Anything else: as flushWrites.
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-      }
-    }
-    this.queueBytes(Buffer.from(bytes));
+    const waiting = this.writeQueue.length > 0;
+    this.queueBytes(waiting ? Buffer.from(bytes) : bytes);
+    // Queued alone, they were written at once; what the kernel did not take is still the reader's buffer.
+    if (!waiting && this.writeQueue.length > 0) this.writeQueue[0] = Buffer.from(this.writeQueue[0]!);
   }
 
-  private queueBytes(buf: Buffer): void {
+  private queueBytes(buf: Uint8Array): void {
     if (buf.length === 0) return;
     this.writeQueue.push(buf);
     if (this.writeQueue.length === 1) this.flushWrites();

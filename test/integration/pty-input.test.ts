@@ -50,6 +50,36 @@ describe('PtyHost input', () => {
     }
   });
 
+  it('keys as bytes from a buffer the reader reuses: what waits is a copy, so the program gets what was read', async () => {
+    const host = rawCat();
+    let out = '';
+    host.onData((d) => (out += d));
+    const until = (pred: () => boolean, ms: number) =>
+      new Promise<void>((resolve, reject) => {
+        const end = Date.now() + ms;
+        const tick = () => (pred() ? resolve() : Date.now() > end ? reject(new Error(`timed out; have ${out.length} chars`)) : setTimeout(tick, 10));
+        tick();
+      });
+    try {
+      await until(() => out.includes('READY'), 10_000);
+      out = '';
+      // As direct input does: one buffer, refilled by each read. The first fill is far more than the PTY takes at once.
+      const buffer = Buffer.alloc(128 * 1024);
+      const first = Array.from({ length: 2048 }, (_, i) => `${String(i).padStart(5, '0')}${'y'.repeat(58)}\n`).join('');
+      const n = buffer.write(first, 'latin1');
+      host.writeBytes(buffer.subarray(0, n));
+      buffer.fill('z'); // the next read overwrites the buffer while the first one's tail still waits
+      const m = buffer.write('NEXT-END', 'latin1');
+      host.writeBytes(buffer.subarray(0, m));
+      await until(() => out.endsWith('NEXT-END'), 20_000);
+      expect(out.length).toBe(first.length + m);
+      expect(out === first + 'NEXT-END').toBe(true);
+    } finally {
+      host.terminate(200);
+      await new Promise<void>((resolve) => host.onExit(() => resolve()));
+    }
+  });
+
   it('input written after the child exited is dropped, not written to a closed descriptor', async () => {
     const host = new PtyHost({ command: 'sh', args: ['-c', 'exit 0'], cwd: process.cwd(), env: { ...process.env } as Record<string, string>, cols: 80, rows: 24, scheduler: realScheduler() });
     await new Promise<void>((resolve) => host.onExit(() => resolve()));
