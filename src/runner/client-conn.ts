@@ -287,7 +287,9 @@ export class ClientConn implements Disposable {
       this.log(`client ${this.id}: ${t.message}; refused`);
       return t;
     }
+    const left = this.state === 'live' && next !== 'live';
     this.state = next;
+    if (left) this.sink?.notLive();
     return t;
   }
 }

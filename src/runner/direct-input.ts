@@ -16,7 +16,7 @@ import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
 import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
-import { adoptTtyStream, openClientTerminal, type Self } from './tty-check.js';
+import { adoptTtyStream, openClientTerminal, streamFd, type Self } from './tty-check.js';
 import { Utf8Chunker } from './utf8-chunker.js';
 
 interface InputDeps {
@@ -46,7 +46,7 @@ function keyStream(fd: number, onBytes: (bytes: Buffer) => void): tty.ReadStream
 }
 
 /** A reader on the client's terminal; `dispose()` closes its fd at once (keys not read yet stay for the next reader). */
-class DirectInput implements Disposable {
+export class DirectInput implements Disposable {
   private closed = false;
   private readonly key: DetachKey;
   /** As the client reads: a character split between reads is joined. */
@@ -76,6 +76,36 @@ class DirectInput implements Disposable {
     if (this.utf8.held === 0 && this.plain(data) && this.d.typedBytes(data)) return;
     const out = this.utf8.push(data);
     if (out) this.read(out.text);
+  }
+
+  /** Its fd is closed (or about to be): nothing more is read. */
+  get ended(): boolean {
+    return this.closed;
+  }
+
+  /** A character is half read: the next read must come through bytes() to finish it. */
+  get halfRead(): boolean {
+    return this.utf8.held > 0;
+  }
+
+  /** The fd libuv reads the terminal on. */
+  get fd(): number {
+    return streamFd(this.stream) ?? -1;
+  }
+
+  /** Every byte a detach key starts with. */
+  get detachStartBytes(): Buffer {
+    return Buffer.from([...this.detachStarts]);
+  }
+
+  /** Somebody else (the echo relay's thread) reads the fd and hands the reads to bytes(): libuv stops reading it. */
+  pauseOwnReads(): void {
+    if (!this.closed) this.stream.pause();
+  }
+
+  /** libuv reads the fd again. */
+  resumeOwnReads(): void {
+    if (!this.closed) this.stream.resume();
   }
 
   dispose(): void {
@@ -146,8 +176,8 @@ export interface KeyOwner {
 
 /**
  * Direct input beside direct output: the runner reads the client's keys from its terminal
- * (refused to a read-only client, which may not type). True when it does; when it does not, the
- * client keeps reading them, and the log says why.
+ * (refused to a read-only client, which may not type). The reader when it does; null when it
+ * does not (the client keeps reading them, and the log says why).
  */
 export function offerInput(
   c: ClientConn,
@@ -155,10 +185,10 @@ export function offerInput(
   uid: number,
   sink: KeyOwner,
   d: { log: Logger; handle(c: ClientConn, msg: ClientMessage): void; typeKeys(c: ClientConn, bytes: Uint8Array): boolean },
-): boolean {
+): DirectInput | null {
   const refuse = (reason: string) => {
     d.log(`client ${c.id}: direct input from ${req.path} refused: ${reason}`);
-    return false;
+    return null;
   };
   if (c.readOnly) return refuse('the client attached read-only');
   const input = openDirectInput(req, { uid, bootId: bootId() }, {
@@ -173,5 +203,5 @@ export function offerInput(
   if (typeof input === 'string') return refuse(input);
   sink.readKeys(input);
   d.log(`client ${c.id}: input comes straight from ${req.path}`);
-  return true;
+  return input;
 }

@@ -8,8 +8,9 @@ import tty from 'node:tty';
 import type { DirectRequest } from '../core/protocol/protocol.js';
 import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
-import { offerInput } from './direct-input.js';
+import { offerInput, type DirectInput } from './direct-input.js';
 import { DirectTerminal, type DirectDeps } from './direct-terminal.js';
+import { EchoRelay } from './echo-relay.js';
 import { adoptTtyStream, openClientTerminal } from './tty-check.js';
 
 /** The private method of Node's TTY handle that undoes tty.WriteStream's blocking writes. */
@@ -69,8 +70,34 @@ export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: Di
     },
   });
   c.outputTo(sink);
-  const input = req.input ? offerInput(c, req, uid, sink, d) : false; // after outputTo: the sink owns the reader
+  const input = req.input ? offerInput(c, req, uid, sink, d) : null; // after outputTo: the sink owns the reader
   c.send(input ? { type: 'direct_on', input: true } : { type: 'direct_on' });
   d.log(`client ${c.id}: output goes straight to ${req.path}`);
+  if (input) relayEcho(c, sink, input, d);
   return true;
+}
+
+/**
+ * With both the terminal's output and its keys in the runner's hands, the echo relay's thread
+ * carries them (src/runner/echo-relay.ts); without it, the event loop does, as it always has.
+ */
+function relayEcho(c: ClientConn, sink: DirectTerminal, input: DirectInput, d: DirectDeps): void {
+  const relay = EchoRelay.start((b) => d.lendPty(b), sink, {
+    keysFd: input.fd,
+    stopBytes: input.detachStartBytes,
+    get mayType() {
+      return !input.halfRead && d.mayType(c);
+    },
+    get closed() {
+      return input.ended;
+    },
+    typed: () => d.typedByRelay(c),
+    read: (bytes) => input.bytes(bytes),
+    ended: (why) => sink.inputFailed(why),
+    handOver: () => input.pauseOwnReads(),
+    readOwn: () => input.resumeOwnReads(),
+  });
+  if (typeof relay === 'string') return d.log(`client ${c.id}: keys and echo go through the event loop: ${relay}`);
+  sink.relayWith(relay);
+  d.log(`client ${c.id}: keys and echo go through the echo relay`);
 }

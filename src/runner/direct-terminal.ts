@@ -20,8 +20,10 @@ import { BACKOFF_MS, createJiggleRetryState, feedOutput, type JiggleRetryState }
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import type { ClientConn } from './client-conn.js';
 import type { KeyOwner } from './direct-input.js';
+import type { EchoRelay, RelayTerminal } from './echo-relay.js';
 import type { HandBack, OutputSink } from './output-sink.js';
 import type { Logger } from './log.js';
+import type { PtyBorrower, PtyLease } from './pty-host.js';
 import { streamFd } from './tty-check.js';
 
 /** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
@@ -43,6 +45,12 @@ export interface DirectDeps {
   handle(c: ClientConn, msg: ClientMessage): void;
   /** Keys typed as bytes, through the `input` row's gate (src/runner/message-table.ts typeKeys); false when it refuses. */
   typeKeys(c: ClientConn, bytes: Uint8Array): boolean;
+  /** The PTY lent to the echo relay (src/runner/pty-host.ts lend), or null. */
+  lendPty(borrower: PtyBorrower): PtyLease | null;
+  /** The `input` row's gate lets this client type now. */
+  mayType(c: ClientConn): boolean;
+  /** The echo relay typed keys for this client: the stamp and size a typed key gets. */
+  typedByRelay(c: ClientConn): void;
 }
 
 interface TerminalDeps extends DirectDeps {
@@ -52,7 +60,7 @@ interface TerminalDeps extends DirectDeps {
   failed(why: string): void;
 }
 
-export class DirectTerminal implements OutputSink, KeyOwner {
+export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
   private readonly alt = new AltScreenTracker();
   /** The alternate screen after the last write the kernel took, and as last told to the client. */
   private writtenAlt: boolean;
@@ -68,6 +76,13 @@ export class DirectTerminal implements OutputSink, KeyOwner {
   private input: Disposable | null = null;
   /** Keys read after the detach key, for the client to put back (direct_off). */
   private keysAfter = '';
+  /** The client is on the live stream (every chunk comes to write()). */
+  private isLive = false;
+  /** The echo relay, when its thread writes the output as it reads it (src/runner/echo-relay.ts). */
+  private relay: EchoRelay | null = null;
+  /** Bytes of output the relay's thread has written already, which write() skips as they come. */
+  private ahead = 0;
+  private relaySoon: Disposable | null = null;
 
   /** The fd libuv writes the terminal on (checked: src/runner/tty-check.ts): written straight when nothing is queued. */
   private readonly fd: number;
@@ -97,18 +112,35 @@ export class DirectTerminal implements OutputSink, KeyOwner {
    */
   write(data: string, raw?: Uint8Array | null): void {
     if (this.stopped || this.dead) return;
-    if (this.inFlight === 0) return this.writeNow(data, raw ?? Buffer.from(data, 'utf8'));
+    const bytes = this.ahead > 0 ? this.notShownYet(data, raw ?? null) : raw;
+    if (this.inFlight === 0) return this.writeNow(data, bytes ?? Buffer.from(data, 'utf8'));
     this.alt.feed(data);
-    this.queue(raw ?? data);
+    this.queue(bytes ?? data);
     this.tellAlt();
     if (this.settle) this.watchSettle(data);
+  }
+
+  /**
+   * What of a chunk the relay's thread has not written yet (it wrote the PTY's bytes as it read
+   * them). A chunk that is not valid UTF-8 (no `raw`) the thread never writes, but one can begin
+   * with the lead bytes of a character the thread wrote before the invalid byte came: the text
+   * is written whole then, and the terminal shows one replacement character more.
+   */
+  private notShownYet(data: string, raw: Uint8Array | null): Uint8Array {
+    if (!raw) {
+      this.ahead = 0;
+      return Buffer.from(data, 'utf8');
+    }
+    const skip = Math.min(this.ahead, raw.length);
+    this.ahead -= skip;
+    return raw.subarray(skip);
   }
 
   /** At once, with nothing in flight: what the kernel takes now is written; the rest is queued. */
   private writeNow(data: string, bytes: Uint8Array): void {
     let n = 0;
     try {
-      n = fs.writeSync(this.fd, bytes);
+      if (bytes.length > 0) n = fs.writeSync(this.fd, bytes);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EAGAIN') return this.fail(code ?? String(err));
@@ -130,7 +162,10 @@ export class DirectTerminal implements OutputSink, KeyOwner {
         this.writtenAlt = after;
         this.tellAlt();
       }
-      if (this.inFlight === 0) this.idle?.(false);
+      if (this.inFlight === 0) {
+        this.idle?.(false);
+        this.relay?.sync(); // in step again: the thread may write the terminal
+      }
     });
   }
 
@@ -145,6 +180,43 @@ export class DirectTerminal implements OutputSink, KeyOwner {
   live(): void {
     const markers = this.d.settleMarkers();
     this.settle = markers.length ? { state: createJiggleRetryState(markers), carry: '', until: this.d.clock.now() + SETTLE_WATCH_MS } : null;
+    this.isLive = true;
+    // Nothing of the thread's writes is owed from before (it writes only for a live client). It
+    // starts writing on the next turn: the replay that follows this (goLive) is written here first.
+    this.ahead = 0;
+    if (this.relay) this.relaySoon = this.d.scheduler.setTimeout(() => this.relay?.sync(), 0);
+  }
+
+  /** The client left the live stream (it fell behind): the thread stops writing its terminal. */
+  notLive(): void {
+    this.isLive = false;
+    this.relay?.sync();
+  }
+
+  // RelayTerminal: the echo relay writes this terminal while it is in step.
+
+  /** The relay's thread writes the output to this terminal while it is in step (until the sink ends). */
+  relayWith(relay: EchoRelay): void {
+    if (this.stopped || this.dead) return relay.dispose();
+    this.relay = relay;
+    relay.sync();
+  }
+
+  get terminalFd(): number {
+    return this.fd;
+  }
+
+  /** Live, nothing of ours queued, no stop begun: the thread's write of the next output comes right after ours. */
+  get inSync(): boolean {
+    return this.isLive && this.inFlight === 0 && !this.stopped && !this.dead;
+  }
+
+  shownAhead(n: number): void {
+    this.ahead += n;
+  }
+
+  failed(why: string): void {
+    this.fail(why);
   }
 
   onceDrained(fn: () => void): Disposable {
@@ -171,6 +243,7 @@ export class DirectTerminal implements OutputSink, KeyOwner {
 
   /** No more writes (and no more keys read, at once); resolves once the kernel has all of them (or after timeoutMs, `cut`), with the fd closed. */
   stop(timeoutMs: number): Promise<HandBack> {
+    this.endRelay();
     this.stopped = true;
     this.closeInput();
     return new Promise((resolve) => {
@@ -193,6 +266,24 @@ export class DirectTerminal implements OutputSink, KeyOwner {
   dispose(): void {
     this.stopped = true;
     this.close();
+  }
+
+  /**
+   * The relay's thread stops (joined: it writes nothing more). What it wrote that has not come
+   * through write() yet counts for the alternate screen the client restores by; keys it read
+   * that nobody looked at go back to the client with the keys after a detach key.
+   */
+  private endRelay(): void {
+    this.relaySoon?.dispose();
+    const relay = this.relay;
+    this.relay = null;
+    if (!relay) return;
+    const rest = relay.stop();
+    if (rest.shown) {
+      this.alt.feed(rest.shown.toString('latin1')); // its escape sequences are ASCII
+      if (this.inFlight === 0) this.writtenAlt = this.alt.active;
+    }
+    if (rest.keys) this.keysAfter += rest.keys.toString('utf8');
   }
 
   /** What the client restores by: true as soon as a switch to the alternate screen is queued, false only once a switch back is written. */
@@ -227,6 +318,7 @@ export class DirectTerminal implements OutputSink, KeyOwner {
   }
 
   private close(): void {
+    this.endRelay();
     this.closeInput();
     if (!this.out.destroyed) this.out.destroy();
   }

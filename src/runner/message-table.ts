@@ -60,6 +60,8 @@ export interface SessionOps {
   type(c: ClientConn, data: string): void;
   /** The same, as bytes (keys read from the client's terminal; the buffer is reused once this returns). */
   typeBytes(c: ClientConn, bytes: Uint8Array): void;
+  /** Keys the echo relay typed for this client are in the PTY already: its size applies, as it does before a key of typeBytes. */
+  typedByRelay(c: ClientConn): void;
   /** A prompt: journaled, acked, typed once (src/runner/durable-inputs.ts). */
   acceptPrompt(acks: Acks, msg: InputMsg): void;
   interrupt(): void;
@@ -228,9 +230,20 @@ export function dispatch(d: DispatchDeps, c: ClientConn, msg: ClientMessage, env
  * the caller then dispatches an `input` message, which answers why.
  */
 export function typeKeys(d: DispatchDeps, c: ClientConn, bytes: Uint8Array): boolean {
-  const gate = MESSAGES.input.gate;
-  if ((gate.greeted && !c.greeted) || gateRefusal(gate, 'input', c, d.exited())) return false;
+  if (!mayTypeKeys(d, c)) return false;
   c.touch(d.now());
   d.ops.typeBytes(c, bytes);
   return true;
+}
+
+/** Whether the `input` row's gate lets this client type now (what the echo relay asks before it types for it). */
+export function mayTypeKeys(d: DispatchDeps, c: ClientConn): boolean {
+  const gate = MESSAGES.input.gate;
+  return !((gate.greeted && !c.greeted) || gateRefusal(gate, 'input', c, d.exited()));
+}
+
+/** Keys the echo relay typed for this client, at once, as typeKeys would have (src/runner/echo-relay.ts): the same stamp, after the fact. */
+export function keysTypedByRelay(d: DispatchDeps, c: ClientConn): void {
+  c.touch(d.now());
+  d.ops.typedByRelay(c);
 }

@@ -19,6 +19,8 @@ export interface OutputSink extends Disposable {
   screen(frame: string): void;
   /** The client went live. */
   live(): void;
+  /** The client left the live stream (it fell behind, or starts over): chunks stop coming until live() again. */
+  notLive(): void;
   readonly backlog: number;
   onceDrained(fn: () => void): Disposable;
   /** No more writes; resolves once all written ones are with the kernel (or after timeoutMs, cut). */

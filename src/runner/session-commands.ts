@@ -94,6 +94,11 @@ export class SessionCommands implements SessionOps {
     this.d.pty.writeBytes(bytes);
   }
 
+  typedByRelay(c: ClientConn): void {
+    // The relay types only while the session has this client's size (EchoRelay.resized): this is a no-op unless that changed meanwhile.
+    if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
+  }
+
   acceptPrompt(acks: Acks, msg: InputMsg): void {
     this.d.prompts.accept(acks.commandId, acks.clientId, msg);
   }

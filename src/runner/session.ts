@@ -21,7 +21,7 @@ import { offerDirect } from './direct-offer.js';
 import { foregroundProgram } from './foreground.js';
 import { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
-import { dispatch, typeKeys, type DispatchDeps } from './message-table.js';
+import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from './message-table.js';
 import { PtyHost, type ChildExit, type PtyOutput } from './pty-host.js';
 import { Redraw } from './redraw.js';
 import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
@@ -168,7 +168,7 @@ export class Session implements Disposable {
       stream: this.stream,
       // The markers the client's jiggle chain looks for: the kind it takes from the same record.
       direct: (c, req) =>
-        offerDirect(c, req, { clock, scheduler, log, settleMarkers: () => kindNamed(this.record.foregroundAgent ?? this.record.agent).settleMarkers, handle: (cc, m) => this.handle(cc, m), typeKeys: (cc, b) => typeKeys(this.routes, cc, b) }),
+        offerDirect(c, req, { clock, scheduler, log, settleMarkers: () => kindNamed(this.record.foregroundAgent ?? this.record.agent).settleMarkers, handle: (cc, m) => this.handle(cc, m), typeKeys: (cc, b) => typeKeys(this.routes, cc, b), lendPty: (b) => this.pty.lend(b), mayType: (cc) => mayTypeKeys(this.routes, cc), typedByRelay: (cc) => keysTypedByRelay(this.routes, cc) }),
       control,
       prompts,
       size: this.size,

@@ -40,6 +40,7 @@ function rig() {
     reconcile: (c, id) => control.reconcile(c, id, []),
     type: (_c, data) => void calls.push(`type ${data}`),
     typeBytes: (_c, bytes) => void calls.push(`bytes ${Buffer.from(bytes).toString('latin1')}`),
+    typedByRelay: (c) => void calls.push(`relayed ${c.id}`),
     acceptPrompt: (acks, msg) => {
       calls.push(`prompt ${msg.data}`);
       acks.applied();

@@ -1,0 +1,113 @@
+/**
+ * The echo relay against a real runner, a real PTY as the user's terminal and the real addon
+ * (src/runner/native/echo_relay.c): a key and its echo go through the runner's thread, not its
+ * event loop, so they come while the loop is stuck (a preloaded fixture keeps it busy); with the
+ * relay turned off they wait for it. Input of ours (a prompt) and the thread's typing never
+ * interleave, and everything the thread read still reaches the rest of the runner.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAttach } from '../../src/client/attach.js';
+import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
+import { rawHeldTerminal, ECHO_LINES } from '../helpers/direct-input.js';
+import { BIN, cli, cliEnv, waitFor, waitForPeekLines } from '../helpers/home.js';
+import { REAL_TIME } from '../helpers/real-time.js';
+import { FakeTerminal } from '../helpers/screen.js';
+
+const FIXTURE = path.resolve('test/fixtures/programs/block-event-loop.cjs');
+const ADDON = path.resolve('src/runner/native/build/Release/echo_relay.node');
+const RELAYED = 'keys and echo go through the echo relay';
+/** How long the fixture keeps the runner's event loop busy. */
+const BLOCK_MS = 3000;
+
+let home: string;
+freshHomeEachTest((h) => (home = h));
+
+const log = (id: string) => runnerText(home, id);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function newSession(args: string[], env: Record<string, string> = {}): string {
+  const r = cli(home, ['new', ...args], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+
+/** A session whose runner can be stopped in its tracks (SIGUSR2, block-event-loop.cjs), attached from a raw terminal. */
+async function blockableAttach(env: Record<string, string> = {}) {
+  const mark = path.join(home, 'loop-mark');
+  const id = newSession(['--', 'sh', '-c', ECHO_LINES], { NODE_OPTIONS: `--require ${FIXTURE}`, BLOCK_LOOP_MARK: mark, BLOCK_LOOP_MS: String(BLOCK_MS), ...env });
+  const user = await rawHeldTerminal();
+  const t = new FakeTerminal(100, 30);
+  const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+  await waitFor('the frame', () => user.out.includes('echo-ready'));
+  const loop = () => (fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : 'running');
+  const block = async () => {
+    process.kill(runnerPidOf(home), 'SIGUSR2');
+    await waitFor('the runner blocked', () => loop() === 'blocked');
+  };
+  return { id, user, done, loop, block };
+}
+
+describe('the echo relay', () => {
+  it('is built (npm ci runs node-gyp on src/runner/native): without it keys and echo wait for the event loop', () => {
+    expect(fs.existsSync(ADDON), `${ADDON} is missing: run npm run build:native`).toBe(true);
+  });
+
+  it('types a key and writes its echo while the runner\'s event loop cannot run; the runner hears of both after', async () => {
+    const s = await blockableAttach();
+    expect(log(s.id)).toContain(RELAYED);
+    await s.block();
+    s.user.p.write('abc\r');
+    await waitFor('the echo, with the loop still busy', () => s.user.out.includes('got:abc'));
+    expect(s.loop()).toBe('blocked');
+    await waitFor('the loop free again', () => s.loop() === 'free', BLOCK_MS * 3);
+    // What the thread read went on to the rest of the runner: the session's own screen has it.
+    await waitForPeekLines(home, s.id, 'the line on the session', (l) => l.includes('got:abc'));
+    s.user.p.write('\x1c');
+    expect(await s.done).toEqual({ reason: 'detached' });
+  });
+
+  it('turned off (AGENT_BOARD_ECHO_RELAY=off), the event loop relays as before: the echo waits for it', async () => {
+    const s = await blockableAttach({ AGENT_BOARD_ECHO_RELAY: 'off' });
+    await waitFor('the reason in the log', () => /keys and echo go through the event loop: .*AGENT_BOARD_ECHO_RELAY=off/.test(log(s.id)));
+    await s.block();
+    s.user.p.write('abc\r');
+    await sleep(500);
+    expect(s.loop()).toBe('blocked');
+    expect(s.user.out).not.toContain('got:abc');
+    await waitFor('the echo once the loop is free', () => s.user.out.includes('got:abc'), BLOCK_MS * 3);
+    s.user.p.write('\x1c');
+    expect(await s.done).toEqual({ reason: 'detached' });
+  });
+
+  it('keeps a prompt whole while the user types: every key once, none inside the prompt', async () => {
+    const out = path.join(home, 'typed.bin');
+    const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
+    const user = await rawHeldTerminal();
+    const t = new FakeTerminal(100, 30);
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+    await waitFor('the relay', () => log(id).includes(RELAYED));
+    await waitFor('the frame', () => user.out.includes('cat-ready'));
+    // 256 KiB: far more than the PTY takes at once, so the prompt waits in the runner's queue while keys come.
+    const prompt = 'P'.repeat(256 * 1024);
+    const send = spawn(process.execPath, [BIN, 'send', id, '-', '--no-enter'], { env: cliEnv(home), stdio: ['pipe', 'ignore', 'pipe'] });
+    const sent = new Promise<number>((r) => send.on('exit', (code) => r(code ?? -1)));
+    send.stdin.end(prompt);
+    const KEYS = 300;
+    for (let i = 0; i < KEYS; i++) {
+      user.p.write('u');
+      await sleep(i % 10 === 0 ? 2 : 0);
+    }
+    expect(await sent).toBe(0);
+    const typed = () => (fs.existsSync(out) ? fs.readFileSync(out, 'latin1') : '');
+    await waitFor('every byte in the program', () => typed().length >= prompt.length + KEYS);
+    const got = typed();
+    expect(got.length).toBe(prompt.length + KEYS);
+    expect(got.replace(/u/g, '')).toBe(prompt);
+    expect(/P+/.exec(got)![0].length).toBe(prompt.length); // one run: no key landed inside it
+    user.p.write('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+  });
+});
