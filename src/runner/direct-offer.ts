@@ -5,13 +5,35 @@
  */
 import fs from 'node:fs';
 import tty from 'node:tty';
-import type { DirectRequest } from '../core/protocol/protocol.js';
+import type { Clock, Scheduler } from '../core/clock.js';
+import type { ClientMessage, DirectRequest } from '../core/protocol/protocol.js';
 import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
 import { offerInput, type DirectInput } from './direct-input.js';
-import { DirectTerminal, type DirectDeps } from './direct-terminal.js';
+import { DirectTerminal } from './direct-terminal.js';
 import { EchoRelay } from './echo-relay.js';
+import type { Logger } from './log.js';
+import type { PtyBorrower, PtyLease } from './pty-host.js';
 import { adoptTtyStream, openClientTerminal } from './tty-check.js';
+
+/** What direct output and input need of the session. */
+export interface DirectDeps {
+  clock: Clock;
+  scheduler: Scheduler;
+  log: Logger;
+  /** The settle markers of the kind whose rules apply now (what the client's jiggle chain looks for). */
+  settleMarkers(): readonly string[];
+  /** A message as if the client had sent it (direct input's keys and detach): the message table's gates and handlers. */
+  handle(c: ClientConn, msg: ClientMessage): void;
+  /** Keys typed as bytes, through the `input` row's gate (src/runner/message-table.ts typeKeys); false when it refuses. */
+  typeKeys(c: ClientConn, bytes: Uint8Array): boolean;
+  /** The PTY lent to the echo relay (src/runner/pty-host.ts lend), or null. */
+  lendPty(borrower: PtyBorrower): PtyLease | null;
+  /** The `input` row's gate lets this client type now. */
+  mayType(c: ClientConn): boolean;
+  /** The echo relay typed keys for this client: the stamp and size a typed key gets. */
+  typedByRelay(c: ClientConn): void;
+}
 
 /** The private method of Node's TTY handle that undoes tty.WriteStream's blocking writes. */
 type TtyHandle = { setBlocking?: (blocking: boolean) => number };
@@ -62,7 +84,9 @@ export function offerDirect(c: ClientConn, req: DirectRequest | undefined, d: Di
   const out = nonBlockingWriter(opened, req.path);
   if (typeof out === 'string') return refuse(out);
   const sink = new DirectTerminal(out, req.altScreen, req.cut || replaced, {
-    ...d,
+    clock: d.clock,
+    scheduler: d.scheduler,
+    settleMarkers: d.settleMarkers,
     tell: (m) => c.send(m),
     failed: (why) => {
       d.log(`client ${c.id}: its terminal ${req.path} failed (${why}); dropping the client`);

@@ -8,52 +8,36 @@
  * with the kernel, say so. It also follows what the client can no longer see: whether the
  * alternate screen is on (for the client's restore) and the kind's settle marker (for its jiggle chain).
  * When the client asks, it also holds the reader of the client's keys (direct input,
- * src/runner/direct-input.ts), which every hand-back and failure closes first. A subscribe's
- * request is checked and the writer opened by src/runner/direct-offer.ts.
+ * src/runner/direct-input.ts), which every hand-back and failure closes first, and then the echo
+ * relay, whose thread writes the output to this terminal while it is in step (src/runner/echo-relay.ts)
+ * and is stopped before anything else. A subscribe's request is checked and the writer opened by
+ * src/runner/direct-offer.ts.
  */
 import fs from 'node:fs';
 import tty from 'node:tty';
 import type { Clock, Scheduler } from '../core/clock.js';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
-import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
-import { BACKOFF_MS, createJiggleRetryState, feedOutput, type JiggleRetryState } from '../core/terminal/jiggle-retry.js';
+import type { RunnerMessage } from '../core/protocol/protocol.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
-import type { ClientConn } from './client-conn.js';
 import type { KeyOwner } from './direct-input.js';
-import type { EchoRelay, RelayTerminal } from './echo-relay.js';
+import { ShownAhead, type EchoRelay, type RelayTerminal } from './echo-relay.js';
 import type { HandBack, OutputSink } from './output-sink.js';
-import type { Logger } from './log.js';
-import type { PtyBorrower, PtyLease } from './pty-host.js';
+import { SettleWatch } from './settle-watch.js';
 import { streamFd } from './tty-check.js';
 
 /** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
 export const HANDBACK_TIMEOUT_MS = 1000;
 /** The same wait at the program's exit: under the runner's exit linger (300 ms), so the goodbye still goes out. */
 export const EXIT_HANDBACK_TIMEOUT_MS = 200;
-/** How long after the stream goes live the settle marker is looked for: the client's jiggle chain gives up after its backoff steps. */
-const SETTLE_WATCH_MS = BACKOFF_MS.reduce((a, b) => a + b, 0) + 1000;
 /** CAN: cancels an escape sequence a writer that was cut left open (ignored between sequences). */
 const CANCEL = '\x18';
 
-export interface DirectDeps {
+/** What a direct terminal needs of the runner (src/runner/direct-offer.ts gives it). */
+export interface TerminalDeps {
   clock: Clock;
   scheduler: Scheduler;
-  log: Logger;
   /** The settle markers of the kind whose rules apply now (what the client's jiggle chain looks for). */
   settleMarkers(): readonly string[];
-  /** A message as if the client had sent it (direct input's keys and detach): the message table's gates and handlers. */
-  handle(c: ClientConn, msg: ClientMessage): void;
-  /** Keys typed as bytes, through the `input` row's gate (src/runner/message-table.ts typeKeys); false when it refuses. */
-  typeKeys(c: ClientConn, bytes: Uint8Array): boolean;
-  /** The PTY lent to the echo relay (src/runner/pty-host.ts lend), or null. */
-  lendPty(borrower: PtyBorrower): PtyLease | null;
-  /** The `input` row's gate lets this client type now. */
-  mayType(c: ClientConn): boolean;
-  /** The echo relay typed keys for this client: the stamp and size a typed key gets. */
-  typedByRelay(c: ClientConn): void;
-}
-
-interface TerminalDeps extends DirectDeps {
   /** Told to the client: alt-screen changes, settle-marker hits. */
   tell(m: RunnerMessage): void;
   /** The terminal failed (hung up, closed): the client is dropped. */
@@ -71,7 +55,7 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
   private stopped = false;
   private dead = false;
   private cancelFirst: boolean;
-  private settle: { state: JiggleRetryState; carry: string; until: number } | null = null;
+  private readonly settle = new SettleWatch();
   /** The reader of the client's keys (direct input), closed before anything else at every end. */
   private input: Disposable | null = null;
   /** Keys read after the detach key, for the client to put back (direct_off). */
@@ -80,8 +64,8 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
   private isLive = false;
   /** The echo relay, when its thread writes the output as it reads it (src/runner/echo-relay.ts). */
   private relay: EchoRelay | null = null;
-  /** Bytes of output the relay's thread has written already, which write() skips as they come. */
-  private ahead = 0;
+  /** Output the relay's thread has written already, which write() skips as it comes. */
+  private readonly ahead = new ShownAhead();
   private relaySoon: Disposable | null = null;
 
   /** The fd libuv writes the terminal on (checked: src/runner/tty-check.ts): written straight when nothing is queued. */
@@ -112,28 +96,12 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
    */
   write(data: string, raw?: Uint8Array | null): void {
     if (this.stopped || this.dead) return;
-    const bytes = this.ahead > 0 ? this.notShownYet(data, raw ?? null) : raw;
+    const bytes = this.ahead.none ? raw : this.ahead.rest(data, raw ?? null);
     if (this.inFlight === 0) return this.writeNow(data, bytes ?? Buffer.from(data, 'utf8'));
     this.alt.feed(data);
     this.queue(bytes ?? data);
     this.tellAlt();
-    if (this.settle) this.watchSettle(data);
-  }
-
-  /**
-   * What of a chunk the relay's thread has not written yet (it wrote the PTY's bytes as it read
-   * them). A chunk that is not valid UTF-8 (no `raw`) the thread never writes, but one can begin
-   * with the lead bytes of a character the thread wrote before the invalid byte came: the text
-   * is written whole then, and the terminal shows one replacement character more.
-   */
-  private notShownYet(data: string, raw: Uint8Array | null): Uint8Array {
-    if (!raw) {
-      this.ahead = 0;
-      return Buffer.from(data, 'utf8');
-    }
-    const skip = Math.min(this.ahead, raw.length);
-    this.ahead -= skip;
-    return raw.subarray(skip);
+    if (this.settle.watching) this.watchSettle(data);
   }
 
   /** At once, with nothing in flight: what the kernel takes now is written; the rest is queued. */
@@ -149,7 +117,7 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
     if (n < bytes.length) this.queue(bytes.subarray(n));
     else this.writtenAlt = this.alt.active;
     this.tellAlt();
-    if (this.settle) this.watchSettle(data);
+    if (this.settle.watching) this.watchSettle(data);
   }
 
   /** On the stream, after what is in flight; the alternate screen as it is after these bytes counts once the kernel has them. */
@@ -178,12 +146,11 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
 
   /** The stream went live (again): the client's jiggle chain starts over, and so does the settle watch. */
   live(): void {
-    const markers = this.d.settleMarkers();
-    this.settle = markers.length ? { state: createJiggleRetryState(markers), carry: '', until: this.d.clock.now() + SETTLE_WATCH_MS } : null;
+    this.settle.start(this.d.settleMarkers(), this.d.clock.now());
     this.isLive = true;
     // Nothing of the thread's writes is owed from before (it writes only for a live client). It
     // starts writing on the next turn: the replay that follows this (goLive) is written here first.
-    this.ahead = 0;
+    this.ahead.reset();
     if (this.relay) this.relaySoon = this.d.scheduler.setTimeout(() => this.relay?.sync(), 0);
   }
 
@@ -212,7 +179,7 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
   }
 
   shownAhead(n: number): void {
-    this.ahead += n;
+    this.ahead.add(n);
   }
 
   failed(why: string): void {
@@ -295,17 +262,7 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
   }
 
   private watchSettle(data: string): void {
-    const w = this.settle!;
-    if (this.d.clock.now() > w.until) {
-      this.settle = null;
-      return;
-    }
-    const r = feedOutput(w.state, data, w.carry);
-    w.state = r.state;
-    w.carry = r.carry;
-    if (!r.clearFound) return;
-    this.settle = null;
-    this.d.tell({ type: 'direct_settled' });
+    if (this.settle.seen(data, this.d.clock.now())) this.d.tell({ type: 'direct_settled' });
   }
 
   /** A write failed (the terminal hung up or closed): nothing more is written; a stop ends at once, else the client is dropped. */

@@ -86,6 +86,39 @@ export interface RelayKeys {
   readOwn(): void;
 }
 
+/** Output the relay's thread wrote to a terminal before it came through the event loop: skipped there as it comes. */
+export class ShownAhead {
+  private n = 0;
+
+  get none(): boolean {
+    return this.n === 0;
+  }
+
+  add(n: number): void {
+    this.n += n;
+  }
+
+  reset(): void {
+    this.n = 0;
+  }
+
+  /**
+   * What of a chunk is not on the terminal yet. A chunk that is not valid UTF-8 (no `raw`) the
+   * thread never writes, but one can begin with the lead bytes of a character the thread wrote
+   * before the invalid byte came: the text is written whole then, and the terminal shows one
+   * replacement character more.
+   */
+  rest(data: string, raw: Uint8Array | null): Uint8Array {
+    if (!raw) {
+      this.n = 0;
+      return Buffer.from(data, 'utf8');
+    }
+    const skip = Math.min(this.n, raw.length);
+    this.n -= skip;
+    return raw.subarray(skip);
+  }
+}
+
 /** What is left when the relay closes: output on the terminal that was not handed on yet, and keys nobody looked at. */
 export interface RelayRest {
   shown: Buffer | null;

@@ -1,0 +1,93 @@
+/**
+ * What the runner uses of node-pty 1.1.0's UnixTerminal (pinned exactly in package.json) and of
+ * node's net.Socket beneath it beyond their documented APIs, in this one file: the master fd and
+ * the socket that reads it (our direct writes, the echo relay's lease), the slave's path (held
+ * open against the exit-time output loss), and the socket's decoder (undone: reads as bytes).
+ * Each is checked at run time and used only when it is as expected.
+ */
+import fs from 'node:fs';
+
+/** node-pty's UnixTerminal, as far as src/runner/pty-host.ts reads it. */
+export interface PtyInternals {
+  fd?: unknown;
+  _socket?: NodeSocketInternals;
+  ptsName?: unknown;
+}
+
+/** node's net.Socket (the tty.ReadStream node-pty reads the master with), as far as the lease and the decoding go. */
+interface NodeSocketInternals {
+  destroyed?: unknown;
+  _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown; reading?: unknown };
+  _handle?: { reading?: unknown; readStop?: unknown } | null;
+  _read?: unknown;
+  read?: (n: number) => unknown;
+}
+
+/** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
+const O_NONBLOCK = 0o4000;
+
+export const internalsOf = (p: unknown) => p as PtyInternals;
+
+/**
+ * Only a non-blocking master fd may be written from the event loop (a blocking
+ * write to a full PTY would hang the runner), and only when node-pty exposes
+ * it the way 1.1.0 does; otherwise node-pty keeps writing.
+ */
+export function canWriteDirectly(p: PtyInternals): boolean {
+  if (typeof p.fd !== 'number' || typeof p._socket?.destroyed !== 'boolean') return false;
+  try {
+    const info = fs.readFileSync(`/proc/self/fdinfo/${p.fd}`, 'utf8');
+    const flags = /^flags:\s*([0-7]+)/m.exec(info);
+    return flags !== null && (parseInt(flags[1]!, 8) & O_NONBLOCK) !== 0;
+  } catch {
+    return false; // no /proc (not Linux): node-pty writes
+  }
+}
+
+/** The master fd while node-pty still has it open (it closes it when the child side goes away). */
+export function openMasterFd(p: PtyInternals): number | null {
+  return p._socket?.destroyed === false && typeof p.fd === 'number' ? p.fd : null;
+}
+
+/** The slave's path, or null. */
+export function slavePath(p: PtyInternals): string | null {
+  return typeof p.ptsName === 'string' && p.ptsName ? p.ptsName : null;
+}
+
+/**
+ * The output as bytes. Spawning with encoding 'utf8' is what sets IUTF8 on the terminal (erase in
+ * canonical mode takes a whole character, as in tmux's panes), and it also makes node-pty's socket
+ * decode every read. That decoding is undone before any read by clearing the decoder Node's
+ * Readable keeps (_readableState's decoder and encoding): reads come as Buffers, cut and decoded
+ * by utf8-chunker.ts. Where Node keeps it elsewhere, reads stay strings and are taken as text
+ * (false).
+ */
+export function undoDecoding(p: PtyInternals): boolean {
+  const state = p._socket?._readableState;
+  if (!state || !('decoder' in state) || !('encoding' in state) || state.length !== 0) return false;
+  state.decoder = state.encoding = null;
+  return true;
+}
+
+/**
+ * Stops node-pty's reads of the master while somebody else reads it (the echo relay's thread):
+ * libuv's read is stopped, and the socket's _read (which Readable's read-ahead calls, and which
+ * would start it again) does nothing until the returned undo puts it back and starts reading
+ * again. Null when node's socket is not as expected: then nothing was changed.
+ */
+export function holdReads(p: PtyInternals): (() => void) | null {
+  const s = p._socket;
+  const h = s?._handle;
+  if (!s || !h || typeof h.readStop !== 'function' || typeof s.read !== 'function' || s.destroyed !== false || !s._readableState) return null;
+  s._read = () => {};
+  if (h.reading === true) {
+    h.reading = false;
+    (h.readStop as () => number).call(h);
+  }
+  return () => {
+    delete s._read; // net.Socket's own again
+    if (s.destroyed !== false) return;
+    s._readableState!.reading = false;
+    s.read!(0); // net.Socket._read: libuv reads again (a paused socket fills its buffer, as before the lease)
+  };
+}

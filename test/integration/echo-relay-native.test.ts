@@ -1,0 +1,181 @@
+/**
+ * The echo relay's addon (src/runner/native/echo_relay.c) on its own, between two real PTYs: one
+ * stands for the client's terminal (the test writes keys into its master and reads what the
+ * thread wrote), the other for the program's (the test is the program: it holds the slave). Each
+ * flag does its one thing and nothing else, and a thread that cannot do its part hands the bytes
+ * over instead: what JavaScript builds the relay's ordering on (src/runner/echo-relay.ts).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as pty from 'node-pty';
+import { afterEach, describe, expect, it } from 'vitest';
+import { holdReads, internalsOf, openMasterFd, slavePath } from '../../src/runner/pty-internals.js';
+import { waitFor } from '../helpers/home.js';
+
+const READ_PTY = 1;
+const WRITE_TTY = 2;
+const READ_TTY = 4;
+const WRITE_PTY = 8;
+
+type Taken = [Buffer | null, number, number, Buffer | null, number | null, number | null, number | null];
+interface NativeRelay {
+  open(ptyFd: number, keysFd: number, terminalFd: number, stopBytes: Buffer, onWake: () => void): unknown;
+  set(relay: unknown, flags: number): number;
+  take(relay: unknown): Taken | undefined;
+  writePty(relay: unknown, bytes: Uint8Array): number;
+  close(relay: unknown): void;
+}
+const native = createRequire(import.meta.url)(path.resolve('src/runner/native/build/Release/echo_relay.node')) as NativeRelay;
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+/** A raw PTY whose slave the test holds (node-pty's reads of the master stopped when `hold`). */
+function rawPty(hold: boolean) {
+  const p = pty.spawn('sh', ['-c', 'stty raw -echo; echo ok; exec sleep 600'], { name: 'xterm', cols: 80, rows: 24, encoding: null });
+  let seen = Buffer.alloc(0);
+  p.onData((d) => (seen = Buffer.concat([seen, Buffer.from(d as unknown as Buffer)])));
+  cleanups.push(() => p.kill('SIGKILL'));
+  const ready = waitFor('the raw pty', () => seen.includes('ok'));
+  return {
+    p,
+    seen: () => seen,
+    async slave() {
+      await ready;
+      const fd = fs.openSync(slavePath(internalsOf(p))!, fs.constants.O_RDWR | fs.constants.O_NOCTTY | fs.constants.O_NONBLOCK);
+      cleanups.push(() => fs.closeSync(fd));
+      if (hold) expect(holdReads(internalsOf(p))).not.toBeNull();
+      return fd;
+    },
+    master: () => openMasterFd(internalsOf(p))!,
+  };
+}
+
+/** Reads what is there on a non-blocking fd. */
+function readNow(fd: number): Buffer {
+  const out: Buffer[] = [];
+  const buf = Buffer.alloc(65536);
+  for (;;) {
+    try {
+      const n = fs.readSync(fd, buf);
+      if (n <= 0) break;
+      out.push(Buffer.from(buf.subarray(0, n)));
+    } catch {
+      break; // EAGAIN: nothing more
+    }
+  }
+  return Buffer.concat(out);
+}
+
+/** Everything read from a non-blocking fd so far. */
+function reader(fd: number) {
+  let all = Buffer.alloc(0);
+  return () => (all = Buffer.concat([all, readNow(fd)])).toString('latin1');
+}
+
+async function relayBetween(stopBytes = '\x1c') {
+  const terminal = rawPty(false); // the client's terminal: the test types into its master and sees what is written to it
+  const program = rawPty(true); // the program's: the test holds the slave as the program would
+  const termSlave = await terminal.slave();
+  const progSlave = await program.slave();
+  let wakes = 0;
+  const relay = native.open(program.master(), termSlave, termSlave, Buffer.from(stopBytes, 'latin1'), () => wakes++);
+  cleanups.push(() => native.close(relay));
+  const taken: Taken[] = [];
+  const takeAll = () => {
+    const t = native.take(relay);
+    if (t) taken.push(t);
+    return t;
+  };
+  return { terminal, program, progSlave, typed: reader(progSlave), relay, wakes: () => wakes, takeAll, taken };
+}
+
+describe('the echo relay addon', () => {
+  it('writes output to the terminal the moment it reads it, and says how much of it it wrote', async () => {
+    const r = await relayBetween();
+    native.set(r.relay, READ_PTY | WRITE_TTY);
+    fs.writeSync(r.progSlave, 'echo-one');
+    await waitFor('on the terminal', () => r.terminal.seen().includes('echo-one'));
+    await waitFor('the wake', () => r.wakes() > 0);
+    const t = r.takeAll()!;
+    expect(t[0]!.toString()).toBe('echo-one');
+    expect(t[1]).toBe(8);
+  });
+
+  it('without WRITE_TTY reads but writes nothing, and refuses WRITE_TTY until what it did not write is taken', async () => {
+    const r = await relayBetween();
+    native.set(r.relay, READ_PTY);
+    fs.writeSync(r.progSlave, 'held-back');
+    await waitFor('the wake', () => r.wakes() > 0);
+    expect(native.set(r.relay, READ_PTY | WRITE_TTY)).toBe(READ_PTY); // its bytes would come first
+    const t = r.takeAll()!;
+    expect([t[0]!.toString(), t[1]]).toEqual(['held-back', 0]);
+    expect(r.terminal.seen().toString()).not.toContain('held-back');
+    expect(native.set(r.relay, READ_PTY | WRITE_TTY)).toBe(READ_PTY | WRITE_TTY);
+  });
+
+  it('does not write output that is not valid UTF-8, and stops writing until told again', async () => {
+    const r = await relayBetween();
+    native.set(r.relay, READ_PTY | WRITE_TTY);
+    fs.writeSync(r.progSlave, Buffer.from([0x61, 0xff, 0x62]));
+    await waitFor('the wake', () => r.wakes() > 0);
+    const t = r.takeAll()!;
+    expect([...t[0]!]).toEqual([0x61, 0xff, 0x62]);
+    expect(t[1]).toBe(0);
+    // A character split between two reads is valid: the thread follows it across them.
+    native.set(r.relay, READ_PTY | WRITE_TTY);
+    fs.writeSync(r.progSlave, Buffer.from('é').subarray(0, 1));
+    await waitFor('the first byte', () => r.takeAll()?.[1] === 1);
+    fs.writeSync(r.progSlave, Buffer.from('é').subarray(1));
+    await waitFor('the second byte', () => r.takeAll()?.[1] === 1);
+    await waitFor('the whole character on the terminal', () => r.terminal.seen().includes('é'));
+  });
+
+  it('types plain keys; a byte a detach key starts with, or a non-ASCII one, is handed over and the reading waits', async () => {
+    const r = await relayBetween('\x1c');
+    native.set(r.relay, READ_TTY | WRITE_PTY);
+    r.terminal.p.write('abc');
+    await waitFor('typed', () => r.typed() === 'abc');
+    await waitFor('counted', () => r.takeAll()?.[2] === 3);
+    r.terminal.p.write('x\x1cy');
+    await waitFor('handed over', () => r.takeAll()?.[3]?.toString() === 'x\x1cy');
+    r.terminal.p.write('later');
+    await new Promise((res) => setTimeout(res, 200));
+    expect(r.takeAll()).toBeUndefined(); // not read: it waits until JavaScript has looked
+    expect(r.typed()).toBe('abc');
+    native.set(r.relay, READ_TTY | WRITE_PTY);
+    await waitFor('read again', () => r.typed() === 'abclater');
+    r.terminal.p.write('é');
+    await waitFor('non-ASCII handed over', () => r.takeAll()?.[3]?.toString() === 'é');
+  });
+
+  it('after a write of ours the PTY did not take whole, keys are handed over, not typed past it', async () => {
+    const r = await relayBetween();
+    native.set(r.relay, READ_TTY | WRITE_PTY);
+    const big = Buffer.alloc(1 << 20, 'P'); // more than a PTY holds: the program (the test) is not reading
+    const n = native.writePty(r.relay, big);
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(big.length);
+    r.terminal.p.write('k');
+    await waitFor('the key handed over', () => r.takeAll()?.[3]?.toString() === 'k');
+    await waitFor('what the PTY took', () => r.typed().length >= n);
+    expect(r.typed()).toBe('P'.repeat(n));
+  });
+
+  it('close joins the thread and reads what the PTY still holds, for the last take', async () => {
+    const r = await relayBetween();
+    native.set(r.relay, 0);
+    fs.writeSync(r.progSlave, 'last-words');
+    await new Promise((res) => setTimeout(res, 100));
+    native.set(r.relay, READ_PTY); // set, then closed before the thread may have read: either way close finds it
+    native.close(r.relay);
+    const rest: Buffer[] = [];
+    for (let t = native.take(r.relay); t; t = native.take(r.relay)) if (t[0]) rest.push(t[0]);
+    const all = Buffer.concat([...r.taken.map((t) => t[0] ?? Buffer.alloc(0)), ...rest]).toString();
+    expect(all).toBe('last-words');
+    expect(native.set(r.relay, READ_PTY)).toBe(0); // closed: it does nothing more
+  });
+});
