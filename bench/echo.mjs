@@ -114,7 +114,11 @@ export async function benchEcho({ ab, tmux, log }) {
   }
   // Which way the keys went (docs/protocol.md, "Direct input"): the runner log says.
   const runnerLog = fs.readFileSync(path.join(ab.home, 'sessions', id, 'runner.log'), 'utf8');
-  const keyPath = /input comes straight from/.test(runnerLog) ? 'keys read by the runner (direct input)' : 'keys through the attach client';
+  const keyPath = /keys and echo go through the echo relay/.test(runnerLog)
+    ? "keys and echo carried by the runner's echo relay thread"
+    : /input comes straight from/.test(runnerLog)
+      ? 'keys read by the runner (direct input), through its event loop'
+      : 'keys through the attach client';
   log(`(b) agent-board: ${keyPath}`);
 
   const stat = (s) => ({ p50: percentile(s, 50), p99: percentile(s, 99), min: Math.min(...s), max: Math.max(...s) });

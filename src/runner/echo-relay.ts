@@ -232,20 +232,19 @@ export class EchoRelay implements PtyBorrower, Disposable {
 
   /** The program is ending: every byte read is handed on now (we are in the PTY's exit event, not inside an output event). */
   end(): void {
-    if (this.closed) return;
-    const rest = this.close();
-    if (rest.output) this.lease?.feed(rest.output);
-    this.lease?.dispose();
-    this.lease = null;
-    this.keys.readOwn();
+    if (!this.closed) this.giveBack();
   }
 
-  /** The thread's PTY side ended before the program's exit: the relay stops and node-pty reads again. */
+  /** The relay stops here and now and node-pty reads again: the PTY's side ended, or the program is exiting. */
   private giveBack(): void {
     const rest = this.close();
-    if (rest.output) this.lease?.feed(rest.output);
+    if (rest.output) {
+      if (rest.written > 0) this.terminal.shownAhead(rest.written); // on the terminal already: not again
+      this.lease?.feed(rest.output);
+    }
     this.lease?.dispose();
     this.lease = null;
+    if (rest.keys && !this.keys.closed) this.keys.read(rest.keys); // before anything the reader reads itself
     this.keys.readOwn();
   }
 
