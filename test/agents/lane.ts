@@ -46,6 +46,17 @@ export interface Mock {
 }
 
 /** Starts test/fixtures/mocks/mock-<vendor>.mjs on a free port; resolves once it listens. */
+/**
+ * The mock's log so far: whole lines only. The mock appends a line (some tens of KiB: a request
+ * with its prompt) in one write, which a read at the same moment can see half of.
+ */
+export function mockEntries(logFile: string): MockEntry[] {
+  if (!fs.existsSync(logFile)) return [];
+  const lines = fs.readFileSync(logFile, 'utf8').split('\n');
+  lines.pop(); // after the last newline: nothing, or a line still being written
+  return lines.filter(Boolean).map((l) => JSON.parse(l) as MockEntry);
+}
+
 export async function startMock(vendor: string, logFile: string, delayMs: number): Promise<Mock> {
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'mocks', `mock-${vendor}.mjs`)], {
     env: { ...process.env, PORT: '0', DELAY_MS: String(delayMs), MOCK_LOG: logFile },
@@ -64,7 +75,7 @@ export async function startMock(vendor: string, logFile: string, delayMs: number
   });
   return {
     url: `http://127.0.0.1:${port}`,
-    entries: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as MockEntry) : []),
+    entries: () => mockEntries(logFile),
     stop: () => child.kill(),
   };
 }
