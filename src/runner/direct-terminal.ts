@@ -151,6 +151,7 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
     // Nothing of the thread's writes is owed from before (it writes only for a live client). It
     // starts writing on the next turn: the replay that follows this (goLive) is written here first.
     this.ahead.reset();
+    this.relaySoon?.dispose();
     if (this.relay) this.relaySoon = this.d.scheduler.setTimeout(() => this.relay?.sync(), 0);
   }
 

@@ -16,16 +16,16 @@ import type { Disposable } from '../core/lifetime.js';
 import type { PtyBorrower, PtyLease } from './pty-host.js';
 
 /** What the thread may do now (echo_relay.c says what each means). */
-const READ_PTY = 1;
-const WRITE_TTY = 2;
-const READ_TTY = 4;
-const WRITE_PTY = 8;
+export const READ_PTY = 1;
+export const WRITE_TTY = 2;
+export const READ_TTY = 4;
+export const WRITE_PTY = 8;
 
 /** What one take() gives: every byte the thread read since the last, in order. */
-type Taken = [output: Buffer | null, written: number, typed: number, keys: Buffer | null, ptyEnd: number | null, keysEnd: number | null, terminalError: number | null];
+export type Taken = [output: Buffer | null, written: number, typed: number, keys: Buffer | null, ptyEnd: number | null, keysEnd: number | null, terminalError: number | null];
 
 /** The addon's functions (echo_relay.c). */
-interface NativeRelay {
+export interface NativeRelay {
   open(ptyFd: number, keysFd: number, terminalFd: number, stopBytes: Buffer, onWake: () => void): unknown;
   set(relay: unknown, flags: number): number;
   take(relay: unknown): Taken | undefined;

@@ -95,7 +95,9 @@ export class SessionCommands implements SessionOps {
   }
 
   typedByRelay(c: ClientConn): void {
-    // The relay types only while the session has this client's size (EchoRelay.resized): this is a no-op unless that changed meanwhile.
+    // After the keys, not before: the relay stops typing at every resize until the client types through
+    // us again (EchoRelay.resized), and an attach asks for its size before it goes live, so this is a no-op
+    // unless another client's resize came between the attach and the client's first key.
     if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
   }
 

@@ -10,22 +10,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
+import { READ_PTY, READ_TTY, WRITE_PTY, WRITE_TTY, type NativeRelay, type Taken } from '../../src/runner/echo-relay.js';
 import { holdReads, internalsOf, openMasterFd, slavePath } from '../../src/runner/pty-internals.js';
 import { waitFor } from '../helpers/home.js';
 
-const READ_PTY = 1;
-const WRITE_TTY = 2;
-const READ_TTY = 4;
-const WRITE_PTY = 8;
-
-type Taken = [Buffer | null, number, number, Buffer | null, number | null, number | null, number | null];
-interface NativeRelay {
-  open(ptyFd: number, keysFd: number, terminalFd: number, stopBytes: Buffer, onWake: () => void): unknown;
-  set(relay: unknown, flags: number): number;
-  take(relay: unknown): Taken | undefined;
-  writePty(relay: unknown, bytes: Uint8Array): number;
-  close(relay: unknown): void;
-}
 const native = createRequire(import.meta.url)(path.resolve('src/runner/native/build/Release/echo_relay.node')) as NativeRelay;
 
 const cleanups: (() => void)[] = [];
