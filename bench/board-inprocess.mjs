@@ -124,7 +124,7 @@ export async function inProcessRender({ sessions, cols, rows }) {
   const hadCi = Object.prototype.hasOwnProperty.call(process.env, 'CI');
   const ci = process.env.CI;
   process.env.CI = 'false';
-  let ink, React, Board, realTime, inkOptions, RenderCountContext, frameCache;
+  let ink, React, Board, realTime, inkOptions, RenderCountContext, frameCache, helperThreads;
   const dist = (...p) => import(pathToFileURL(path.join(ROOT, 'dist', ...p)).href);
   try {
     // The board command loads React's production build (src/cli/commands/board.ts); measure that one.
@@ -137,6 +137,7 @@ export async function inProcessRender({ sessions, cols, rows }) {
     ({ RenderCountContext } = await dist('ui', 'contexts', 'RenderCountContext.js'));
     ({ frameCache } = await dist('ui', 'ink-frame-cache.js'));
     realTime = await dist('state', 'real-time.js');
+    helperThreads = await dist('ui', 'helper-threads.js');
     if (savedEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = savedEnv;
   } finally {
@@ -223,9 +224,13 @@ export async function inProcessRender({ sessions, cols, rows }) {
       wallMs,
     };
   };
+  // As the board's start does (src/ui/run-board.ts): its helper threads yield to the one that draws.
+  // AGENT_BOARD_HELPER_THREADS=normal leaves them as they are, to compare.
+  const helpers = [helperThreads.backgroundHelperThreads()];
   try {
     await seen('bench-000');
     await sleep(300);
+    helpers.push(helperThreads.backgroundHelperThreads());
     // One row: the updates go to sessions on screen (the list shows the first 47 at 200x50), never to the selected one.
     const one = await phase((i, at) => {
       const k = 1 + (i % 40);
@@ -247,7 +252,8 @@ export async function inProcessRender({ sessions, cols, rows }) {
       feed.preview = { ...p, lines: [...p.lines.slice(1), marker] };
       return marker;
     });
-    return { one, all, preview, bytesPerWrite: stdout.bytes / Math.max(1, stdout.writes), frameCache: frameCache.installed };
+    const helperLine = helpers.map((r) => helperThreads.describeHelperThreads(r)).join('; then ');
+    return { one, all, preview, bytesPerWrite: stdout.bytes / Math.max(1, stdout.writes), frameCache: frameCache.installed, helperThreads: helperLine };
   } finally {
     app.unmount();
     await app.waitUntilExit().catch(() => {});

@@ -20,7 +20,7 @@ return [
       target: 'agent-board p99 < 5 ms',
       pass: lat.p99 < 5,
       extra: {
-        inProcess: { latency: lat, inkRenderTime: rt, ...perUpdate(inproc.one), bytesPerWrite: inproc.bytesPerWrite, frameCache: inproc.frameCache, reactBuild },
+        inProcess: { latency: lat, inkRenderTime: rt, ...perUpdate(inproc.one), bytesPerWrite: inproc.bytesPerWrite, frameCache: inproc.frameCache, helperThreads: inproc.helperThreads, reactBuild },
         tmuxServerCpuMsPerUpdate: serverCpuPerUpdate,
         tmuxServerAndClientCpuMsPerUpdate: tmuxCpuPerUpdate,
         boardProcessCpuMsPerUpdate: boardCpuPerUpdate,
@@ -29,6 +29,7 @@ return [
         `agent-board: the real <Board/> in-process (Ink, 200x50, 100 sessions, fake feed, React ${reactBuild} build), one visible row's line changed, feed notification to the frame written (${INPROC_UPDATES} updates after ${INPROC_WARMUP} untimed; the first, cold: ${fx(inproc.one.first, 2)} ms): p99 ${fx(lat.p99, 2)} ms; ` +
         `Ink renderTime p50 ${fx(rt.p50, 2)}/p99 ${fx(rt.p99, 2)} ms; per update ${fx(inproc.one.rowRendersPerUpdate, 1)} rows rendered, ${fx(inproc.one.frameRowsBuiltPerUpdate, 1)} frame rows built, ${fx(inproc.one.cpuMsPerUpdate, 1)} ms CPU. ` +
         `tmux: its server's CPU time per redraw of a changed pane line (mean of ${PREVIEW_SAMPLES}, schedstat), for want of a way to time its redraw from outside. ` +
+        `${inproc.helperThreads} (AGENT_BOARD_HELPER_THREADS=normal to compare). ` +
         `End to end, the board process spent ${fx(boardCpuPerUpdate, 1)} ms CPU per preview update`,
     },
     {

@@ -15,6 +15,7 @@ import type { BoardLog } from '../client/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
+import { backgroundHelperThreads, describeHelperThreads } from './helper-threads.js';
 import { BOARD_INK_OPTIONS } from './ink-options.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
@@ -52,6 +53,13 @@ export interface RunBoardOptions {
  * to the attach client, then draw the board again where it was, with a line
  * that says how the attach ended. Sessions are never touched on the way out.
  */
+/**
+ * The helper threads are put in the background as the board starts and once more this long
+ * after, for those that start with the board's first reads (libuv's pool) or its first hot code
+ * (V8's compiler): src/ui/helper-threads.ts.
+ */
+const HELPER_THREADS_AGAIN_MS = 2000;
+
 export async function runBoard(o: RunBoardOptions): Promise<void> {
   const { stdin, stdout } = o;
   const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s, o.time));
@@ -65,6 +73,12 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   const logging = new DisposableStore();
   logging.add(o.feed.onError((e) => o.log.write(e.detail)));
   logging.add(o.log.onWriteError((why) => notifier.say(`the board log: ${why}`, true)));
+  const helpers = (first: boolean) => {
+    const r = backgroundHelperThreads(o.env ?? process.env);
+    if (first || ('batched' in r && r.batched + r.failed > 0)) o.log.write(describeHelperThreads(r));
+  };
+  helpers(true);
+  logging.add(o.time.scheduler.setTimeout(() => helpers(false), HELPER_THREADS_AGAIN_MS));
   try {
     for (;;) {
       // An attach starts connecting when the board is asked to leave, while Ink takes itself down.
