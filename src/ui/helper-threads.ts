@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 interface NativeHelperThreads {
-  /** 0, or the errno of sched_setscheduler(tid, SCHED_BATCH | SCHED_RESET_ON_FORK). */
+  /** 0, or the errno of sched_setscheduler(tid, SCHED_BATCH). */
   batch(tid: number): number;
 }
 

@@ -54,9 +54,10 @@ export interface RunBoardOptions {
  * that says how the attach ended. Sessions are never touched on the way out.
  */
 /**
- * The helper threads are put in the background as the board starts and once more this long
- * after, for those that start with the board's first reads (libuv's pool) or its first hot code
- * (V8's compiler): src/ui/helper-threads.ts.
+ * The helper threads are put in the background right after the board's first frame (loading the
+ * addon and a system call per thread took 2.6 ms, which the first frame need not wait for) and
+ * once more this long after, for those that start with the board's first reads (libuv's pool)
+ * or its first hot code (V8's compiler): src/ui/helper-threads.ts.
  */
 const HELPER_THREADS_AGAIN_MS = 2000;
 
@@ -77,7 +78,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
     const r = backgroundHelperThreads(o.env ?? process.env);
     if (first || ('batched' in r && r.batched + r.failed > 0)) o.log.write(describeHelperThreads(r));
   };
-  helpers(true);
+  logging.add(o.time.scheduler.setTimeout(() => helpers(true), 0));
   logging.add(o.time.scheduler.setTimeout(() => helpers(false), HELPER_THREADS_AGAIN_MS));
   try {
     for (;;) {

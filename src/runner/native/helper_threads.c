@@ -4,8 +4,10 @@
  * preempt the one running on its CPU; V8's compiler and GC helpers wake while the board draws a
  * frame, and on a machine with two CPUs they took the main thread's CPU for 1 to 4 ms. A batch
  * thread never preempts on waking ("batch and idle tasks do not preempt non-idle tasks"), yet
- * keeps its fair share of the CPU, so nothing it does is starved. SCHED_RESET_ON_FORK: a process
- * such a thread ever forks starts with the normal policy.
+ * keeps its fair share of the CPU, so nothing it does is starved. A process forked by a batch
+ * thread would be batch too (SCHED_RESET_ON_FORK resets only real-time policies and negative
+ * nice values), but the board forks only from its main thread: libuv's spawn runs on the thread
+ * that calls it.
  *
  * One function: batch(tid) -> 0, or the errno of sched_setscheduler.
  */
@@ -26,7 +28,7 @@ static napi_value batch(napi_env env, napi_callback_info info) {
     return NULL;
   }
   struct sched_param param = { .sched_priority = 0 };
-  int rc = sched_setscheduler(tid, SCHED_BATCH | SCHED_RESET_ON_FORK, &param) == 0 ? 0 : errno;
+  int rc = sched_setscheduler(tid, SCHED_BATCH, &param) == 0 ? 0 : errno;
   napi_create_int32(env, rc, &out);
   return out;
 }
