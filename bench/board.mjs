@@ -10,7 +10,9 @@
 //      Ink's own renderTime, the CPU, the rows React rendered and the rows of
 //      Ink's frame built afresh per update. tmux's counterpart is its server's
 //      CPU time per redraw of a changed pane line (there is no way to time
-//      tmux's redraw from the outside otherwise).
+//      tmux's redraw from the outside otherwise). It starts once the 100
+//      runners are done starting (runnersSettle), and says what they used
+//      meanwhile.
 //   2. end to end: the real board in a node-pty at 200x50 against 100 real
 //      sessions; a session's program prints a line (SIGUSR1 to a shell loop)
 //      and we time until the line is on the board's terminal output. The
@@ -64,6 +66,27 @@ const pct = (ms, windowMs) => (100 * ms) / windowMs;
 const fx = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const stats = (xs) => ({ n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: Math.max(...xs) });
 
+/**
+ * The runners' start-up work (each reclaims what its start grew after RECLAIM_QUIET_MS, 5 s, of
+ * quiet) is over once all of them together use less than this share of a core over a second:
+ * 100 idle runners use about 5 % (part (b) says). (a1) timed while 100 runners were starting
+ * measured their start-up as much as the board (p99 5.7 ms, 2.0 to 2.6 ms once they are idle).
+ */
+const RUNNERS_SETTLED_PCT = 10;
+const RUNNERS_SETTLE_MAX_MS = 30_000;
+
+/** Waits until the runners are idle (or RUNNERS_SETTLE_MAX_MS); how long it took, and their last second's CPU. */
+async function runnersSettle(pids) {
+  const t0 = now();
+  for (;;) {
+    const a = cpuOf(pids);
+    const w = now();
+    await sleep(1000);
+    const p = pct(cpuDelta(a, cpuOf(pids)).ms, now() - w);
+    if (p < RUNNERS_SETTLED_PCT || now() - t0 > RUNNERS_SETTLE_MAX_MS) return { waitedMs: now() - t0, pct: p };
+  }
+}
+
 // ---- (a2, a3) end to end -----------------------------------------------------------
 
 /** Signals a program and times until its next MARK line is on `client`'s output. */
@@ -111,9 +134,17 @@ export async function benchBoard({ tmux, log }) {
     const oldest = Math.min(...list.map((s) => Date.parse(s.createdAt)));
     log(`(a) ${SESSIONS} sessions started in ${((now() - t0) / 1000).toFixed(1)} s (${BATCH} at a time)`);
 
-    // (a1) in-process, with a fake feed (the sessions above just age meanwhile).
+    // (a1) in-process, with a fake feed (the sessions above just age meanwhile), once the runners'
+    // start-up work is done: the render beside 100 idle sessions, as a user's board draws.
     const reactBuild = (process.env.NODE_ENV ?? 'production') === 'production' ? 'production' : 'development';
+    const runnerPidsA = list.map((s) => s.runnerPid).filter(Boolean);
+    const settled = await runnersSettle(runnerPidsA);
+    log(`(a1) the runners settled in ${fx(settled.waitedMs / 1000)} s (their CPU over the last second: ${fx(settled.pct)} % of a core, all ${runnerPidsA.length} together)`);
+    const r1 = cpuOf(runnerPidsA);
+    const w1 = now();
     const inproc = await inProcessRender({ sessions: SESSIONS, cols: COLS, rows: ROWS });
+    const inprocRunnersPct = pct(cpuDelta(r1, cpuOf(runnerPidsA)).ms, now() - w1);
+    log(`(a1) the runners meanwhile: ${fx(inprocRunnersPct, 2)} % of a core; ${inproc.helperThreads}`);
     const describeInproc = (r, what) => {
       const l = stats(r.latencies);
       const t = stats(r.renderTimes);
