@@ -224,7 +224,7 @@ export async function inProcessRender({ sessions, cols, rows }) {
       wallMs,
     };
   };
-  // As the board's start does (src/ui/run-board.ts): its helper threads yield to the one that draws.
+  // As the board's start does (src/cli/open-board.ts): its helper threads yield to the one that draws.
   // AGENT_BOARD_HELPER_THREADS=normal leaves them as they are, to compare.
   const helpers = [helperThreads.backgroundHelperThreads()];
   try {

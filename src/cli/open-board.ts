@@ -33,7 +33,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const settings = readUserConfig();
   const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }] = await withoutCi(() =>
+  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }, { backgroundHelperThreadsSoon }] = await withoutCi(() =>
     Promise.all([
       import('../ui/run-board.js'),
       import('../client/board-feed.js'),
@@ -42,6 +42,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       import('../client/board-log.js'),
       import('../client/remote-feed.js'),
       import('../client/remote-chat.js'),
+      import('../ui/helper-threads.js'),
     ]),
   );
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
@@ -62,6 +63,8 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
     },
   };
   const signalHandlers = restoreTerminalOnSignals(feeds);
+  // The thread that draws keeps its CPU: V8's and libuv's helper threads yield to it.
+  const helpers = backgroundHelperThreadsSoon(time.scheduler, (line) => log.write(line));
   try {
     await runBoard({
       home,
@@ -80,6 +83,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       connect: (s) => (s.host && s.remoteId ? remoteConnector(s.host, s.remoteId, time).connect : sessionConnector(home, s, time)),
     });
   } finally {
+    helpers.dispose();
     signalHandlers.dispose();
     feeds.dispose();
     log.dispose();

@@ -21,6 +21,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import type { Scheduler } from '../core/clock.js';
+import { DisposableStore, type Disposable } from '../core/lifetime.js';
 
 interface NativeHelperThreads {
   /** 0, or the errno of sched_setscheduler(tid, SCHED_BATCH). */
@@ -83,4 +85,28 @@ export function describeHelperThreads(r: HelperThreadsResult): string {
   return 'skipped' in r
     ? `helper threads left as they are: ${r.skipped}`
     : `helper threads in SCHED_BATCH: ${r.batched} more${r.failed > 0 ? `, ${r.failed} refused` : ''}`;
+}
+
+/**
+ * The helper threads are put in the background right after the board's first frame (loading the
+ * addon and a system call per thread took 2.6 ms, which the first frame need not wait for) and
+ * once more this long after, for those that start with the board's first reads (libuv's pool)
+ * or its first hot code (V8's compiler).
+ */
+export const HELPER_THREADS_AGAIN_MS = 2000;
+
+/**
+ * For the board's process (src/cli/open-board.ts, its composition root; not runBoard, which the
+ * UI tests run inside the test runner): the two calls above on `scheduler`, each said in the
+ * board log (the second only when it found new threads). Disposing cancels what has not run.
+ */
+export function backgroundHelperThreadsSoon(scheduler: Scheduler, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Disposable {
+  const store = new DisposableStore();
+  const run = (first: boolean) => {
+    const r = backgroundHelperThreads(env);
+    if (first || ('batched' in r && r.batched + r.failed > 0)) log(describeHelperThreads(r));
+  };
+  store.add(scheduler.setTimeout(() => run(true), 0));
+  store.add(scheduler.setTimeout(() => run(false), HELPER_THREADS_AGAIN_MS));
+  return store;
 }

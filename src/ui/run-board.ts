@@ -15,7 +15,6 @@ import type { BoardLog } from '../client/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
-import { backgroundHelperThreads, describeHelperThreads } from './helper-threads.js';
 import { BOARD_INK_OPTIONS } from './ink-options.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
@@ -53,14 +52,6 @@ export interface RunBoardOptions {
  * to the attach client, then draw the board again where it was, with a line
  * that says how the attach ended. Sessions are never touched on the way out.
  */
-/**
- * The helper threads are put in the background right after the board's first frame (loading the
- * addon and a system call per thread took 2.6 ms, which the first frame need not wait for) and
- * once more this long after, for those that start with the board's first reads (libuv's pool)
- * or its first hot code (V8's compiler): src/ui/helper-threads.ts.
- */
-const HELPER_THREADS_AGAIN_MS = 2000;
-
 export async function runBoard(o: RunBoardOptions): Promise<void> {
   const { stdin, stdout } = o;
   const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s, o.time));
@@ -74,12 +65,6 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   const logging = new DisposableStore();
   logging.add(o.feed.onError((e) => o.log.write(e.detail)));
   logging.add(o.log.onWriteError((why) => notifier.say(`the board log: ${why}`, true)));
-  const helpers = (first: boolean) => {
-    const r = backgroundHelperThreads(o.env ?? process.env);
-    if (first || ('batched' in r && r.batched + r.failed > 0)) o.log.write(describeHelperThreads(r));
-  };
-  logging.add(o.time.scheduler.setTimeout(() => helpers(true), 0));
-  logging.add(o.time.scheduler.setTimeout(() => helpers(false), HELPER_THREADS_AGAIN_MS));
   try {
     for (;;) {
       // An attach starts connecting when the board is asked to leave, while Ink takes itself down.
