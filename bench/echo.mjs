@@ -11,9 +11,8 @@ const WARMUP = 30;
 /**
  * Round trips timed on each path (BENCH_ECHO_ROUNDS to change it). With 300, the p99 was the 3rd
  * slowest key, one hiccup of the machine: the same code gave 0.46 to 1.54 times tmux's p99 in
- * seven runs of one day, and tmux's own p99 went from 1.3 to 3.6 ms. With 3000 it is the 30th
- * (0.73 and 0.89 in two runs); the paths stay interleaved key by key, so each sees the same
- * machine. About 25 s.
+ * seven runs of one day, and tmux's own p99 went from 1.3 to 3.6 ms. With 3000 it is the 30th;
+ * the paths stay interleaved key by key, so each sees the same machine. About 25 s.
  */
 const ROUNDS = Number(process.env.BENCH_ECHO_ROUNDS ?? 3000);
 const ROUND_TIMEOUT_MS = 5000;
