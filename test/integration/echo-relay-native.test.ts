@@ -21,9 +21,12 @@ afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-/** A raw PTY whose slave the test holds (node-pty's reads of the master stopped when `hold`). */
-function rawPty(hold: boolean) {
-  const p = pty.spawn('sh', ['-c', 'stty raw -echo; echo ok; exec sleep 600'], { name: 'xterm', cols: 80, rows: 24, encoding: null });
+/**
+ * A raw PTY whose slave the test holds (node-pty's reads of the master stopped when `hold`), or
+ * that runs `program` (a shell command) on it, after `ok`.
+ */
+function rawPty(hold: boolean, program = 'exec sleep 600') {
+  const p = pty.spawn('sh', ['-c', `stty raw -echo; echo ok; ${program}`], { name: 'xterm', cols: 80, rows: 24, encoding: null });
   let seen = Buffer.alloc(0);
   p.onData((d) => (seen = Buffer.concat([seen, Buffer.from(d as unknown as Buffer)])));
   cleanups.push(() => p.kill('SIGKILL'));
@@ -64,21 +67,33 @@ function reader(fd: number) {
   return () => (all = Buffer.concat([all, readNow(fd)])).toString('latin1');
 }
 
-async function relayBetween(stopBytes = '\x1c') {
+/**
+ * A relay between two raw PTYs. With `echoing`, the program's PTY runs that command (which
+ * echoes) instead of the test holding its slave, and every wake takes at once, as the runner
+ * does (EchoRelay.wake).
+ */
+async function relayBetween(stopBytes = '\x1c', echoing?: string) {
   const terminal = rawPty(false); // the client's terminal: the test types into its master and sees what is written to it
-  const program = rawPty(true); // the program's: the test holds the slave as the program would
+  const program = echoing ? rawPty(false, echoing) : rawPty(true); // the program's: the test holds the slave as the program would
   const termSlave = await terminal.slave();
-  const progSlave = await program.slave();
-  let wakes = 0;
-  const relay = native.open(program.master(), termSlave, termSlave, Buffer.from(stopBytes, 'latin1'), () => wakes++);
-  cleanups.push(() => native.close(relay));
+  let progSlave = -1;
+  if (echoing) {
+    await waitFor('the program up', () => program.seen().includes('ok'));
+    expect(holdReads(internalsOf(program.p))).not.toBeNull();
+  } else progSlave = await program.slave();
+  const wakeTimes: number[] = [];
   const taken: Taken[] = [];
   const takeAll = () => {
     const t = native.take(relay);
     if (t) taken.push(t);
     return t;
   };
-  return { terminal, program, progSlave, typed: reader(progSlave), relay, wakes: () => wakes, takeAll, taken };
+  const relay = native.open(program.master(), termSlave, termSlave, Buffer.from(stopBytes, 'latin1'), () => {
+    wakeTimes.push(performance.now());
+    if (echoing) takeAll();
+  });
+  cleanups.push(() => native.close(relay));
+  return { terminal, program, progSlave, typed: progSlave < 0 ? () => '' : reader(progSlave), relay, wakes: () => wakeTimes.length, wakeTimes, takeAll, taken };
 }
 
 describe('the echo relay addon', () => {
@@ -138,6 +153,35 @@ describe('the echo relay addon', () => {
     await waitFor('read again', () => r.typed() === 'abclater');
     r.terminal.p.write('é');
     await waitFor('non-ASCII handed over', () => r.takeAll()?.[3]?.toString() === 'é');
+  });
+
+  it('tells JavaScript of keys it typed only when it reads their echo: one wake for a key and its echo', async () => {
+    // The program echoes each read 5 ms later, well inside the 20 ms the thread holds its notice
+    // of the keys (TYPED_NOTICE_MS); told at once, each key woke JavaScript once more.
+    const echo = `exec ${JSON.stringify(process.execPath)} -e 'process.stdin.on("data", (d) => setTimeout(() => process.stdout.write(d), 5))'`;
+    const r = await relayBetween('\x1c', echo);
+    native.set(r.relay, READ_PTY | WRITE_TTY | READ_TTY | WRITE_PTY);
+    const keys = 'vwxyzvwxyzvwxyzvwxyz';
+    const shown = () => Buffer.concat(r.taken.map((t) => t[0] ?? Buffer.alloc(0))).toString();
+    for (let i = 0; i < keys.length; i++) {
+      r.terminal.p.write(keys[i]!);
+      await waitFor(`the echo of key ${i + 1}`, () => shown() === keys.slice(0, i + 1), 10_000, 2);
+    }
+    expect(r.taken.reduce((n, t) => n + t[2], 0)).toBe(keys.length); // every key typed by the thread, and counted
+    expect(r.terminal.seen().toString()).toContain(keys); // and each echo on the terminal
+    expect(r.wakes()).toBeLessThanOrEqual(keys.length * 1.5); // a slow machine may let a notice fall due first; not each
+  });
+
+  it('tells JavaScript of keys that bring no echo too, TYPED_NOTICE_MS (20 ms) after', async () => {
+    const r = await relayBetween();
+    native.set(r.relay, READ_TTY | WRITE_PTY);
+    const t0 = performance.now();
+    r.terminal.p.write('abc');
+    await waitFor('typed', () => r.typed() === 'abc', 10_000, 1);
+    await waitFor('the wake', () => r.wakes() > 0, 10_000, 1);
+    expect(r.wakeTimes[0]! - t0).toBeGreaterThanOrEqual(15); // not at once; the bound above is the wait's
+    expect(r.takeAll()?.[2]).toBe(3);
+    expect(r.wakes()).toBe(1);
   });
 
   it('after a write of ours the PTY did not take whole, keys are handed over, not typed past it', async () => {
