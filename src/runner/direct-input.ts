@@ -63,7 +63,10 @@ export class DirectInput implements Disposable {
     this.detachStarts = new Set(detachKeys.map((s) => s.charCodeAt(0)));
     stream.on('end', () => this.fail('end of file'));
     stream.on('error', (err: NodeJS.ErrnoException) => this.fail(err.code ?? err.message));
-    stream.resume();
+    // Not resumed here: the echo relay's thread reads the fd when it runs, and a pause() in the
+    // tick of a resume() does not stop libuv (the resume's read(0) comes on the next tick and
+    // starts it anyway). Both read then, and a key libuv took waited for the event loop while
+    // the thread typed the next one first. The owner calls resumeOwnReads when no relay runs.
   }
 
   /**
@@ -103,7 +106,7 @@ export class DirectInput implements Disposable {
     if (!this.closed) this.stream.pause();
   }
 
-  /** libuv reads the fd again. */
+  /** libuv reads the fd (again): nobody else does. */
   resumeOwnReads(): void {
     if (!this.closed) this.stream.resume();
   }
@@ -142,9 +145,10 @@ export class DirectInput implements Disposable {
 }
 
 /**
- * Opens the client's terminal for reading (the same checks as for its output, on its input fd)
- * and starts reading it, or says why not. The fd is checked again once libuv holds it, which
- * reopens a pseudo-terminal's slave by name (uv_tty_init, src/runner/tty-check.ts adoptTtyStream).
+ * Opens the client's terminal for reading (the same checks as for its output, on its input fd),
+ * or says why not; it is read once its owner says (resumeOwnReads). The fd is checked again once
+ * libuv holds it, which reopens a pseudo-terminal's slave by name (uv_tty_init,
+ * src/runner/tty-check.ts adoptTtyStream).
  */
 function openDirectInput(req: DirectRequest, self: Self, d: InputDeps): DirectInput | string {
   if (!req.input) return 'not asked for';
@@ -176,8 +180,9 @@ export interface KeyOwner {
 
 /**
  * Direct input beside direct output: the runner reads the client's keys from its terminal
- * (refused to a read-only client, which may not type). The reader when it does; null when it
- * does not (the client keeps reading them, and the log says why).
+ * (refused to a read-only client, which may not type). The reader when it does, not reading yet
+ * (the echo relay's thread reads instead, or the caller resumes it); null when it does not (the
+ * client keeps reading them, and the log says why).
  */
 export function offerInput(
   c: ClientConn,

@@ -121,7 +121,10 @@ function relayEcho(c: ClientConn, sink: DirectTerminal, input: DirectInput, d: D
     handOver: () => input.pauseOwnReads(),
     readOwn: () => input.resumeOwnReads(),
   });
-  if (typeof relay === 'string') return d.log(`client ${c.id}: keys and echo go through the event loop: ${relay}`);
+  if (typeof relay === 'string') {
+    input.resumeOwnReads();
+    return d.log(`client ${c.id}: keys and echo go through the event loop: ${relay}`);
+  }
   sink.relayWith(relay);
   d.log(`client ${c.id}: keys and echo go through the echo relay`);
 }

@@ -82,6 +82,32 @@ describe('the echo relay', () => {
     expect(await s.done).toEqual({ reason: 'detached' });
   });
 
+  it('types fast keys in the order they came, each once', async () => {
+    // Keys the event loop read as well (it once did: its reader was started in the tick the relay
+    // took over) waited for it while the thread typed the next ones: a few in a few hundred
+    // came out of order.
+    const out = path.join(home, 'typed.bin');
+    const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
+    const user = await rawHeldTerminal();
+    const t = new FakeTerminal(100, 30);
+    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+    await waitFor('the relay', () => log(id).includes(RELAYED));
+    await waitFor('the frame', () => user.out.includes('cat-ready'));
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    let keys = '';
+    for (let i = 0; i < 600; i++) {
+      const k = alphabet[i % alphabet.length]!;
+      keys += k;
+      user.p.write(k); // one write each: one read each, as keys come
+      await new Promise((r) => setImmediate(r));
+    }
+    const typed = () => (fs.existsSync(out) ? fs.readFileSync(out, 'latin1') : '');
+    await waitFor('every key in the program', () => typed().length >= keys.length);
+    expect(typed()).toBe(keys);
+    user.p.write('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+  });
+
   it('keeps a prompt whole while the user types: every key once, none inside the prompt', async () => {
     const out = path.join(home, 'typed.bin');
     const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
