@@ -5,7 +5,7 @@
 // One byte goes into the client's PTY; the clock stops when it comes back out of it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { NODE, PtyClient, ROOT, baseEnv, now, percentile, runnerNodeFlags, sleep } from './lib.mjs';
+import { NODE, PtyClient, ROOT, baseEnv, cpuSeconds, now, percentile, runnerNodeFlags, sleep } from './lib.mjs';
 
 const WARMUP = 30;
 /**
@@ -91,9 +91,14 @@ export async function benchEcho({ ab, tmux, log }) {
   let tmSamples;
   let abPaused;
   let tmPaused;
+  // What each key costs the multiplexer's server: the runner (its relay thread included) and
+  // tmux's server, over the interleaved rounds, where each does work only for its own keys.
+  const servers = [ab.record(id).runnerPid, tmux.serverPid()];
+  let cpuMs;
   try {
     await Promise.all(ready);
     for (const c of [direct, relay, abClient, tmClient]) await c.settle(150);
+    const cpu0 = servers.map(cpuSeconds);
     [directSamples, relaySamples, abSamples, tmSamples] = await interleavedRounds(
       [
         { client: direct, label: 'node-pty direct' },
@@ -103,6 +108,8 @@ export async function benchEcho({ ab, tmux, log }) {
       ],
       log,
     );
+    cpuMs = servers.map((pid, k) => ((cpuSeconds(pid) - cpu0[k]) * 1000) / (WARMUP + ROUNDS));
+    log(`(b) CPU per key: the runner ${cpuMs[0].toFixed(3)} ms, tmux's server ${cpuMs[1].toFixed(3)} ms`);
     [abPaused, tmPaused] = await pausedRounds(
       [
         { client: abClient, label: 'agent-board attach' },
@@ -173,6 +180,18 @@ export async function benchEcho({ ab, tmux, log }) {
       pass: null,
       extra: { agentBoard: ap, tmux: tp, rounds: PAUSE_ROUNDS, pauseMs: PAUSE_MS },
       note: `${PAUSE_ROUNDS} keys; max agent-board ${ap.max.toFixed(3)} ms, tmux ${tp.max.toFixed(3)} ms (the session turns busy again with each)`,
+    },
+    {
+      key: 'echo_cpu_per_key',
+      name: 'CPU per key and its echo, the server (ms)',
+      unit: 'ms',
+      agentBoard: cpuMs[0],
+      tmux: cpuMs[1],
+      ratio: cpuMs[0] / cpuMs[1],
+      target: 'reported (no target)',
+      pass: null,
+      extra: { keys: WARMUP + ROUNDS },
+      note: "the runner's process (its echo relay thread, and its event loop taking in each echo after the thread wrote it: the ring, the model, host.json) against tmux's server process, user and system time from /proc over the interleaved rounds",
     },
   ];
 }
