@@ -50,6 +50,19 @@ async function blockableAttach(env: Record<string, string> = {}) {
   return { id, user, done, loop, block };
 }
 
+/** A session whose program writes every byte it is typed to a file, attached from a raw terminal with the relay running. */
+async function attachedToFile() {
+  const out = path.join(home, 'typed.bin');
+  const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
+  const user = await rawHeldTerminal();
+  const t = new FakeTerminal(100, 30);
+  const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+  await waitFor('the relay', () => log(id).includes(RELAYED));
+  await waitFor('the frame', () => user.out.includes('cat-ready'));
+  const typed = () => (fs.existsSync(out) ? fs.readFileSync(out, 'latin1') : '');
+  return { id, user, done, typed };
+}
+
 describe('the echo relay', () => {
   it('is built (npm ci runs node-gyp on src/runner/native): without it keys and echo wait for the event loop', () => {
     expect(fs.existsSync(ADDON), `${ADDON} is missing: run npm run build:native`).toBe(true);
@@ -86,13 +99,7 @@ describe('the echo relay', () => {
     // Keys the event loop read as well (it once did: its reader was started in the tick the relay
     // took over) waited for it while the thread typed the next ones: a few in a few hundred
     // came out of order.
-    const out = path.join(home, 'typed.bin');
-    const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
-    const user = await rawHeldTerminal();
-    const t = new FakeTerminal(100, 30);
-    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
-    await waitFor('the relay', () => log(id).includes(RELAYED));
-    await waitFor('the frame', () => user.out.includes('cat-ready'));
+    const { id, user, done, typed } = await attachedToFile();
     const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
     let keys = '';
     for (let i = 0; i < 600; i++) {
@@ -101,7 +108,6 @@ describe('the echo relay', () => {
       user.p.write(k); // one write each: one read each, as keys come
       await new Promise((r) => setImmediate(r));
     }
-    const typed = () => (fs.existsSync(out) ? fs.readFileSync(out, 'latin1') : '');
     await waitFor('every key in the program', () => typed().length >= keys.length);
     expect(typed()).toBe(keys);
     user.p.write('\x1c');
@@ -109,13 +115,7 @@ describe('the echo relay', () => {
   });
 
   it('keeps a prompt whole while the user types: every key once, none inside the prompt', async () => {
-    const out = path.join(home, 'typed.bin');
-    const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
-    const user = await rawHeldTerminal();
-    const t = new FakeTerminal(100, 30);
-    const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
-    await waitFor('the relay', () => log(id).includes(RELAYED));
-    await waitFor('the frame', () => user.out.includes('cat-ready'));
+    const { id, user, done, typed } = await attachedToFile();
     // 256 KiB: far more than the PTY takes at once, so the prompt waits in the runner's queue while keys come.
     const prompt = 'P'.repeat(256 * 1024);
     const send = spawn(process.execPath, [BIN, 'send', id, '-', '--no-enter'], { env: cliEnv(home), stdio: ['pipe', 'ignore', 'pipe'] });
@@ -127,7 +127,6 @@ describe('the echo relay', () => {
       await sleep(i % 10 === 0 ? 2 : 0);
     }
     expect(await sent).toBe(0);
-    const typed = () => (fs.existsSync(out) ? fs.readFileSync(out, 'latin1') : '');
     await waitFor('every byte in the program', () => typed().length >= prompt.length + KEYS);
     const got = typed();
     expect(got.length).toBe(prompt.length + KEYS);
