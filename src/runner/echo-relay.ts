@@ -9,10 +9,8 @@
  * back into the paths everything else goes through. Without the addon (not built, not Linux)
  * nothing changes: the event loop relays, as before.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { Disposable } from '../core/lifetime.js';
+import { loadAddon } from '../state/native-addon.js';
 import type { PtyBorrower, PtyLease } from './pty-host.js';
 
 /** What the thread may do now (echo_relay.c says what each means). */
@@ -42,15 +40,8 @@ let loaded: NativeRelay | string | undefined;
 function addon(): NativeRelay | string {
   if (loaded !== undefined) return loaded;
   if (process.platform !== 'linux') return (loaded = 'the echo relay is only built for Linux');
-  const here = path.dirname(new URL(import.meta.url).pathname);
-  const file = ADDON_PATHS.map((p) => path.join(here, p)).find((p) => fs.existsSync(p));
-  if (!file) return (loaded = 'the echo relay is not built (npm run build:native)');
-  try {
-    loaded = createRequire(import.meta.url)(file) as NativeRelay;
-  } catch (err) {
-    loaded = `the echo relay cannot be loaded: ${(err as Error).message}`;
-  }
-  return loaded;
+  const native = loadAddon<NativeRelay>(import.meta.url, ADDON_PATHS);
+  return (loaded = typeof native === 'string' ? `the echo relay ${native}` : native);
 }
 
 /** The client's terminal, as the relay writes it (src/runner/direct-terminal.ts). */
@@ -80,9 +71,7 @@ export interface RelayKeys {
   read(bytes: Buffer): void;
   /** The terminal's input ended (end of file, an errno name). */
   ended(why: string): void;
-  /** The thread reads the terminal from now on: the reader stops reading it (its fd stays open). */
-  handOver(): void;
-  /** The relay is gone and the reader reads its own terminal again. */
+  /** The relay is gone and the reader reads its own terminal (until then only the thread does: src/runner/direct-input.ts). */
   readOwn(): void;
 }
 
@@ -161,7 +150,6 @@ export class EchoRelay implements PtyBorrower, Disposable {
       return `the echo relay cannot start: ${(err as Error).message}`;
     }
     relay.lease = lease;
-    keys.handOver();
     relay.sync();
     return relay;
   }

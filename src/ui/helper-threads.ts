@@ -18,11 +18,10 @@
  * ever treats batch threads worse than we expect).
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, type Disposable } from '../core/lifetime.js';
+import { loadAddon } from '../state/native-addon.js';
 
 interface NativeHelperThreads {
   /** 0, or the errno of sched_setscheduler(tid, SCHED_BATCH). */
@@ -40,13 +39,9 @@ let loaded: NativeHelperThreads | string | undefined;
 const done = new Set<number>();
 
 function addon(): NativeHelperThreads | string {
-  if (loaded !== undefined) return loaded;
-  const file = path.join(path.dirname(new URL(import.meta.url).pathname), ADDON_PATH);
-  if (!fs.existsSync(file)) return (loaded = 'not built (npm run build:native)');
-  try {
-    loaded = createRequire(import.meta.url)(file) as NativeHelperThreads;
-  } catch (err) {
-    loaded = `cannot be loaded: ${(err as Error).message}`;
+  if (loaded === undefined) {
+    const native = loadAddon<NativeHelperThreads>(import.meta.url, [ADDON_PATH]);
+    loaded = typeof native === 'string' ? `the helper-threads addon ${native}` : native;
   }
   return loaded;
 }
@@ -59,7 +54,7 @@ export function backgroundHelperThreads(env: NodeJS.ProcessEnv = process.env): H
   if (process.platform !== 'linux') return { skipped: 'Linux only' };
   if (env.AGENT_BOARD_HELPER_THREADS === 'normal') return { skipped: 'AGENT_BOARD_HELPER_THREADS=normal' };
   const native = addon();
-  if (typeof native === 'string') return { skipped: `the helper-threads addon is ${native}` };
+  if (typeof native === 'string') return { skipped: native };
   let tids: number[];
   try {
     tids = fs.readdirSync('/proc/self/task').map(Number);
