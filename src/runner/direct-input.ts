@@ -101,11 +101,6 @@ export class DirectInput implements Disposable {
     return Buffer.from([...this.detachStarts]);
   }
 
-  /** Somebody else (the echo relay's thread) reads the fd and hands the reads to bytes(): libuv stops reading it. */
-  pauseOwnReads(): void {
-    if (!this.closed) this.stream.pause();
-  }
-
   /** libuv reads the fd (again): nobody else does. */
   resumeOwnReads(): void {
     if (!this.closed) this.stream.resume();

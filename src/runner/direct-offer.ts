@@ -118,7 +118,6 @@ function relayEcho(c: ClientConn, sink: DirectTerminal, input: DirectInput, d: D
     typed: () => d.typedByRelay(c),
     read: (bytes) => input.bytes(bytes),
     ended: (why) => sink.inputFailed(why),
-    handOver: () => input.pauseOwnReads(),
     readOwn: () => input.resumeOwnReads(),
   });
   if (typeof relay === 'string') {
