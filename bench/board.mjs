@@ -137,13 +137,13 @@ export async function benchBoard({ tmux, log }) {
     // (a1) in-process, with a fake feed (the sessions above just age meanwhile), once the runners'
     // start-up work is done: the render beside 100 idle sessions, as a user's board draws.
     const reactBuild = (process.env.NODE_ENV ?? 'production') === 'production' ? 'production' : 'development';
-    const runnerPidsA = list.map((s) => s.runnerPid).filter(Boolean);
-    const settled = await runnersSettle(runnerPidsA);
-    log(`(a1) the runners settled in ${fx(settled.waitedMs / 1000)} s (their CPU over the last second: ${fx(settled.pct)} % of a core, all ${runnerPidsA.length} together)`);
-    const r1 = cpuOf(runnerPidsA);
+    const runnerPids = list.map((s) => s.runnerPid).filter(Boolean);
+    const settled = await runnersSettle(runnerPids);
+    log(`(a1) the runners settled in ${fx(settled.waitedMs / 1000)} s (their CPU over the last second: ${fx(settled.pct)} % of a core, all ${runnerPids.length} together)`);
+    const r1 = cpuOf(runnerPids);
     const w1 = now();
     const inproc = await inProcessRender({ sessions: SESSIONS, cols: COLS, rows: ROWS });
-    const inprocRunnersPct = pct(cpuDelta(r1, cpuOf(runnerPidsA)).ms, now() - w1);
+    const inprocRunnersPct = pct(cpuDelta(r1, cpuOf(runnerPids)).ms, now() - w1);
     log(`(a1) the runners meanwhile: ${fx(inprocRunnersPct, 2)} % of a core; ${inproc.helperThreads}`);
     const describeInproc = (r, what) => {
       const l = stats(r.latencies);
@@ -245,7 +245,6 @@ export async function benchBoard({ tmux, log }) {
     // in the last minute show their age in seconds, so the board repaints once a second. Then with nothing
     // on screen that can change: a filter ("idle-") keeps the sessions that never printed, once every
     // session is a minute old (its age then reads "1m" for a while).
-    const runnerPids = (await home.list()).map((s) => s.runnerPid).filter(Boolean);
     const idleWindow = async () => {
       await Promise.all([board.settle(500, 3000), client.settle(300, 2000)]);
       const b0 = cpuOf([board.pid]);
