@@ -1,8 +1,14 @@
 // Makes V8's code caches for the start-up bundles (scripts/bundle.mjs, at
-// build time): compiles each as bin/agent-board does, but eagerly (every
-// function, not only the top level: a start then compiles nothing, about
-// 8 ms less CPU per attach here; V8 takes the cache with or without the
-// flag), runs its top level, and writes what V8 compiled to <bundle>.cache.
+// build time): compiles each as bin/agent-board does, runs its top level
+// (and, for the hot bundle, the warm-up below), and writes what V8 compiled
+// to <bundle>.cache. The attach bundle is compiled eagerly (every function,
+// not only the top level: an attach then compiles nothing, about 8 ms less
+// CPU per attach here). The hot bundle is not: it holds every hot command and
+// commander, and a run uses a small part of it; its eager cache (435 KB) took
+// longer to read and deserialize than the lazy one (184 KB) plus the little a
+// run compiles: --version 13.3 and 16.9 ms beyond node eager, 12.4 and 10.9
+// lazy; a real `hook` 35.0 and 31.5 against 28.8 and 29.5 (bench/startup.mjs,
+// alternating). V8 takes the cache with or without the flag.
 //
 //   node scripts/hot-cache.cjs dist/bundle/hot.js dist/bundle/attach.js
 //
@@ -19,11 +25,11 @@ const vm = require('node:vm');
 const v8 = require('node:v8');
 const { createRequire } = require('node:module');
 
-/** Compiles `file` eagerly and runs its top level: the script (for its cache) and its exports. */
-function load(file) {
-  v8.setFlagsFromString('--no-lazy');
+/** Compiles `file` (every function when `eager`) and runs its top level: the script (for its cache) and its exports. */
+function load(file, eager) {
+  if (eager) v8.setFlagsFromString('--no-lazy');
   const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file });
-  v8.setFlagsFromString('--lazy');
+  if (eager) v8.setFlagsFromString('--lazy');
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(file), mod, file, path.dirname(file));
   return { script, exports: mod.exports };
@@ -53,12 +59,12 @@ async function warmUp({ HOT_WORDS, buildProgram }) {
 
 async function run() {
   const [hotFile, attachFile] = process.argv.slice(2).map((f) => path.resolve(f));
-  const hot = load(hotFile);
+  const hot = load(hotFile, false);
   await warmUp(hot.exports);
   fs.writeFileSync(`${hotFile}.cache`, hot.script.createCachedData());
   fs.writeFileSync(path.join(path.dirname(hotFile), 'hot.json'), JSON.stringify({ words: hot.exports.HOT_WORDS }) + '\n');
   if (attachFile === undefined) return;
-  const attach = load(attachFile);
+  const attach = load(attachFile, true);
   if (attach.exports.main(['node', 'agent-board', 'ls']) !== false) throw new Error('the attach bundle took a line that is not attach\'s');
   fs.writeFileSync(`${attachFile}.cache`, attach.script.createCachedData());
 }
