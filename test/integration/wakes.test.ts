@@ -83,11 +83,13 @@ describe('wakes with real runners', () => {
     const log = agent('quiet', 'claude', 'r3', ['--mode', 'repaint']);
     await waitFor('idle', () => readLog(log).some((r) => r.event === 'idle'));
     await new Promise((r) => setTimeout(r, 1200)); // quiet for longer than the idle threshold
-    const t0 = Date.now();
     post('r3', '@quiet hello');
+    // From the post's return (the line is in the room, fsynced): the post's own start, the
+    // unbundled CLI's, is not the wake's, and took most of 2 s once on a loaded CI machine.
+    const t0 = Date.now();
     const first = await waitFor('the wake', () => inputs(log)[0], 5000);
     expect(first.inTurn).toBe(false);
-    expect(first.t - t0).toBeLessThan(1500); // direct: coalesce window only
+    expect(first.t - t0).toBeLessThan(1500); // direct: the coalesce window only, well before the 2 s cap
   });
 
   it('loop guard: two agents that answer each other stop at maxHops; /continue restarts them', async () => {
