@@ -40,40 +40,71 @@ async function termFrom(data: string): Promise<InstanceType<typeof Terminal>> {
   return t;
 }
 
+/** How many times the burst may run again when the test client (not the runner) was too slow for it. */
+const BURST_ATTEMPTS = 3;
+
+interface BurstRun {
+  id: string;
+  a: RawClient;
+  first: SnapshotScreen;
+  out: string;
+}
+
+/**
+ * A new session's burst at a subscribed client: every byte of it as live output, or null when the
+ * client was re-snapshotted on the way (it fell behind: its socket held more than the runner's bound).
+ */
+async function burstToClient(): Promise<BurstRun | null> {
+  const id = newSession(home, ['--', process.execPath, '-e', PRINTER]);
+  const a = await RawClient.hello(home, id);
+  a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
+  const first = await a.next<SnapshotScreen>((m) => m.type === 'snapshot_screen');
+  await a.next((m) => m.type === 'snapshot_end');
+  const from = a.messages.length;
+  a.send({ type: 'input', data: 'go' });
+  // The wait reads only the messages new since its last look (the marker may be cut across two
+  // chunks, hence the tail). Joining all of the output on every look, as it once did, kept the
+  // client's loop busy for tens of ms at a time under load, long enough for the runner to queue
+  // more than the client bound for it and re-snapshot it as a slow client.
+  let looked = from;
+  let tail = '';
+  let resnapshotted = false;
+  const sawEnd = () => {
+    for (; looked < a.messages.length; looked++) {
+      const m = a.messages[looked]!;
+      if (m.type === 'snapshot_begin') resnapshotted = true;
+      if (m.type !== 'output') continue;
+      const text = tail + m.data;
+      if (text.includes('BURST-END')) return true;
+      tail = text.slice(-16);
+    }
+    return resnapshotted;
+  };
+  await waitFor('the burst at the client', sawEnd, 120_000, 50);
+  if (resnapshotted) {
+    a.socket.destroy();
+    return null;
+  }
+  const out = a.messages
+    .slice(from)
+    .filter((m): m is OutputMsg => m.type === 'output')
+    .map((m) => m.data)
+    .join('');
+  return { id, a, first, out };
+}
+
 describe('the model lags behind a burst, not the output', () => {
   it('a burst past the old bound reaches the client unpaused, and a snapshot right after it is exact', async () => {
-    const id = newSession(home, ['--', process.execPath, '-e', PRINTER]);
-    const a = await RawClient.hello(home, id);
-    a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
-    const first = await a.next<SnapshotScreen>((m) => m.type === 'snapshot_screen');
-    await a.next((m) => m.type === 'snapshot_end');
-    const from = a.messages.length;
-    a.send({ type: 'input', data: 'go' });
-    // The wait reads only the messages new since its last look (the marker may be cut across two
-    // chunks, hence the tail). Joining all of the output on every look, as it once did, kept the
-    // client's loop busy for tens of ms at a time under load, long enough for the runner to queue
-    // more than the client bound for it and re-snapshot it as a slow client (client-conn.ts):
-    // the client then missed part of the burst although the marker came.
-    let looked = from;
-    let tail = '';
-    const sawEnd = () => {
-      for (; looked < a.messages.length; looked++) {
-        const m = a.messages[looked]!;
-        if (m.type !== 'output') continue;
-        const text = tail + m.data;
-        if (text.includes('BURST-END')) return true;
-        tail = text.slice(-16);
-      }
-      return false;
-    };
-    await waitFor('the burst at the client', sawEnd, 120_000, 50);
-    const after = a.messages.slice(from);
-    // The client kept up (a test client too slow for the runner's bound would have been re-snapshotted: a failure of the test's machine, said as such).
-    expect(after.filter((m) => m.type === 'snapshot_begin'), 'the test client fell behind and was re-snapshotted').toEqual([]);
-    const out = after
-      .filter((m): m is OutputMsg => m.type === 'output')
-      .map((m) => m.data)
-      .join('');
+    let run: BurstRun | null = null;
+    for (let attempt = 1; attempt <= BURST_ATTEMPTS && !run; attempt++) {
+      run = await burstToClient();
+      // Re-snapshotted: this machine stalled the test's own process for longer than the runner's
+      // client bound lasts (client-conn.ts), which is the runner doing its job for a slow client. It
+      // proves nothing either way about the model, so the burst runs again, in a new session.
+      if (!run) console.warn(`the test client fell behind the burst and was re-snapshotted (attempt ${attempt} of ${BURST_ATTEMPTS}); running it again`);
+    }
+    expect(run, `the test client fell behind in all ${BURST_ATTEMPTS} attempts: this machine is too busy for the test`).not.toBeNull();
+    const { id, a, first, out } = run!;
     expect(out.length).toBeGreaterThan(BURST_BYTES);
     // Every line, in order: nothing skipped on the way.
     const numbers = [...out.matchAll(/burst (\d{8}) /g)].map((m) => Number(m[1]));
