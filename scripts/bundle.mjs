@@ -83,12 +83,20 @@ const entryFirst = {
   },
 };
 
+/**
+ * Light modules a hot command imports only on a path it seldom takes, bundled like the rest but
+ * run only when imported: src/client/ssh-stream.ts (node's streams, which cost about 1.5 ms to
+ * load) is needed only with --host.
+ */
+const BUNDLED_LAZY = [path.join(ROOT, 'src', 'client', 'ssh-stream.ts')];
+const bundledLazy = (a) => BUNDLED_LAZY.includes(path.resolve(path.dirname(a.importer), a.path).replace(/\.js$/, '.ts'));
+
 /** The hot bundle: main.ts's dynamic imports of the hot commands are bundled, any other dynamic import is a stub that throws. */
 const hotOnly = {
   name: 'hot-only',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (a) => {
-      if (a.kind !== 'dynamic-import') return undefined;
+      if (a.kind !== 'dynamic-import' || bundledLazy(a)) return undefined;
       const hot = a.importer === ENTRY && HOT_MODULES.some((m) => a.path === `./commands/${m}.js`);
       return hot ? undefined : { path: `${path.relative(ROOT, a.importer)}: import(${a.path})`, namespace: 'not-hot' };
     });
@@ -99,11 +107,11 @@ const hotOnly = {
   },
 };
 
-/** The attach bundle: no dynamic import at all (a stub that throws, as in the hot one). */
+/** The attach bundle: no dynamic import but BUNDLED_LAZY's (any other is a stub that throws, as in the hot one). */
 const noLazy = {
   name: 'no-lazy',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: `${path.relative(ROOT, a.importer)}: import(${a.path})`, namespace: 'not-attach' } : undefined));
+    b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' && !bundledLazy(a) ? { path: `${path.relative(ROOT, a.importer)}: import(${a.path})`, namespace: 'not-attach' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'not-attach' }, (a) => ({
       contents: `throw new Error(${JSON.stringify(`internal: ${a.path} is not in the attach bundle (scripts/bundle.mjs, src/cli/attach-main.ts)`)});`,
       loader: 'js',

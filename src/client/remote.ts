@@ -4,7 +4,7 @@ import { NONE, type Disposable } from '../core/lifetime.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { asHostRecord, type SessionView } from '../state/host-store.js';
 import { RunnerConnection, type ConnectOptions } from './connection.js';
-import { ChildStream, childEnd, remoteFailure, sshArgv, stderrTail } from './ssh.js';
+import { childEnd, remoteFailure, sshArgv, stderrTail } from './ssh.js';
 
 export { RemoteError } from './ssh.js';
 
@@ -48,6 +48,7 @@ export function parseHost(spec: string): RemoteHost {
  */
 export async function connectRemote(host: string, ref: string, opts: ConnectOptions): Promise<RunnerConnection> {
   const { target } = parseHost(host);
+  const { ChildStream } = await import('./ssh-stream.js');
   const child = spawn('ssh', sshArgv(target, ['bridge', ref]), { stdio: ['pipe', 'pipe', 'pipe'] });
   const lastLine = stderrTail(child);
   const ended = childEnd(child);

@@ -1,17 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
-import { Duplex } from 'node:stream';
-import type { Scheduler } from '../core/clock.js';
 import { EXIT, UserError, type ExitCode } from '../state/errors.js';
 
 /**
- * The ssh plumbing under src/client/remote.ts: the argv, the child's stdio as
- * one Duplex, and the error a failed ssh (or remote agent-board) becomes.
+ * The ssh plumbing under src/client/remote.ts: the argv, how the child ended,
+ * and the error a failed ssh (or remote agent-board) becomes. The child's stdio
+ * as one stream is ./ssh-stream.ts, loaded only when a connection is made.
  */
 
 /** How long ssh may take to open the TCP connection: a dead host fails in seconds, not minutes. */
 const CONNECT_TIMEOUT_S = 10;
-/** After stdin ended, how long ssh may take to close before we kill it (a wedged link must not hang us). */
-const CLOSE_GRACE_MS = 2000;
 
 /**
  * `ssh [opts] -- target 'agent-board arg...'`. BatchMode: we have no terminal
@@ -35,55 +32,6 @@ export function sshArgv(target: string, remoteArgs: string[], env: NodeJS.Proces
 export function shellQuote(arg: string): string {
   if (/^[A-Za-z0-9._@%+=:,/-]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The child's stdin and stdout as one stream; destroying it kills the child. */
-export class ChildStream extends Duplex {
-  private stdoutEnded = false;
-
-  constructor(private readonly child: ChildProcess, private readonly scheduler: Scheduler) {
-    // Not half-open: when the remote side ends, so do we, like a socket.
-    super({ allowHalfOpen: false });
-    const out = child.stdout!;
-    out.on('data', (chunk: Buffer) => {
-      if (!this.push(chunk)) out.pause();
-    });
-    out.on('end', () => {
-      this.stdoutEnded = true;
-      this.push(null);
-    });
-    out.on('error', (err) => this.destroy(err));
-    // EPIPE once ssh is gone: its stdout ending tells the reader, with whatever it said last.
-    child.stdin!.on('error', () => undefined); // nothing lost: see above
-    child.on('error', (err) => this.destroy(err));
-  }
-
-  override _read(): void {
-    this.child.stdout!.resume();
-  }
-
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.child.stdin!.write(chunk, () => cb());
-  }
-
-  override _final(cb: (err?: Error | null) => void): void {
-    this.child.stdin!.end();
-    this.killLater();
-    cb();
-  }
-
-  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
-    // ssh ended its output itself: let it exit, so its exit code can still be read.
-    if (this.stdoutEnded) this.killLater();
-    else this.child.kill();
-    cb(err);
-  }
-
-  private killLater(): void {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const timer = this.scheduler.setTimeout(() => this.child.kill(), CLOSE_GRACE_MS);
-    this.child.once('exit', () => timer.dispose());
-  }
 }
 
 export interface ChildEnd {
