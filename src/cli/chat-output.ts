@@ -1,3 +1,4 @@
+import { printOut } from './print.js';
 import { chatIdentity, formatRecord, roomFor } from '../client/chat.js';
 import { DEFAULT_ROOM, type ChatRecord } from '../core/chat/chat.js';
 
@@ -12,5 +13,5 @@ export function readRoomOf(home: string, room: string | undefined): string {
 /** `#id hh:mm from: text` lines, or with json the records as they are stored, one a line. */
 export function printRecords(records: readonly ChatRecord[], json: boolean): void {
   const out = records.map((r) => (json ? JSON.stringify(r) : formatRecord(r))).join('\n');
-  if (out) process.stdout.write(out + '\n');
+  if (out) printOut(out + '\n');
 }

@@ -1,13 +1,14 @@
 /** How a run that failed ends, in every entry of the CLI (main.ts, attach-main.ts): one line on stderr and an exit code that says what kind. */
+import { printErr } from './print.js';
 import { EXIT, UserError } from '../state/errors.js';
 
 /** A failure of the command itself (not of commander's parse, which main.ts handles first). */
 export function reportFailure(err: unknown): void {
   if (err instanceof UserError) {
-    process.stderr.write(`agent-board: ${err.message}\n`);
+    printErr(`agent-board: ${err.message}\n`);
     process.exitCode = err.exitCode;
     return;
   }
-  process.stderr.write(`agent-board: unexpected error: ${(err as Error).stack ?? err}\n`);
+  printErr(`agent-board: unexpected error: ${(err as Error).stack ?? err}\n`);
   process.exitCode = EXIT.failure;
 }

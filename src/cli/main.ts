@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../state/errors.js';
 import { reportFailure } from './fail.js';
+import { COMMANDER_OUTPUT } from './print.js';
 
 type Register = (program: Command) => void;
 
@@ -70,10 +71,15 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
     .description('Run AI coding agents (or any program) in sessions that outlive your terminal.')
     .version('0.1.0')
     .showHelpAfterError('(add --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    .configureOutput(COMMANDER_OUTPUT);
   const wanted = argv.length > 2 ? commandsFor(argv) : COMMANDS;
   for (const register of await Promise.all(wanted.map((c) => c.load()))) register(program);
-  program.commands.forEach((c) => c.exitOverride());
+  const settle = (c: Command): void => {
+    c.exitOverride().configureOutput(COMMANDER_OUTPUT);
+    c.commands.forEach(settle);
+  };
+  program.commands.forEach(settle);
   return program;
 }
 

@@ -1,4 +1,5 @@
 /** `agent-board chat`: post to and read a room's chat, as an agent inside a session or as a human outside. */
+import { printErr, printOut } from '../print.js';
 import type { Command } from 'commander';
 import {
   chatIdentity, formatRecord, parseSince, postChat, readerName, readRoom, roomFor,
@@ -69,8 +70,8 @@ export function registerChat(program: Command): void {
       const who = chatIdentity(home, process.env, { as: o.from });
       const room = roomFor(who, o.room);
       const r = await postChat(home, who, room, CONTINUE_COMMAND);
-      if (!r.system) process.stdout.write(`room ${room} was not paused (posted #${r.record.id})\n`);
-      else process.stdout.write(formatRecord(r.system) + '\n');
+      if (!r.system) printOut(`room ${room} was not paused (posted #${r.record.id})\n`);
+      else printOut(formatRecord(r.system) + '\n');
     });
 
   chat
@@ -85,7 +86,7 @@ export function registerChat(program: Command): void {
         if (!/^\d+$/.test(o.maxHops)) throw new UserError(`--max-hops must be a whole number from 4 to 50, not "${o.maxHops}"`, EXIT.usage);
         writeRoomConfig(home, room, { maxHops: Number(o.maxHops) });
       }
-      process.stdout.write(`room ${room}: max hops ${readRoomConfig(home, room).maxHops}\n`);
+      printOut(`room ${room}: max hops ${readRoomConfig(home, room).maxHops}\n`);
     });
 
   chat
@@ -98,7 +99,7 @@ export function registerChat(program: Command): void {
         const g = loopGuard(records, readRoomConfig(home, room).maxHops);
         const members = roomMembers(home, room).join(', ') || '(no sessions)';
         const state = g.paused ? 'paused' : `${g.hops} hops`;
-        process.stdout.write(`${room}  #${records.at(-1)?.id ?? 0}  ${state}  ${members}\n`);
+        printOut(`${room}  #${records.at(-1)?.id ?? 0}  ${state}  ${members}\n`);
       }
     });
 
@@ -107,9 +108,9 @@ export function registerChat(program: Command): void {
 }
 
 function report(room: string, r: PostResult): void {
-  process.stdout.write(`posted #${r.record.id} to ${room}\n`);
-  if (r.system) process.stdout.write(formatRecord(r.system) + '\n');
+  printOut(`posted #${r.record.id} to ${room}\n`);
+  if (r.system) printOut(formatRecord(r.system) + '\n');
   else if (r.guard.paused) {
-    process.stderr.write(`note: room ${room} is paused by the loop guard: the message is kept, but nobody is woken until a human posts ${CONTINUE_COMMAND}\n`);
+    printErr(`note: room ${room} is paused by the loop guard: the message is kept, but nobody is woken until a human posts ${CONTINUE_COMMAND}\n`);
   }
 }

@@ -1,3 +1,4 @@
+import { printErr, printOut } from '../print.js';
 import type { Command } from 'commander';
 import { RunnerConnection } from '../../client/connection.js';
 import { realScheduler } from '../../state/real-time.js';
@@ -28,9 +29,9 @@ export function registerHook(program: Command): void {
         const sock = process.env.AGENT_BOARD_SOCKET;
         if (sock) await report(sock, kind, event, sessionIdOf(input), Math.max(100, deadline - Date.now()));
       } catch (err) {
-        process.stderr.write(`agent-board hook: ${(err as Error).message}\n`);
+        printErr(`agent-board hook: ${(err as Error).message}\n`);
       } finally {
-        if (o.json) process.stdout.write('{}\n');
+        if (o.json) printOut('{}\n');
         process.exitCode = 0;
       }
     });

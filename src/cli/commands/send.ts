@@ -1,4 +1,5 @@
 /** `agent-board send`: type a prompt into a session exactly once (or say it cannot tell), then Enter. */
+import { printOut } from '../print.js';
 import type { Command } from 'commander';
 import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
 import { connectRemote } from '../../client/remote.js';
@@ -70,7 +71,7 @@ function connector(ref: string, host: string | undefined, time: Time) {
 
 /** The id goes to stdout first so a script can retry with it; failures are one line on stderr. */
 function report(o: SendOutcome): void {
-  process.stdout.write(`${o.commandId} ${o.status === 'not_typed' ? 'not typed' : o.status}\n`);
+  printOut(`${o.commandId} ${o.status === 'not_typed' ? 'not typed' : o.status}\n`);
   switch (o.status) {
     case 'applied':
     case 'accepted':
