@@ -2,8 +2,8 @@
  * What the CLI prints, and commander's output: straight to fd 1 and 2 when they are not
  * terminals. The agents run `hook`, `send` and `chat post` on every turn with their output in a
  * pipe or a file, and node builds process.stdout on first use: for a pipe that loads `net` and
- * node's streams (about 2.5 ms of a run that is ours beyond node's start of about 8, measured with
- * bench/startup.mjs), for a file the streams alone (about 1.5 ms). A terminal keeps node's own
+ * node's streams, for a file the streams alone (2.5 and 1.5 ms of a run here, where node's own
+ * start is about 20 ms and ours beyond it about 7). A terminal keeps node's own
  * stream: its width, its colours and its non-blocking writes are what commander and a person
  * expect, and a person at a terminal does not run these every turn.
  */
@@ -15,6 +15,8 @@ type Fd = 1 | 2;
 const terminal = new Map<Fd, boolean>();
 /** The reader went away (EPIPE): what is left to print has nobody to read it. */
 const gone = new Set<Fd>();
+/** A write met a full non-blocking pipe (EAGAIN): node's stream holds the rest, so all that follows goes after it. */
+const queued = new Set<Fd>();
 
 /** Linux's memory devices (/dev/null, /dev/zero, /dev/full): character devices that are not terminals. */
 const LINUX_MEM_MAJOR = 1;
@@ -39,7 +41,7 @@ const stream = (fd: Fd) => (fd === 1 ? process.stdout : process.stderr);
 
 function print(fd: Fd, text: string): void {
   if (gone.has(fd) || text === '') return;
-  if (isTerminal(fd)) {
+  if (queued.has(fd) || isTerminal(fd)) {
     stream(fd).write(text);
     return;
   }
@@ -48,10 +50,15 @@ function print(fd: Fd, text: string): void {
     while (rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') gone.add(fd);
-    // A non-blocking pipe that is full: node's stream waits for it, and nothing is lost.
-    else if (code === 'EAGAIN') stream(fd).write(rest);
-    else throw err;
+    if (code === 'EPIPE') {
+      gone.add(fd);
+    } else if (code === 'EAGAIN') {
+      // A non-blocking pipe that is full: node's stream waits for it, and nothing is lost.
+      queued.add(fd);
+      stream(fd).write(rest);
+    } else {
+      throw err;
+    }
   }
 }
 
