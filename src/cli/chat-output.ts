@@ -1,6 +1,6 @@
-import { printOut } from './print.js';
 import { chatIdentity, formatRecord, roomFor } from '../client/chat.js';
 import { DEFAULT_ROOM, type ChatRecord } from '../core/chat/chat.js';
+import { printOut } from './print.js';
 
 /** Shared by the chat commands: which room to read, and how records are printed. */
 

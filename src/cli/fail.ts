@@ -1,6 +1,6 @@
 /** How a run that failed ends, in every entry of the CLI (main.ts, attach-main.ts): one line on stderr and an exit code that says what kind. */
-import { printErr } from './print.js';
 import { EXIT, UserError } from '../state/errors.js';
+import { printErr } from './print.js';
 
 /** A failure of the command itself (not of commander's parse, which main.ts handles first). */
 export function reportFailure(err: unknown): void {

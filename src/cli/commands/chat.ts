@@ -1,5 +1,4 @@
 /** `agent-board chat`: post to and read a room's chat, as an agent inside a session or as a human outside. */
-import { printErr, printOut } from '../print.js';
 import type { Command } from 'commander';
 import {
   chatIdentity, formatRecord, parseSince, postChat, readerName, readRoom, roomFor,
@@ -12,6 +11,7 @@ import { printRecords, readRoomOf } from '../chat-output.js';
 import { getHome } from '../context.js';
 import { textArgument } from '../text-arg.js';
 import { registerChatTail } from '../chat-tail.js';
+import { printErr, printOut } from '../print.js';
 
 interface RoomOpt { room?: string }
 interface PostOpts extends RoomOpt { from?: string; as?: string; human?: boolean }

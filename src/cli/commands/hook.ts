@@ -1,7 +1,7 @@
-import { printErr, printOut } from '../print.js';
 import type { Command } from 'commander';
 import { RunnerConnection } from '../../client/connection.js';
 import { realScheduler } from '../../state/real-time.js';
+import { printErr, printOut } from '../print.js';
 
 /** A hook must never hold its agent up: this is the most it waits for stdin and the runner together. */
 export const HOOK_BUDGET_MS = 1500;

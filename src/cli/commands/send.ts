@@ -1,5 +1,4 @@
 /** `agent-board send`: type a prompt into a session exactly once (or say it cannot tell), then Enter. */
-import { printOut } from '../print.js';
 import type { Command } from 'commander';
 import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
 import { connectRemote } from '../../client/remote.js';
@@ -11,6 +10,7 @@ import { textArgument } from '../text-arg.js';
 import { parseDuration } from '../duration.js';
 import { cliTime } from '../cli-time.js';
 import type { Time } from '../../core/clock.js';
+import { printOut } from '../print.js';
 
 export interface SendCliOptions {
   enter: boolean;
