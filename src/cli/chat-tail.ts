@@ -6,6 +6,7 @@ import { ChatCursor } from '../state/chat-store.js';
 import { chatFile } from '../state/paths.js';
 import { ensureRoomDir } from '../state/rooms.js';
 import { printRecords, readRoomOf } from './chat-output.js';
+import { onStdoutGone } from './print.js';
 import { getHome } from './context.js';
 
 /** Without --since, tail starts with this many of the last messages, as tail(1) does. */
@@ -41,7 +42,7 @@ function follow(dir: string, file: string, sinceId: number, json: boolean): Prom
   const cursor = new ChatCursor(file, sinceId);
   const drain = () => printRecords(cursor.read(), json);
   // A reader that went away (| head) ends the tail quietly.
-  process.stdout.on('error', () => process.exit(0));
+  onStdoutGone(() => process.exit(0));
   try {
     // The folder, not the file: the file may not exist yet.
     fs.watch(dir, { persistent: true }, drain).on('error', () => undefined);

@@ -70,6 +70,18 @@ describe('the CLI prints to a pipe or a file without node streams', () => {
     expect(code).toBe(0);
   });
 
+  it('chat tail ends quietly, exit 0, once its reader has gone', async () => {
+    const h = home();
+    expect(run(['chat', 'post', '--room', 'r1', 'a message for the tail'], h).code).toBe(0);
+    const child = spawn(process.execPath, [BIN, 'chat', 'tail', '--room', 'r1'], { env: cliEnv(h), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // its first write, the room's last message, meets EPIPE
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  }, 15_000);
+
   it('a full non-blocking pipe: the output waits for the reader and arrives whole', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-print-'));
     dirs.push(dir);
