@@ -17,6 +17,7 @@ import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import { RunnerConnection } from './connection.js';
 import { spawnRunner } from './runner-spawn.js';
+import { rebuildFix } from '../state/this-copy.js';
 import { runnerProcessEnv } from '../core/agents/session-env.js';
 
 /** Default history kept by each session's model. */
@@ -206,7 +207,7 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
   if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
   }
-  if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: run npm run build`, EXIT.failure);
+  if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: ${rebuildFix()}`, EXIT.failure);
   writeHostFile(hostFile(home, record.id), record);
   // In a systemd user scope where that keeps it past a logout, else detached (src/client/runner-spawn.ts).
   const spawned = spawnRunner({ home, record, time, argv: [process.execPath, ...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], env: { ...runnerProcessEnv(process.env), AGENT_BOARD_HOME: home } });
