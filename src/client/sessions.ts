@@ -17,7 +17,7 @@ import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import { RunnerConnection } from './connection.js';
 import { spawnRunner } from './runner-spawn.js';
-import { rebuildFix } from '../state/this-copy.js';
+import { ptyProblem, rebuildFix } from '../state/this-copy.js';
 import { runnerProcessEnv } from '../core/agents/session-env.js';
 
 /** Default history kept by each session's model. */
@@ -236,5 +236,8 @@ async function waitForRunner(home: string, id: string, time: Time): Promise<void
     }
     await sleep(time.scheduler, RUNNER_START_POLL_MS);
   }
+  // A runner whose node-pty cannot load dies before it opens its log: say why, not where no log is.
+  const pty = ptyProblem();
+  if (pty) throw new UserError(`session ${id} did not start: node-pty cannot load (${pty.why}): ${pty.fix}`, EXIT.runnerDied);
   throw new UserError(`session ${id} did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s; see ${runnerLog(home, id)}`, EXIT.runnerDied);
 }

@@ -5,6 +5,7 @@
  * bin/agent-board and scripts/postinstall.cjs, CommonJS, tell the two apart the same way.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,4 +28,22 @@ export function rebuildFix(): string {
 /** What builds our native addons (src/runner/native), said after "is not built". */
 export function nativeBuildFix(): string {
   return isClone() ? 'npm run build:native' : 'its install could not build it: install agent-board again with python3, make and a C compiler on PATH';
+}
+
+/**
+ * Why node-pty cannot be loaded (so no session can start) and what fixes it; null when it loads.
+ * It loads node-pty, native part and all: only for doctor and a start that failed.
+ */
+export function ptyProblem(): { why: string; fix: string } | null {
+  try {
+    createRequire(import.meta.url)('node-pty');
+    return null;
+  } catch (err) {
+    const msg = (err as Error).message;
+    const why = msg.startsWith('Failed to load native module') ? `its native part (pty.node) is not built for ${process.platform}-${process.arch}` : msg.split('\n')[0]!;
+    const fix = isClone()
+      ? `run npm rebuild node-pty in ${ROOT} (it builds from source: python3, make, g++)`
+      : "install agent-board again with node-pty's install script allowed: npm install -g --allow-scripts=node-pty,<the tarball's full path> <the tarball's full path>";
+    return { why, fix };
+  }
 }
