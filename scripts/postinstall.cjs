@@ -75,10 +75,12 @@ if (pty !== null) {
   // What npm installed this from: for a tarball, `file:` and its full path, which is how
   // --allow-scripts names a tarball (a package name matches only a registry's package).
   const resolved = process.env.npm_package_resolved ?? '';
-  const from = resolved.startsWith('file:') ? resolved.slice('file:'.length) : '<the tarball, by its full path>';
-  const fix = clone
-    ? `run npm rebuild node-pty in ${ROOT} (it builds from source: python3, make, g++)`
-    : `install again with its install script allowed: npm install -g --allow-scripts=node-pty,${from} ${from}`;
+  const from = resolved.startsWith('file:/') ? resolved.slice('file:'.length) : "<the tarball's full path>";
+  let fix;
+  if (clone) fix = `run npm rebuild node-pty in ${ROOT} (it builds from source: python3, make, g++)`;
+  else if (process.env.npm_config_global === 'true') fix = `install again with its install script allowed: npm install -g --allow-scripts=node-pty,${from} ${from}`;
+  // A dependency of a project, whose package.json's allowScripts holds node-pty back.
+  else fix = 'allow its install script ("node-pty": true in your package.json\'s allowScripts), then install again';
   say(`node-pty cannot load (${pty}), so no session could start: ${fix}`);
   process.exit(1);
 }
