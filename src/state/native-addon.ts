@@ -1,7 +1,8 @@
 /**
  * Our native addons (src/runner/native: the echo relay, the helper threads), built with node-gyp
- * by our postinstall (scripts/postinstall.cjs), in a clone's `npm ci` and an install alike. Each is optional: without it, what it speeds up is done the way it was before,
- * and the caller says why in its log.
+ * by our postinstall (scripts/postinstall.cjs), in a clone's `npm ci` and an install alike. Each
+ * is optional: without it, what it speeds up is done the way it was before, and the caller says
+ * why in its log.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
