@@ -33,6 +33,11 @@
 //   `new` spawns: its ~50 files and xterm's load in a fraction of the time
 //   (bench/startup.mjs times `new`), and it holds less memory idle (no ES
 //   module loader stays resident).
+// - demo-agent.js: the demo's scripted agent (src/demo/demo-agent.ts), the
+//   program its sessions run, one ES module.
+//
+// dist/bundle/ is all an installed copy runs (package.json's files), with
+// bin/, src/core/agents/rules/ and the native addons' sources.
 //
 // Built-in modules: see scripts/bundle-builtins.mjs. dist/bundle/ sits at the
 // same depth as dist/cli/, so the paths the code finds beside itself
@@ -132,7 +137,8 @@ const esm = await build({
   chunkNames: '[name]-[hash]',
   metafile: true,
 });
-fs.writeFileSync(path.join(OUT, 'meta.json'), JSON.stringify(esm.metafile));
+// Beside the bundles, not among them: it is for reading what went in, and the package ships dist/bundle/ whole.
+fs.writeFileSync(path.join(ROOT, 'dist', 'bundle-meta.json'), JSON.stringify(esm.metafile));
 
 // CommonJS, not an ES module: node's ES module loader (and the fs/promises and readline it
 // loads) stays resident in every idle runner, about 1 MiB of RSS (bench/rss.mjs).
@@ -187,6 +193,15 @@ for (const m of HOT_MODULES) if (!fs.existsSync(path.join(COMMANDS_DIR, `${m}.ts
 // a third of the hot bundle, so a third of its read and its cache to load before the first frame.
 const ATTACH = path.join(OUT, 'attach.js');
 await functionBundle(path.join(ROOT, 'src', 'cli', 'attach-main.ts'), ATTACH, '`attach` alone', noLazy);
+
+// The demo agent (src/demo/demo-agent.ts), the program of the demo's sessions, as one ES module
+// beside the bundles, where src/demo/demo-setup.ts looks first: an installed copy has no dist/demo/.
+await build({
+  ...common,
+  entryPoints: [path.join(ROOT, 'src', 'demo', 'demo-agent.ts')],
+  outfile: path.join(OUT, 'demo-agent.js'),
+  format: 'esm',
+});
 
 // The code caches, made by running each bundle once; it checks too that every hot word of main.ts runs in hot.js.
 execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'hot-cache.cjs'), HOT, ATTACH], { stdio: 'inherit' });

@@ -5,6 +5,7 @@ import { readUserConfig, userConfigFile } from '../state/config.js';
 import { listSessions } from '../state/host-store.js';
 import type { Check } from './doctor-check.js';
 import { RUNNER_ENTRY } from './sessions.js';
+import { rebuildFix } from '../state/this-copy.js';
 
 /** The state home: a directory of ours that nobody else can write (what ensurePrivateDir insists on). */
 export function homeCheck(env: NodeJS.ProcessEnv): Check {
@@ -27,7 +28,7 @@ export function homeCheck(env: NodeJS.ProcessEnv): Check {
 export function bundleCheck(): Check {
   return fs.existsSync(RUNNER_ENTRY)
     ? { check: 'bundle', status: 'ok', message: `runner bundle ${RUNNER_ENTRY}` }
-    : { check: 'bundle', status: 'fail', message: `${RUNNER_ENTRY} is missing: no session can start`, fix: 'run npm run build' };
+    : { check: 'bundle', status: 'fail', message: `${RUNNER_ENTRY} is missing: no session can start`, fix: rebuildFix() };
 }
 
 /** config.json's errors, one warn each (a bad entry uses its default: src/core/user-config.ts). */

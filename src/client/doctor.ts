@@ -3,6 +3,7 @@ import type { Scheduler } from '../core/clock.js';
 import { agentChecks } from './doctor-agents.js';
 import type { Check } from './doctor-check.js';
 import { bundleCheck, configChecks, homeCheck, lostCheck } from './doctor-home.js';
+import { nativeCheck, ptyCheck } from './doctor-parts.js';
 import { logoutCheck, rebootCheck } from './doctor-systemd.js';
 
 export type { Check } from './doctor-check.js';
@@ -12,7 +13,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, scheduler: Scheduler): P
   const [logout, agents] = await Promise.all([logoutCheck(env, scheduler), agentChecks(env, scheduler)]);
   // Lost sessions are read only from a home agent-board would use.
   const lost = home.status === 'fail' ? [] : [lostCheck(env)];
-  return [home, bundleCheck(), ...configChecks(env), logout, rebootCheck(env), ...agents, ...lost];
+  return [home, bundleCheck(), ptyCheck(), nativeCheck(), ...configChecks(env), logout, rebootCheck(env), ...agents, ...lost];
 }
 
 /** 0 when nothing failed (warnings included), 1 otherwise. */

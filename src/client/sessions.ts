@@ -17,6 +17,7 @@ import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import { RunnerConnection } from './connection.js';
 import { spawnRunner } from './runner-spawn.js';
+import { ptyProblem, rebuildFix } from '../state/this-copy.js';
 import { runnerProcessEnv } from '../core/agents/session-env.js';
 
 /** Default history kept by each session's model. */
@@ -206,7 +207,7 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
   if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
   }
-  if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: run npm run build`, EXIT.failure);
+  if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: ${rebuildFix()}`, EXIT.failure);
   writeHostFile(hostFile(home, record.id), record);
   // In a systemd user scope where that keeps it past a logout, else detached (src/client/runner-spawn.ts).
   const spawned = spawnRunner({ home, record, time, argv: [process.execPath, ...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], env: { ...runnerProcessEnv(process.env), AGENT_BOARD_HOME: home } });
@@ -235,5 +236,8 @@ async function waitForRunner(home: string, id: string, time: Time): Promise<void
     }
     await sleep(time.scheduler, RUNNER_START_POLL_MS);
   }
+  // A runner whose node-pty cannot load dies before it opens its log: say why, not where no log is.
+  const pty = ptyProblem();
+  if (pty) throw new UserError(`session ${id} did not start: node-pty cannot load (${pty.why}): ${pty.fix}`, EXIT.runnerDied);
   throw new UserError(`session ${id} did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s; see ${runnerLog(home, id)}`, EXIT.runnerDied);
 }

@@ -28,7 +28,7 @@ export const DEMO_KICKOFF = '@alice please say hello to bob (this is the demo: t
 /** The agent CLIs whose absence, on a fresh home, makes the bare board start the demo. */
 export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'pi'] as const;
 
-/** The compiled demo agent; from the sources (tests run them directly) that is dist/demo/demo-agent.js. */
+/** The compiled demo agent: beside the bundles, dist/bundle/demo-agent.js (scripts/bundle.mjs); from the sources (tests run them directly), tsc's dist/demo/demo-agent.js. */
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEMO_AGENT = [path.join(here, 'demo-agent.js'), path.join(here, '..', '..', 'dist', 'demo', 'demo-agent.js')].find((f) =>
   fs.existsSync(f),

@@ -88,9 +88,13 @@ export async function runRunner(id: string): Promise<void> {
   );
 
   const env = sessionEnv(process.env, { id: rec.id, name: rec.name, socket: sock }, rec.env);
-  // Agents answer wakes with `agent-board chat ...`: make sure they can find it (after anything of the user's).
+  // The program calls agent-board back by name: its hooks, its MCP server, the wakes' `agent-board
+  // chat ...`. Our bin/ goes first on its PATH, so each reaches this copy (the one this runner
+  // belongs to, an installed one or a clone), not another agent-board earlier on the user's PATH.
+  // bin/ holds the command alone, so nothing else of the user's is shadowed.
   const binDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin');
-  if (!(env.PATH ?? '').split(':').includes(binDir)) env.PATH = env.PATH ? `${env.PATH}:${binDir}` : binDir;
+  const rest = (env.PATH ?? '').split(':').filter((d) => d !== binDir).join(':');
+  env.PATH = rest ? `${binDir}:${rest}` : binDir;
 
   const s: Session = (session = new Session({
     hostFile: hostFile(home, id),

@@ -1,7 +1,8 @@
 /**
  * The built CLI (scripts/bundle.mjs): bin/agent-board runs the hot commands from dist/bundle/hot.js
- * with V8's code cache and everything else from dist/bundle/main.js, says how to build when there is
- * nothing to run, and the bundles' stand-ins for crypto's random ids are what crypto would give.
+ * with V8's code cache and everything else from dist/bundle/main.js, says how to build (or, in an
+ * installed copy, to install again) when there is nothing to run, and the bundles' stand-ins for
+ * crypto's random ids are what crypto would give.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,13 +43,19 @@ describe('the bundled CLI', () => {
     expect(peek.stderr).toMatch(/^agent-board: .*nosuch/);
   });
 
-  it('without the bundles, says how to make them and exits 1', () => {
-    const root = tempDir();
-    fs.cpSync(path.join(ROOT, 'bin'), path.join(root, 'bin'), { recursive: true });
-    for (const args of [['--version'], ['peek', 'x']]) {
-      const r = spawnSync(process.execPath, [path.join(root, 'bin', 'agent-board'), ...args], { encoding: 'utf8' });
-      expect(r.status).toBe(1);
-      expect(r.stderr).toBe(`agent-board: ${path.join(root, 'dist', 'bundle')} is missing or incomplete: run npm run build in ${root}\n`);
+  it('without the bundles, says how to make them (in a clone) or to install again (an installed copy) and exits 1', () => {
+    const clone = tempDir();
+    const installed = tempDir();
+    for (const root of [clone, installed]) fs.cpSync(path.join(ROOT, 'bin'), path.join(root, 'bin'), { recursive: true });
+    // A clone has its TypeScript project; the package's files leave it out (src/state/this-copy.ts).
+    fs.copyFileSync(path.join(ROOT, 'tsconfig.json'), path.join(clone, 'tsconfig.json'));
+    const fix = { [clone]: `run npm run build in ${clone}`, [installed]: `this installed copy (${installed}) is incomplete: install agent-board again` };
+    for (const root of [clone, installed]) {
+      for (const args of [['--version'], ['peek', 'x']]) {
+        const r = spawnSync(process.execPath, [path.join(root, 'bin', 'agent-board'), ...args], { encoding: 'utf8' });
+        expect(r.status).toBe(1);
+        expect(r.stderr).toBe(`agent-board: ${path.join(root, 'dist', 'bundle')} is missing or incomplete: ${fix[root]}\n`);
+      }
     }
   });
 
