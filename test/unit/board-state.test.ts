@@ -90,6 +90,17 @@ describe('filter', () => {
     expect(matchesFilter(b, 'alpha')).toBe(false);
   });
 
+  it("matches what the row is, never the arguments agent-board wrote for a kind (the demo's --peer bob)", () => {
+    const demo = (name: string, peer: string) => S(name, { agent: 'demo', command: '/usr/bin/node', args: ['/x/dist/demo/demo-agent.js', '--name', name, '--peer', peer, '--room', 'demo'] });
+    const s = withSessions([demo('alice', 'bob'), demo('bob', 'alice')]);
+    expect(names(run(s, { type: 'open-filter' }, { type: 'type', text: 'bob' }))).toEqual(['bob']);
+    expect(names(run(s, { type: 'open-filter' }, { type: 'type', text: 'demo' }))).toEqual(['alice', 'bob']);
+    // The program's name still matches, and a shell's own command line as typed.
+    expect(matchesFilter(demo('alice', 'bob'), 'node')).toBe(true);
+    expect(matchesFilter(demo('alice', 'bob'), 'demo-agent')).toBe(false);
+    expect(matchesFilter(S('c', { agent: 'claude', command: '/usr/local/bin/claude', args: ['--settings', '/home/x/hooks.json'] }), 'hooks')).toBe(false);
+  });
+
   it('narrows as it is typed, keeps the selection on a match, and Esc drops it', () => {
     let s = run(withSessions([a, b, c, d]), { type: 'open-filter' });
     expect(keyModeOf(s)).toBe('filter');
