@@ -4,6 +4,7 @@ import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
 import { reviveLost } from './revive-commands.js';
 import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
+import { hideWalkthrough } from './walkthrough-commands.js';
 
 /** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */
 export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
@@ -43,6 +44,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Explain: return explainSelected(c);
     case Command.Diff: return openDiff(c);
     case Command.ReviveLost: return reviveLost(c);
+    case Command.HideWalkthrough: return hideWalkthrough(c);
     // The diff view's own commands: diffCommand above handles them while it is open; elsewhere they do nothing.
     case Command.Comment:
     case Command.NextFile:

@@ -18,7 +18,7 @@ import { dropLast, editOverlayField } from './board-fields.js';
 import { NEW_FIELDS, type BoardAction, type BoardState } from './board-types.js';
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
-  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], ...init };
+  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], walkthroughHidden: false, ...init };
 }
 
 // ---- keeping the selection and the window right ---------------------------
@@ -121,6 +121,8 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
       return { ...state, message: { text: action.text, error: action.error ?? false } };
     case 'clear':
       return settle({ ...state, filter: '', message: null }, state);
+    case 'hide-walkthrough':
+      return state.walkthroughHidden ? state : { ...state, walkthroughHidden: true };
     case 'open-help':
       return { ...state, overlay: { kind: 'help' } };
     case 'open-filter':

@@ -69,6 +69,8 @@ export interface BoardState {
   attention: readonly string[];
   /** Sessions the user marked (Space) for the prompt line, in the order marked. */
   marks: readonly string[];
+  /** The demo's walkthrough line was hidden (./walkthrough.ts). */
+  walkthroughHidden: boolean;
 }
 
 export type BoardAction =
@@ -82,6 +84,7 @@ export type BoardAction =
   | { type: 'attached'; id: string }
   | { type: 'message'; text: string; error?: boolean }
   | { type: 'clear' }
+  | { type: 'hide-walkthrough' }
   | { type: 'open-help' }
   | { type: 'open-filter' }
   | { type: 'accept-filter' }

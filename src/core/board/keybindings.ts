@@ -52,6 +52,8 @@ export enum Command {
   SendComments = 'send-comments',
   /** Revive every lost session (after a reboot: docs/cli.md, "revive"). */
   ReviveLost = 'revive-lost',
+  /** Hide the demo's walkthrough line, for good (./walkthrough.ts). */
+  HideWalkthrough = 'hide-walkthrough',
 }
 
 /**
@@ -131,6 +133,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its diff, comment (? keys)' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
+    { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
     { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
     { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },
