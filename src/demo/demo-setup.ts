@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chatIdentity, postChat, readRoom } from '../client/chat.js';
 import type { Time } from '../core/clock.js';
 import { removeSession } from '../client/session-actions.js';
+import { DEMO_AGENT } from '../client/demo-program.js';
 import { createSession, findExecutable } from '../client/sessions.js';
 import { AGENT_KINDS } from '../core/agents/agent-kinds.js';
 import { DEMO_ROOM } from '../core/board/walkthrough.js';
@@ -31,11 +31,6 @@ export const DEMO_KICKOFF = '@alice please say hello to bob (this is the demo: t
 /** The agent CLIs whose absence, on a fresh home, makes the bare board start the demo. */
 export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'pi'] as const;
 
-/** The compiled demo agent; from the sources (tests run them directly) that is dist/demo/demo-agent.js. */
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEMO_AGENT = [path.join(here, 'demo-agent.js'), path.join(here, '..', '..', 'dist', 'demo', 'demo-agent.js')].find((f) =>
-  fs.existsSync(f),
-) ?? path.join(here, 'demo-agent.js');
 
 export interface DemoSetup {
   created: string[];

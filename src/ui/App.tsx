@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { keyModeOf, selectedIndex, selectedSession, visibleSessions } from '../core/board/board-derived.js';
 import type { BoardState } from '../core/board/board-types.js';
 import type { HintWhen } from '../core/board/keybindings.js';
+import { focusedField } from '../core/board/new-form.js';
 import { walkthroughShown } from '../core/board/walkthrough.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
@@ -15,6 +16,7 @@ import { FilterBar } from './components/FilterBar.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { HelpOverlay } from './components/HelpOverlay.js';
+import { NewSessionForm } from './components/NewSessionForm.js';
 import { LostBanner } from './components/LostBanner.js';
 import { revivable } from './revive-commands.js';
 import { PreviewPane } from './components/PreviewPane.js';
@@ -36,6 +38,7 @@ function hintsNow(state: BoardState, sessions: readonly SessionView[]): Readonly
   const selected = id ? sessions.find((s) => s.id === id) : undefined;
   if (selected && sessionState(selected) === 'waiting') on.push('waiting');
   if (state.marks.length > 0) on.push('marked');
+  if (state.overlay.kind === 'new' && ['kind', 'worktree'].includes(focusedField(state.overlay))) on.push('choice');
   const key = on.join(' ');
   let set = HINT_SETS.get(key);
   if (!set) HINT_SETS.set(key, (set = new Set(on)));
@@ -58,7 +61,7 @@ export function App() {
   const lost = fullScreen ? 0 : state.sessions.filter(revivable).length;
   // The demo's sessions are on the board: what it shows and the keys that matter, until h hides it.
   const { cols } = useTerminalSize();
-  const demoShown = !fullScreen && walkthroughShown(state);
+  const demoShown = !fullScreen && kind !== 'new' && walkthroughShown(state);
   const walkthrough = useMemo(() => (demoShown ? walkthroughLines(Math.max(20, cols), detachLabel) : []), [demoShown, cols, detachLabel]);
   const layout = useLayout((lost > 0 ? 1 : 0) + walkthrough.length);
   const shown = visibleSessions(state).length;
@@ -80,8 +83,10 @@ export function App() {
   const body =
     state.overlay.kind === 'diff' ? <DiffView diff={state.overlay} rows={layout.bodyRows} width={layout.width} />
     : kind === 'help' ? <HelpOverlay detachLabel={detachLabel} rows={layout.bodyRows} width={layout.width} />
+    // The new-session form takes the body: it has seven fields and what it will run to show.
+    : state.overlay.kind === 'new' ? <NewSessionForm form={state.overlay} width={Math.min(layout.width, 100)} />
     : state.sessions.length > 0 ? <BoardBody state={state} sessions={sessions} preview={preview} layout={layout} />
-    : kind === 'new' || kind === 'chat' ? <DetailPane state={state} selected={null} preview={null} rows={layout.bodyRows - 1} width={kind === 'new' ? Math.min(layout.width, 80) : layout.width} />
+    : kind === 'chat' ? <DetailPane state={state} selected={null} preview={null} rows={layout.bodyRows - 1} width={layout.width} />
     : <EmptyBoard rows={layout.bodyRows} width={layout.width} />;
   return (
     <Box flexDirection="column" width={layout.width} height={layout.height}>

@@ -54,6 +54,9 @@ export enum Command {
   ReviveLost = 'revive-lost',
   /** Hide the demo's walkthrough line, for good (./walkthrough.ts). */
   HideWalkthrough = 'hide-walkthrough',
+  /** On a choice of the new-session form (the kind, the worktree): the next one, or the one before. */
+  NextChoice = 'next-choice',
+  PrevChoice = 'prev-choice',
 }
 
 /**
@@ -62,8 +65,8 @@ export enum Command {
  */
 export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'diff' | 'diff-comment' | 'type';
 
-/** What must hold for a hint to be in the footer: the selected session waits for an answer, or rows are marked. */
-export type HintWhen = 'waiting' | 'marked';
+/** What must hold for a hint to be in the footer: the selected session waits for an answer, rows are marked, or the form's focus is on a choice. */
+export type HintWhen = 'waiting' | 'marked' | 'choice';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -108,6 +111,8 @@ const FORM_KEYS: readonly Binding[] = [
   { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'cancel', hint: 'Esc cancel' },
   { command: Command.PrevField, keys: [k('tab', { shift: true }), k('upArrow')], label: 'S-Tab ↑', help: 'previous field' },
   { command: Command.NextField, keys: [k('tab'), k('downArrow')], label: 'Tab ↓', help: 'next field', hint: 'Tab next field' },
+  { command: Command.PrevChoice, keys: [k('leftArrow')], label: '←', help: 'the choice before (kind, worktree)' },
+  { command: Command.NextChoice, keys: [k('rightArrow')], label: '→', help: 'the next choice (kind, worktree)', hint: '←→ choose', when: 'choice' },
   { command: Command.DeleteBack, keys: [k('backspace'), k('delete')], label: 'Backspace', help: 'delete a character' },
   { command: Command.ClearField, keys: [ch('u', true)], label: 'Ctrl-U', help: 'clear the field' },
 ];

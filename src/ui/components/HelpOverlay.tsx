@@ -29,10 +29,11 @@ const LINE_EDITS = new Set([Command.DeleteBack, Command.ClearField]);
 const CHAT_KEYS = BINDINGS.chat.filter((b) => !LINE_EDITS.has(b.command));
 /** The board's keys that talk to the selected session's program from the board. */
 const SESSION_COMMANDS = new Set([Command.Answer, Command.TypeInto, Command.Mark, Command.Prompt, Command.Explain]);
-const BOARD_KEYS = BINDINGS.list.filter((b) => !SESSION_COMMANDS.has(b.command));
+/** h is told on the demo's walkthrough line, the one thing it hides (room at 80x24). */
+const BOARD_KEYS = BINDINGS.list.filter((b) => !SESSION_COMMANDS.has(b.command) && b.command !== Command.HideWalkthrough);
 const SESSION_KEYS = BINDINGS.list.filter((b) => SESSION_COMMANDS.has(b.command));
 /** Forms, the filter and the prompt line edit alike; their line edits need no telling here (room at 80x24). */
-const FORM_KEYS = BINDINGS.form.filter((b) => !LINE_EDITS.has(b.command));
+const FORM_KEYS = BINDINGS.form.filter((b) => !LINE_EDITS.has(b.command) && b.command !== Command.PrevChoice).map((b) => (b.command === Command.NextChoice ? { ...b, label: '← →', help: 'choose (kind, worktree)' } : b));
 
 /**
  * Every key, from the binding table itself: board keys beside the keys that
