@@ -69,3 +69,18 @@ export function cutWords(s: string, width: number): string {
   // No dangling separator or second ellipsis before ours: `chat… (` ends as `chat…`.
   return kept.replace(/[\s…·,;:(\[{\-–—]+$/u, '') + '…';
 }
+
+/**
+ * A screen's row in a narrower pane: when it is wider, cut so an ellipsis takes the pane's last
+ * column (the screen goes on), a word the cut would halve blanked out rather than shown in part
+ * (unless it is long against the width: a rule, a path); what is left keeps its columns.
+ */
+export function cropRow(row: string, width: number): string {
+  if (textWidth(row) <= width) return row;
+  if (width <= 1) return cut(row, width);
+  const head = cut(row, width - 1);
+  const inWord = /\S$/.test(head) && /^\S/.test(row.slice(head.length));
+  const start = inWord ? head.search(/\S*$/) : head.length;
+  const kept = inWord && start > 0 && textWidth(head.slice(start)) <= width * WORD_SLACK ? head.slice(0, start) : head;
+  return kept + ' '.repeat(width - 1 - textWidth(kept)) + '…';
+}

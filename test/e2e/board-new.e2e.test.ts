@@ -144,6 +144,7 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     expect(inForm(s, 'runs     claude (claude, with its hooks and chat tools)')).toBe(true);
     expect(s.lines.find((l) => l.startsWith('╭'))!.length).toBe(100);
     t.keys(['Escape']);
+    await t.waitForScreen('the empty board again', (x) => x.text.includes('No sessions yet.'));
     t.type('q');
     await t.waitForScreen('the outer prompt after q', (x) => x.text.trimEnd().endsWith(OUTER));
   });

@@ -110,6 +110,8 @@ describe('the board at 80x24', () => {
     m.stdin.press('?');
     await eventually(m.out, () => expect(m!.out.text()).toContain('Forms and the filter'));
     const text = m.out.text();
+    // Every row of it fits: the Board title on the first row under the header.
+    expect(m.out.lines()[1]).toMatch(/^ Board +Forms and the filter$/);
     for (const line of ['↑ k', 'Enter →', 'new session', 'kill the session (asks first)', 'remove an exited session', 'quit (sessions keep running)', 'Tab ↓',
       '1-9       answer a waiting dialog', 'i         type in (Ctrl-\\ back)', 'Space     mark / unmark (*)', 'p         prompt it or the marked', 'e         why it has its state']) {
       expect(text).toContain(line);

@@ -10,7 +10,15 @@ describe('cropPreview', () => {
   const lines = ['line 0 long long long', 'line 1', '', 'line 3', '', ''];
 
   it('keeps the top-left corner when the screen fits', () => {
-    expect(cropPreview({ lines, cursorY: 3 }, 6, 10)).toEqual(['line 0', 'line 1', '', 'line 3']);
+    expect(cropPreview({ lines, cursorY: 3 }, 80, 10)).toEqual(['line 0 long long long', 'line 1', '', 'line 3']);
+  });
+
+  it('ends a row wider than the pane with an ellipsis, after a whole word', () => {
+    expect(cropPreview({ lines, cursorY: 3 }, 14, 10)).toEqual(['line 0 long  …', 'line 1', '', 'line 3']);
+    expect(cropPreview({ lines: ['Read: agent-board chat read --room demo'], cursorY: 0 }, 33, 1)).toEqual(['Read: agent-board chat read     …']);
+    expect(cropPreview({ lines: ['╭' + '─'.repeat(40) + '╮'], cursorY: 0 }, 10, 1)).toEqual(['╭────────…']);
+    // A prompt box's right border off the pane: the ellipsis at the edge, the columns kept.
+    expect(cropPreview({ lines: [`│ > hi${' '.repeat(40)}│`], cursorY: 0 }, 12, 1)).toEqual(['│ > hi     …']);
   });
 
   it('scrolls just enough to keep the cursor row in a shorter pane', () => {
@@ -20,7 +28,7 @@ describe('cropPreview', () => {
   });
 
   it('cuts wide characters whole', () => {
-    expect(cropPreview({ lines: ['日本語テキスト'], cursorY: 0 }, 5, 1)).toEqual(['日本']);
+    expect(cropPreview({ lines: ['日本語テキスト'], cursorY: 0 }, 5, 1)).toEqual(['日本…']);
   });
 
   it('has nothing for a pane of no size', () => {
