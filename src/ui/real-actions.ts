@@ -73,7 +73,7 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
       oneLine(async () => {
         const req = formRequest(input, { cols: BOARD_NEW_COLS, rows: BOARD_NEW_ROWS });
         if ('error' in req) throw new UserError(req.error, EXIT.usage);
-        return startNewSession(home, req, planNewSession(req, { home }), time);
+        return startNewSession(home, req, planNewSession(req, { taken: [] }), time);
       }),
     kill: (s) => oneLine(() => (s.host ? killRemote(s, time) : killSession(home, s, time))),
     diff: (s) =>
