@@ -76,7 +76,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       stdin: process.stdin,
       stdout: process.stdout,
       detachKey: parsed.key,
-      newDefaults: { name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd() },
+      newDefaults: { kind: 'shell', name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd(), room: 'default', worktree: false, branch: '' },
       notifyCmd: o.notifyCmd || undefined,
       autoRevive: settings.config.autoRevive,
       // An attach to a remote row goes over ssh by its id there, as attach --host does.

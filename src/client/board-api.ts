@@ -13,6 +13,8 @@ import type { DiffModel } from '../core/worktree/diff-model.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { SessionView } from '../state/host-store.js';
+import type { NewKind } from '../core/board/board-types.js';
+import type { FormInput, NewPlan } from './new-session.js';
 
 /** The selected session's screen, for the preview pane. */
 export interface PreviewScreen {
@@ -52,12 +54,10 @@ export interface BoardFeed {
   dispose(): void;
 }
 
-export interface NewSessionInput {
-  name?: string;
-  command: string;
-  args: string[];
-  cwd: string;
-}
+/** The new-session form's fields, as they go to the plan and to create (src/client/new-session.ts). */
+export type NewSessionInput = FormInput;
+/** What the form shows before it starts anything: the plan without createSession's options. */
+export type NewSessionPlan = Omit<NewPlan, 'opts'>;
 
 /** A room's chat as the board shows it. */
 export interface RoomChat {
@@ -121,6 +121,11 @@ export interface BoardActions {
   explain(s: SessionView): Promise<StatusExplanation>;
   /** Everything a worktree session changed against its base (src/client/worktree-diff.ts). */
   diff(s: SessionView): Promise<DiffModel>;
+  /** The kinds the form offers, with whether each one's program is installed (looked up when the form opens). */
+  newKinds(cwd: string): readonly NewKind[];
+  /** What the form's fields would start (`taken`: the names on the board), or what stops them; as the user types, so quick. */
+  planNew(input: NewSessionInput, taken: readonly string[]): NewSessionPlan;
+  /** Starts what the form planned, in place or in a new worktree: the code `agent-board new` runs. */
   create(input: NewSessionInput): Promise<HostRecord>;
   kill(s: SessionView): Promise<KillOutcome>;
   /** Resolves with what became of a worktree session's worktree (one line; null without one). Never discards work. */

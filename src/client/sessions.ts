@@ -95,6 +95,8 @@ export interface NewSessionOptions {
   onHooksNote?: (note: string) => void;
   /** More of the record, as given (`new --worktree`: the worktree and its setup command; docs/worktrees.md). */
   extra?: Partial<HostRecord>;
+  /** What the default name is made of (`demo` for `demo-1`); default the kind's name, or the program's. */
+  nameBase?: string;
   /** With words: the agent's own conversation, its words and id (`fork`); default a new one, with an id of ours where the kind takes one (src/client/conversation-launch.ts). */
   conversation?: { words: string[]; id?: string };
 }
@@ -151,7 +153,7 @@ export async function createSession(home: string, opts: NewSessionOptions, time:
     throw new UserError(`command not found: ${launch.command}${why}`, EXIT.usage);
   }
   const taken = new Set(existing.map((s) => s.name));
-  const name = opts.name ?? defaultName(kind.command !== null ? kind.name : launch.command, taken);
+  const name = opts.name ?? defaultName(opts.nameBase ?? (kind.command !== null ? kind.name : launch.command), taken);
   const bad = checkSessionName(name);
   if (bad) throw new UserError(bad, EXIT.usage);
   if (taken.has(name)) throw new UserError(`a session named ${name} already exists; pick another --name`, EXIT.usage);

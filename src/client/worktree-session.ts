@@ -22,7 +22,7 @@ export interface WorktreeSessionOptions {
 /** The name createSession would pick (`claude-1`), picked here: the branch is derived from it. */
 function defaultName(home: string, opts: NewSessionOptions): string {
   const kind = kindNamed(opts.agent ?? 'shell');
-  const base = (kind.command !== null ? kind.name : path.basename(opts.command)).replace(/[^A-Za-z0-9._-]/g, '') || 'session';
+  const base = (opts.nameBase ?? (kind.command !== null ? kind.name : path.basename(opts.command))).replace(/[^A-Za-z0-9._-]/g, '') || 'session';
   const taken = new Set(listSessions(home).map((s) => s.name));
   for (let i = 1; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }

@@ -101,9 +101,21 @@ export function fit(s: string, w: number): string {
 export function wrap(s: string, w: number): string[] {
   const cs = [...s];
   if (cs.length <= w) return [s];
-  const rows = [cs.slice(0, w).join('')];
-  const step = Math.max(1, w - 4);
-  for (let i = w; i < cs.length; i += step) rows.push(`    ${cs.slice(i, i + step).join('')}`);
+  const rows: string[] = [];
+  let at = 0;
+  // Rows after the first are indented by four; each breaks after its last space, or inside a word longer than a row.
+  while (at < cs.length) {
+    const room = rows.length === 0 ? w : Math.max(1, w - 4);
+    let end = Math.min(cs.length, at + room);
+    if (end < cs.length && cs[end] !== ' ') {
+      const space = cs.lastIndexOf(' ', end - 1);
+      if (space > at) end = space + 1;
+    }
+    const row = cs.slice(at, end).join('').trimEnd();
+    rows.push(rows.length === 0 ? row : `    ${row}`);
+    at = end;
+    while (cs[at] === ' ') at++;
+  }
   return rows;
 }
 

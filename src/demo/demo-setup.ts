@@ -4,19 +4,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chatIdentity, postChat, readRoom } from '../client/chat.js';
 import type { Time } from '../core/clock.js';
 import { removeSession } from '../client/session-actions.js';
+import { DEMO_AGENT } from '../client/demo-program.js';
 import { createSession, findExecutable } from '../client/sessions.js';
 import { AGENT_KINDS } from '../core/agents/agent-kinds.js';
+import { DEMO_ROOM } from '../core/board/walkthrough.js';
 import { CONTINUE_COMMAND, loopGuard, roomOf } from '../core/chat/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { isPidAlive, listSessions } from '../state/host-store.js';
+import { readDemoMarks } from '../state/demo-state.js';
 import { roomConfigFile } from '../state/paths.js';
 import { readRoomConfig, writeRoomConfig } from '../state/rooms.js';
 
-export const DEMO_ROOM = 'demo';
 /** Low, so the loop guard shows within a minute. */
 export const DEMO_MAX_HOPS = 6;
 const AGENTS = [
@@ -24,15 +25,11 @@ const AGENTS = [
   { name: 'bob', peer: 'alice' },
 ] as const;
 const SHELL = 'shell';
+/** The demo's sessions, by name (in room demo). */
+export const DEMO_SESSIONS: readonly string[] = [...AGENTS.map((a) => a.name), SHELL];
 export const DEMO_KICKOFF = '@alice please say hello to bob (this is the demo: two scripted agents, no AI)';
 /** The agent CLIs whose absence, on a fresh home, makes the bare board start the demo. */
 export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'pi'] as const;
-
-/** The compiled demo agent: beside the bundles, dist/bundle/demo-agent.js (scripts/bundle.mjs); from the sources (tests run them directly), tsc's dist/demo/demo-agent.js. */
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEMO_AGENT = [path.join(here, 'demo-agent.js'), path.join(here, '..', '..', 'dist', 'demo', 'demo-agent.js')].find((f) =>
-  fs.existsSync(f),
-) ?? path.join(here, 'demo-agent.js');
 
 export interface DemoSetup {
   created: string[];
@@ -52,7 +49,7 @@ export interface DemoSetup {
 export async function setUpDemo(home: string, time: Time, cwd = process.cwd()): Promise<DemoSetup> {
   const setup: DemoSetup = { created: [], reused: [], maxHops: 0, kickoff: null, notes: [] };
   const sessions = listSessions(home);
-  const wanted = [...AGENTS.map((a) => a.name), SHELL];
+  const wanted = DEMO_SESSIONS;
   for (const name of wanted) {
     const s = sessions.find((x) => x.name === name);
     if (s && roomOf(s) !== DEMO_ROOM) {
@@ -115,14 +112,14 @@ export function demoReport(s: DemoSetup): string {
   if (s.kickoff !== null) lines.push(`posted #${s.kickoff} to ${DEMO_ROOM}: ${DEMO_KICKOFF}`);
   lines.push(
     `watch: a mention wakes an agent (its status turns busy), it reads the chat and answers the other, until the loop guard pauses the room; resume with: agent-board chat continue --room ${DEMO_ROOM}`,
-    `leave: q quits the board and the sessions keep running; end them with: agent-board rm --force alice (then bob, shell)`,
+    `leave: q quits the board and the sessions keep running; end the demo (its sessions and room) with: agent-board demo --stop`,
   );
   return lines.join('\n') + '\n';
 }
 
 /**
  * The bare board on a fresh machine: no session in the home, the demo never
- * run there (no room `demo`), and none of the agent CLIs on PATH. Then the
+ * run there (no room `demo`, and never stopped: demo.json), and none of the agent CLIs on PATH. Then the
  * demo is set up before the board opens. AGENT_BOARD_NO_DEMO=1 turns it off.
  */
 export async function demoOnFreshMachine(home: string, time: Time): Promise<void> {
@@ -130,6 +127,8 @@ export async function demoOnFreshMachine(home: string, time: Time): Promise<void
   if (off && off !== '0') return;
   if (!process.stdin.isTTY || !process.stdout.isTTY) return; // the board will say it needs one
   if (listSessions(home).length > 0 || fs.existsSync(path.dirname(roomConfigFile(home, DEMO_ROOM)))) return;
+  // Ended with demo --stop: it ran here, and `agent-board demo` starts it again when wanted.
+  if (readDemoMarks(home).stoppedAt) return;
   if (AGENT_CLIS.some((c) => findExecutable(c, process.cwd()))) return;
   process.stdout.write(`no sessions yet and no agent CLI (${AGENT_CLIS.join(', ')}) on PATH: starting the demo (agent-board demo)\n`);
   process.stdout.write(demoReport(await setUpDemo(home, time)));

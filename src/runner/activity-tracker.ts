@@ -122,6 +122,19 @@ export class ActivityTracker {
     this.scheduleCheck();
   }
 
+  /**
+   * The program set another title, and the model has taken in the output that did: the title
+   * layer reads it at once, not at the next check (SCREEN_CHECK_MS after the output). A turn's
+   * start is its spinner in the title: the row must not say idle under a line that says the
+   * agent is working (the last line goes to the board within a frame).
+   */
+  titleChanged(): void {
+    if (this.stopped || !this.has('title')) return;
+    const now = this.d.clock.now();
+    const m = matchTitle(this.effective.detectors, this.d.view.title());
+    if (this.put('title', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {})) this.decide(now);
+  }
+
   /** The session ended: no more timers, no more events. */
   dispose(): void {
     this.stopped = true;

@@ -22,7 +22,7 @@ export interface ModeTracker {
  * snapshot property test attaches the same tracking to the terminal it
  * rebuilds from a frame, so both sides are judged alike.
  */
-export function trackModes(term: Terminal): ModeTracker {
+export function trackModes(term: Terminal, onTitleChange?: () => void): ModeTracker {
   const tracker = { modes: INITIAL_MODES };
   const p = term.parser;
   const nums = (params: (number | number[])[]) => params.map((x) => (Array.isArray(x) ? (x[0] ?? 0) : x));
@@ -40,7 +40,14 @@ export function trackModes(term: Terminal): ModeTracker {
   p.registerCsiHandler({ prefix: '>', final: 'n' }, (ps) => track((m) => onModifyKeys(m, 'n', nums(ps))));
   p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => track((m) => onReset(m, false)));
   p.registerEscHandler({ final: 'c' }, () => track((m) => onReset(m, true)));
-  p.registerOscHandler(0, (data) => track((m) => onTitle(m, data)));
-  p.registerOscHandler(2, (data) => track((m) => onTitle(m, data)));
+  // A new title is told at once (the activity tracker reads an agent's busy spinner off it).
+  const title = (data: string) => {
+    const before = tracker.modes.title;
+    track((m) => onTitle(m, data));
+    if (tracker.modes.title !== before) onTitleChange?.();
+    return false;
+  };
+  p.registerOscHandler(0, title);
+  p.registerOscHandler(2, title);
   return tracker;
 }

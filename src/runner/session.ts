@@ -131,6 +131,8 @@ export class Session implements Disposable {
       }),
     );
     this.onActivity = this.activity.onChange;
+    // A title read once its chunk is in the model: the state goes out with the line that caused it.
+    this.store.add(this.model.onTitleChange(() => this.model.whenParsed(() => this.activity.titleChanged())));
     const exited = () => this.exitState !== null;
     this.size = new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, exited });
     const { control, prompts } = wireControl({

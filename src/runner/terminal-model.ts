@@ -84,6 +84,9 @@ export class TerminalModel {
 
   /** The model took in all the output after it had fallen behind (a burst): its screen is current again. */
   readonly onCaughtUp: Event<void> = this.caughtUp.event;
+  private readonly titleChanged = new Emitter<void>();
+  /** The program set another title (OSC 0 or 2), fired as the parser reads it: the screen may be mid-chunk (whenParsed waits for the chunk's end). */
+  readonly onTitleChange: Event<void> = this.titleChanged.event;
 
   constructor(private readonly opts: ModelOptions & { firstSeq?: number }) {
     this.term = newTerminal({
@@ -93,7 +96,7 @@ export class TerminalModel {
       allowProposedApi: true,
     });
     this.parsed = this.written = opts.firstSeq ?? 0;
-    this.tracker = trackModes(this.term);
+    this.tracker = trackModes(this.term, () => this.titleChanged.fire());
     this.backlog = new ModelBacklog(opts.backlog ?? { high: BACKLOG_HIGH_BYTES, low: BACKLOG_LOW_BYTES }, opts.onPressure);
     this.skip = new ModelSkip(opts.skipScanBytes);
   }
@@ -283,6 +286,7 @@ export class TerminalModel {
     this.openTimer.dispose();
     this.restTimer.dispose();
     this.caughtUp.dispose();
+    this.titleChanged.dispose();
     this.term.dispose();
   }
 }

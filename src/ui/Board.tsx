@@ -49,12 +49,14 @@ export interface BoardProps {
   onLeave(req: LeaveRequest, state: BoardState, typeahead: string): void;
   /** The board was asked to leave, at the key, a tick and a render before onLeave: an attach starts connecting now. */
   onLeaving?(req: LeaveRequest): void;
+  /** Remembers that the demo's walkthrough line was hidden (src/state/demo-state.ts). */
+  rememberWalkthroughHidden?(): void;
 }
 
 /** The board: its state, the contexts the components read, and the wiring (keys, feed). */
 const DEFAULT_KEY = (parseDetachKey(DEFAULT_DETACH_KEY) as { ok: true; key: DetachKey }).key;
 
-export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, autoRevive, initialState, onLeave, onLeaving }: BoardProps) {
+export function Board({ feed, chat, notices, actions, time, newDefaults, detachLabel, detachKey = DEFAULT_KEY, autoRevive, initialState, onLeave, onLeaving, rememberWalkthroughHidden }: BoardProps) {
   const [state, reactDispatch] = useReducer(boardReducer, initialState ?? initialBoardState());
   const { exit } = useApp();
   const rawInput = useRawInput();
@@ -85,6 +87,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
       detachKey,
       keys,
       autoRevive,
+      rememberWalkthroughHidden,
       hasLeft: () => left.current,
       typeahead(raw) {
         typed.current += raw;
@@ -114,7 +117,7 @@ export function Board({ feed, chat, notices, actions, time, newDefaults, detachL
         }, 0);
       },
     }),
-    [actions, time, newDefaults, detachLabel, detachKey, keys, autoRevive, onLeave, onLeaving, exit, rawInput],
+    [actions, time, newDefaults, detachLabel, detachKey, keys, autoRevive, rememberWalkthroughHidden, onLeave, onLeaving, exit, rawInput],
   );
   const [leaving, setLeaving] = useState<LeaveRequest | null>(null);
   useLayoutEffect(() => {

@@ -3,7 +3,8 @@ import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
 import { reviveLost } from './revive-commands.js';
-import { attachSelected, confirmKill, removeSelected, submitForm, type CommandContext } from './session-commands.js';
+import { attachSelected, confirmKill, openNewForm, removeSelected, submitForm, type CommandContext } from './session-commands.js';
+import { hideWalkthrough } from './walkthrough-commands.js';
 
 /** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */
 export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
@@ -17,7 +18,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.First: return dispatch({ type: 'jump', to: 'first' });
     case Command.Last: return dispatch({ type: 'jump', to: 'last' });
     case Command.Attach: return attachSelected(c);
-    case Command.New: return dispatch({ type: 'open-new', defaults: c.control.newDefaults });
+    case Command.New: return openNewForm(c);
     case Command.Kill: return dispatch({ type: 'open-kill' });
     case Command.Remove: return removeSelected(c);
     case Command.Rename: return dispatch({ type: 'open-rename' });
@@ -43,6 +44,9 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Explain: return explainSelected(c);
     case Command.Diff: return openDiff(c);
     case Command.ReviveLost: return reviveLost(c);
+    case Command.HideWalkthrough: return hideWalkthrough(c);
+    case Command.NextChoice: return dispatch({ type: 'new-choose', by: 1 });
+    case Command.PrevChoice: return dispatch({ type: 'new-choose', by: -1 });
     // The diff view's own commands: diffCommand above handles them while it is open; elsewhere they do nothing.
     case Command.Comment:
     case Command.NextFile:

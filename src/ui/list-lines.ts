@@ -12,7 +12,7 @@ import { worktreeSummary } from '../core/worktree/worktree.js';
 import { inkTextWidth } from './ink-frame-cache.js';
 import { inkStyle } from './ink-internals.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from './status-style.js';
-import { cut, fit, textWidth } from './text-width.js';
+import { cut, cutWords, fit, textWidth } from './text-width.js';
 import { FIXED, LOCAL_HOST, PICK_COLOR, PICK_MARK, STATUS, TIME, type SessionRowProps } from './components/SessionRow.js';
 
 /** Whether the list draws its rows as lines (the tests turn it off to compare with <SessionRow/>). */
@@ -38,7 +38,7 @@ export function rowLine({ session: s, selected, marked, picked, since, columns }
   if (rest < 0 || !listLines.enabled) return null;
   const wt = s.worktree && rest > 4 ? '  ' + cut(worktreeSummary(s.worktree, s.worktreeStats), rest - 2) : '';
   const restAfter = rest - textWidth(wt);
-  const pv = restAfter > 4 && s.previewLine ? '  ' + cut(s.previewLine.trim(), restAfter) : '';
+  const pv = restAfter > 4 && s.previewLine ? '  ' + cutWords(s.previewLine.trim(), restAfter) : '';
   const host = hostCol ? fit(s.host ?? LOCAL_HOST, columns.host, true) + ' ' : '';
   const name = fit(s.name, columns.name, true);
   const agent = fit(agentLabel(s), columns.agent, true);

@@ -5,10 +5,10 @@ import { killSession, removeSessionReporting, renameSession } from '../client/se
 import { connectRemoteRow, killRemote, remoteOnly } from '../client/host-actions.js';
 import { remoteRoom } from '../client/host-rows.js';
 import { remoteChatPost } from '../client/remote-chat.js';
-import { recognizeKind } from '../client/recognize-kind.js';
+import { formRequest, kindChoices, planNewSession, startNewSession } from '../client/new-session.js';
 import { reviveRemote } from '../client/remote-revive.js';
 import { reviveSessions } from '../client/session-revive.js';
-import { connectSession, createSession, findSession } from '../client/sessions.js';
+import { connectSession, findSession } from '../client/sessions.js';
 import { worktreeDiff } from '../client/worktree-diff.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../core/chat/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
@@ -18,12 +18,6 @@ import { sessionIo } from './session-io.js';
 /** Sessions the board starts get this size until someone attaches and resizes them. */
 export const BOARD_NEW_COLS = 80;
 export const BOARD_NEW_ROWS = 24;
-
-/** The kind the form's command starts, as createSession options (none: a shell kind). */
-function agentFor(argv: string[], cwd: string): { agent: string; words: string[] } | Record<string, never> {
-  const agent = recognizeKind(argv, cwd);
-  return agent ? { agent, words: argv.slice(1) } : {};
-}
 
 /** Anything else (a file system error, a bug) still reaches the footer as one line. */
 async function oneLine<T>(work: () => Promise<T>): Promise<T> {
@@ -67,21 +61,20 @@ async function postFromBoard(home: string, env: NodeJS.ProcessEnv, room: string,
 /** `hosts`: the board's other machines; a room `host/room` is theirs only when `host` is one of them. */
 export function createBoardActions(home: string, time: Time, env: NodeJS.ProcessEnv = process.env, hosts: readonly string[] = []): BoardActions {
   return {
+    newKinds: (cwd) => kindChoices(cwd),
+    planNew: (input, taken) => {
+      const req = formRequest(input, { cols: BOARD_NEW_COLS, rows: BOARD_NEW_ROWS });
+      if ('error' in req) return { kind: input.kind, name: input.name ?? '', branch: null, runs: '', line: '', problem: req.error, repo: null };
+      const { opts: _, ...plan } = planNewSession(req, { taken, from: process.cwd() });
+      return plan;
+    },
+    // What `agent-board new` runs: the same plan, in place or in a new worktree (src/client/new-session.ts).
     create: (input) =>
-      oneLine(() =>
-        createSession(home, {
-          name: input.name,
-          command: input.command,
-          args: input.args,
-          cwd: input.cwd,
-          cols: BOARD_NEW_COLS,
-          rows: BOARD_NEW_ROWS,
-          // `claude` typed in the form is a Claude session with its wiring, as `new -- claude` is.
-          ...agentFor([input.command, ...input.args], input.cwd),
-          // The host record keeps the note; the form's message shows it (stderr would land on the board).
-          onHooksNote: () => undefined,
-        }, time),
-      ),
+      oneLine(async () => {
+        const req = formRequest(input, { cols: BOARD_NEW_COLS, rows: BOARD_NEW_ROWS });
+        if ('error' in req) throw new UserError(req.error, EXIT.usage);
+        return startNewSession(home, req, planNewSession(req, { taken: [] }), time);
+      }),
     kill: (s) => oneLine(() => (s.host ? killRemote(s, time) : killSession(home, s, time))),
     diff: (s) =>
       oneLine(async () => {

@@ -4,7 +4,8 @@ import { createElement } from 'react';
 import { sessionConnector } from '../client/attach-session.js';
 import type { RunnerConnection } from '../client/connection.js';
 import { terminalIdentity } from '../client/tty-identity.js';
-import { boardReducer } from '../core/board/board-state.js';
+import { boardReducer, initialBoardState } from '../core/board/board-state.js';
+import { readDemoMarks, writeDemoMarks } from '../state/demo-state.js';
 import type { BoardState, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
@@ -56,6 +57,8 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   const { stdin, stdout } = o;
   const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s, o.time));
   let state: BoardState | undefined;
+  // The demo's walkthrough line, unless the home remembers it was hidden (src/state/demo-state.ts).
+  const first = initialBoardState({ walkthroughHidden: readDemoMarks(o.home).walkthroughDismissed === true });
   stdout.write(ENTER_BOARD_SCREEN);
   const gate = new RingGate(stdout);
   // Three reads of /proc: the same for every attach of this board run.
@@ -69,7 +72,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
     for (;;) {
       // An attach starts connecting when the board is asked to leave, while Ink takes itself down.
       let early: { id: string; conn: Promise<RunnerConnection> } | null = null;
-      const left = await showBoard(o, notifier, state, (id) => {
+      const left = await showBoard(o, first, notifier, state, (id) => {
         const s = o.feed.sessions.find((x) => x.id === id);
         if (!s) return;
         const conn = connect(s)();
@@ -131,6 +134,7 @@ function preconnected(first: Promise<RunnerConnection> | null, connect: () => Pr
 
 async function showBoard(
   o: RunBoardOptions,
+  first: BoardState,
   notices: BoardNotifier,
   initialState: BoardState | undefined,
   leavingToAttach: (id: string) => void,
@@ -146,9 +150,10 @@ async function showBoard(
       newDefaults: o.newDefaults,
       detachLabel: o.detachKey.label,
       detachKey: o.detachKey,
-      initialState,
+      initialState: initialState ?? first,
       // Only as the board first starts: coming back from an attach, what is lost waits for R.
       autoRevive: o.autoRevive === true && initialState === undefined,
+      rememberWalkthroughHidden: () => writeDemoMarks(o.home, { walkthroughDismissed: true }),
       onLeave: (req, state, typeahead) => {
         left = { req, state, typeahead };
       },

@@ -5,8 +5,8 @@ import type { KillOutcome } from '../client/session-actions.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed } from '../client/board-api.js';
+import { formInput } from './new-form-input.js';
 import type { BoardControl } from './contexts/ActionsContext.js';
-import { splitCommandLine } from './command-line.js';
 
 /**
  * The commands that act on sessions: they call BoardActions (or leave the
@@ -85,14 +85,21 @@ function startedText(rec: HostRecord): string {
   return `started ${rec.name}${rec.agent !== 'shell' ? ` (${rec.agent})` : ''}${rec.hooksNote ? `: ${rec.hooksNote}` : ''}`;
 }
 
+/** n: the form, with the kinds as they are now (which agent CLIs are installed). */
+export function openNewForm(c: CommandContext): void {
+  const defaults = c.control.newDefaults;
+  c.dispatch({ type: 'open-new', defaults, kinds: c.control.actions.newKinds(defaults.cwd) });
+}
+
 export function submitForm(c: CommandContext): void {
   const o = c.state.overlay;
   if (o.kind === 'new' && !o.pending) {
-    const words = splitCommandLine(o.fields.command);
-    if (!Array.isArray(words)) return c.dispatch({ type: 'form-failed', message: words.error });
-    const [command, ...args] = words as [string, ...string[]];
+    const input = formInput(o);
+    // What the form shows as wrong stops it here, in the form; anything else, create says.
+    const plan = c.control.actions.planNew(input, c.state.sessions.filter((s) => !s.host).map((s) => s.name));
+    if (plan.problem) return c.dispatch({ type: 'form-failed', message: plan.problem });
     c.dispatch({ type: 'form-pending' });
-    c.control.actions.create({ name: o.fields.name.trim() || undefined, command, args, cwd: o.fields.cwd.trim() || '.' }).then(
+    c.control.actions.create(input).then(
       (rec) => c.dispatch({ type: 'form-done', message: startedText(rec), selectId: rec.id }),
       (err) => c.dispatch({ type: 'form-failed', message: errorText(err) }),
     );

@@ -48,3 +48,39 @@ export function fit(s: string, width: number, ellipsis = false): string {
   const kept = ellipsis ? cut(s, width - 1) + '…' : cut(s, width);
   return kept + ' '.repeat(width - textWidth(kept));
 }
+
+/** Words give way to an ellipsis only this far back: a longer last word is cut inside it. */
+const WORD_SLACK = 0.4;
+
+/**
+ * `s` as it fits in `width` cells, for prose (a row's last line, a dialog's
+ * question, a message): when it is longer, cut after its last whole word
+ * that fits, with an ellipsis, so no word is shown half; a last word longer
+ * than a good part of the width (a path, a URL) is cut inside, ellipsis too.
+ */
+export function cutWords(s: string, width: number): string {
+  if (textWidth(s) <= width) return s;
+  if (width <= 1) return cut(s, width);
+  const head = cut(s, width - 1);
+  // Where the cut fell: between words (the next character is a space) or inside one.
+  const between = /\s/.test(s.charAt(head.length)) || /\s$/.test(head);
+  const wordStart = between ? head.length : head.search(/\S*$/);
+  const kept = wordStart > 0 && textWidth(head.slice(wordStart)) <= width * WORD_SLACK ? head.slice(0, wordStart) : head;
+  // No dangling separator or second ellipsis before ours: `chat… (` ends as `chat…`.
+  return kept.replace(/[\s…·,;:(\[{\-–—]+$/u, '') + '…';
+}
+
+/**
+ * A screen's row in a narrower pane: when it is wider, cut so an ellipsis takes the pane's last
+ * column (the screen goes on), a word the cut would halve blanked out rather than shown in part
+ * (unless it is long against the width: a rule, a path); what is left keeps its columns.
+ */
+export function cropRow(row: string, width: number): string {
+  if (textWidth(row) <= width) return row;
+  if (width <= 1) return cut(row, width);
+  const head = cut(row, width - 1);
+  const inWord = /\S$/.test(head) && /^\S/.test(row.slice(head.length));
+  const start = inWord ? head.search(/\S*$/) : head.length;
+  const kept = inWord && start > 0 && textWidth(head.slice(start)) <= width * WORD_SLACK ? head.slice(0, start) : head;
+  return kept + ' '.repeat(width - 1 - textWidth(kept)) + '…';
+}

@@ -65,7 +65,16 @@ describe.skipIf(!tmuxAvailable())('reviewing a diff on the board (tmux)', () => 
     await t.waitForScreen('the comment field', (x) => x.text.includes('comment on app.txt:2:'));
     t.type('why shout?');
     t.keys(['Enter']);
-    await t.waitForScreen('the comment listed', (x) => x.lines.includes('· app.txt:2: why shout?'));
+    s = await t.waitForScreen('the comment listed', (x) => x.lines.includes('· app.txt:2: why shout?'));
+    // One comment is "1 comment", not "1 comments".
+    expect(s.text).toContain('diff of rev: 2 files +2 -1, 1 comment (1 unsent)');
+
+    // ? lists the keys; Esc closes the list and leaves the review (and its comment) open.
+    t.type('?');
+    await t.waitForScreen('the key list', (x) => x.text.includes('send the comments as one prompt'));
+    t.keys(['Escape']);
+    s = await t.waitForScreen('the review again', (x) => !x.text.includes('send the comments as one prompt') && x.lines.includes('· app.txt:2: why shout?'));
+    expect(s.text).toContain('diff of rev');
 
     t.type('S');
     s = await t.waitForScreen('sent', (x) => footer(x).includes('1 comment sent to rev (applied)') && x.lines.includes('✓ app.txt:2: why shout?'));

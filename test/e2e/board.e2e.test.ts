@@ -293,14 +293,15 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     // ---- n: the new-session form; fill name, command and directory; submit.
     const dir = tempDir('ab-e2e-board-wd-');
     t.keys(['n']);
-    s = await waitForBoard(t, 'the new-session form', (x) => x.text.includes('New session') && x.lines.some((l) => /│ › name\s/.test(l)));
-    expect(footer(s)).toBe('Enter save  Esc cancel  Tab next field');
+    s = await waitForBoard(t, 'the new-session form', (x) => x.text.includes('New session') && x.lines.some((l) => /│ › kind\s/.test(l)));
+    expect(footer(s)).toBe('Enter save  Esc cancel  Tab next field  ←→ choose');
+    t.keys(['Tab']); // from the kind (a shell) to the name
     t.type('delta');
     t.keys(['Tab', 'C-u']);
     t.type(`sh -c 'pwd; echo DELTA-UP; exec sleep 600'`);
     t.keys(['Tab', 'C-u']);
     t.type(dir);
-    s = await waitForBoard(t, 'the form filled in', (x) => x.lines.some((l) => /│ › directory /.test(l) && l.includes(dir)));
+    s = await waitForBoard(t, 'the form filled in', (x) => x.lines.some((l) => /│ › folder /.test(l) && l.includes(dir)));
     expect(s.lines.find((l) => l.includes('  name '))).toMatch(/│ {3}name {6}delta\s+│$/);
     expect(s.lines.find((l) => l.includes('  command '))).toMatch(/│ {3}command {3}sh -c 'pwd; echo DELTA-UP; exec sleep 600'\s+│$/);
     t.keys(['Enter']);
@@ -461,13 +462,14 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     let s = await openBoard(t, 0);
     s = await waitForBoard(t, 'the empty-board text', (x) => x.text.includes('No sessions yet.'));
     expect(s.lines[0]).toBe('agent-board 0 sessions');
-    expect(s.text).toContain('Press n to start one here (a name, a command and a directory),');
+    expect(s.text).toContain('Press n to start one here (an agent or any command),');
     expect(s.text).toContain('or from any shell:');
     expect(s.text).toContain('agent-board new --name api -- claude');
     expect(s.text).toContain('Sessions keep running when the board quits; q quits, ? shows every key.');
 
     t.keys(['n']);
     await waitForBoard(t, 'the new-session form', (x) => x.text.includes('New session'));
+    t.keys(['Tab']);
     t.type('first');
     t.keys(['Tab', 'C-u']);
     t.type('sh -c "echo FIRST-UP; exec sleep 600"');
@@ -511,7 +513,8 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
 
     t.keys(['n']);
     s = await waitForBoard(t, 'the new-session form', (x) => x.text.includes('New session'));
-    expect(s.text, showScreen(s)).toMatch(/│ {3}directory /);
+    expect(s.text, showScreen(s)).toMatch(/│ {3}folder /);
+    expect(s.text, showScreen(s)).toMatch(/│ same as  agent-board new /);
     expect(s.lines.filter((l) => l.startsWith('╰'))).toHaveLength(1); // the whole form fits
     t.keys(['Escape']);
     s = await waitForBoard(t, 'the list again', (x) => preview(x)?.title === 'beta 80x24');

@@ -388,7 +388,7 @@ describe('createBoardActions', () => {
     await actions.remove(find(f, id)!);
     await waitFor('removed', () => !find(f, id), 1000);
 
-    const bad = actions.create({ command: 'no-such-program-here', args: [], cwd: home });
+    const bad = actions.create({ kind: 'shell', command: 'no-such-program-here', cwd: home, room: 'default', worktree: false });
     await expect(bad).rejects.toBeInstanceOf(UserError);
     await expect(bad).rejects.toThrow(/command not found/);
   });

@@ -73,7 +73,7 @@ describe('agent-board demo', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('started alice, bob, shell');
     expect(r.stdout).toContain(`posted #1 to demo: ${DEMO_KICKOFF}`);
-    expect(r.stdout).toContain('agent-board rm --force');
+    expect(r.stdout).toContain('end the demo (its sessions and room) with: agent-board demo --stop');
     const sessions = ls();
     expect(sessions.map((s) => s.name)).toEqual(['alice', 'bob', 'shell']);
     for (const s of sessions) {
@@ -147,6 +147,21 @@ describe('agent-board demo', () => {
     expect(tail.map((m) => m.text)).toEqual(['/continue', 'resumed by human', DEMO_KICKOFF]);
     expect(ls().find((s) => s.name === 'alice')!.status).toBe('running');
     await waitOr('alice answers the new kickoff', () => agentMsgs().find((m) => m.from === 'alice' && m.id > tail[2]!.id), 45_000);
+  });
+
+  it('demo --stop ends it whole in one line; a room the user shares is kept, and said so', async () => {
+    expect(cli(home, ['demo', '--no-board'], { env: FAST }).code).toBe(0);
+    expect(cli(home, ['new', '--name', 'carol', '--room', 'demo', '--', 'sh', '-c', 'sleep 30']).code).toBe(0);
+    const r = cli(home, ['demo', '--stop']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('demo stopped: removed alice, bob, shell; room demo kept: carol is in it; agent-board demo starts it again\n');
+    expect(ls().map((s) => s.name)).toEqual(['carol']);
+    expect(fs.existsSync(path.join(home, 'rooms', 'demo', 'chat.jsonl'))).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(home, 'demo.json'), 'utf8'))).toMatchObject({ stoppedAt: expect.any(String) });
+    expect((fs.statSync(path.join(home, 'demo.json')).mode & 0o777).toString(8)).toBe('600');
+    expect(cli(home, ['rm', '--force', 'carol']).code).toBe(0);
+    expect(cli(home, ['demo', '--stop']).stdout).toBe('demo stopped: no demo session was left; removed room demo and its chat; agent-board demo starts it again\n');
+    expect(fs.existsSync(path.join(home, 'rooms', 'demo'))).toBe(false);
   });
 
   it('refuses a name taken outside the demo room, and the board without a terminal', () => {

@@ -71,10 +71,10 @@ describe('the kind follows the program', () => {
     const old = process.env.PATH;
     process.env.PATH = env.PATH; // createSession finds the program as the board's process would
     try {
-      const rec = await createBoardActions(home, REAL_TIME, { ...process.env, ...env }).create({ name: 'fromboard', command: 'claude', args: ['--model', 'opus'], cwd: home });
+      const rec = await createBoardActions(home, REAL_TIME, { ...process.env, ...env }).create({ kind: 'shell', name: 'fromboard', command: 'claude --model opus', cwd: home, room: 'default', worktree: false });
       expect(rec).toMatchObject({ agent: 'claude', command: 'claude', extraArgs: ['--model', 'opus'] });
       expect(rec.args).toContain('--settings');
-      const sh = await createBoardActions(home, REAL_TIME, { ...process.env, ...env }).create({ name: 'plainsh', command: 'sh', args: [], cwd: home });
+      const sh = await createBoardActions(home, REAL_TIME, { ...process.env, ...env }).create({ kind: 'shell', name: 'plainsh', command: 'sh', cwd: home, room: 'default', worktree: false });
       expect(sh.agent).toBe('shell');
     } finally {
       process.env.PATH = old;

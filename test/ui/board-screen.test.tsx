@@ -49,6 +49,14 @@ describe('the board at 80x24', () => {
     expect(out.lines()[22]).toBe('Enter attach  n new  x kill  d remove  r rename  / filter  ? help  q quit');
   });
 
+  it("cuts a row's last line after a whole word, with an ellipsis, never inside one", async () => {
+    const spinner = '⠙ Reading the chat… (0s · esc to interrupt)';
+    m = mountBoard(new FakeFeed([session({ name: 'bob', agent: 'demo', activity: 'busy', previewLine: spinner })]), { cols: 60, rows: 24 });
+    const row = () => m!.out.lines().find((l) => l.includes('bob')) ?? '';
+    // 22 cells for it: `⠙ Reading the chat… (0` cut inside a word before.
+    await eventually(m.out, () => expect(row()).toMatch(/busy +5m {2}⠙ Reading the chat…$/));
+  });
+
   it('draws each status glyph in its colour', async () => {
     m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
     await eventually(m.out, () => expect(m!.out.text()).toContain('ghost'));
@@ -102,6 +110,8 @@ describe('the board at 80x24', () => {
     m.stdin.press('?');
     await eventually(m.out, () => expect(m!.out.text()).toContain('Forms and the filter'));
     const text = m.out.text();
+    // Every row of it fits: the Board title on the first row under the header.
+    expect(m.out.lines()[1]).toMatch(/^ Board +Forms and the filter$/);
     for (const line of ['↑ k', 'Enter →', 'new session', 'kill the session (asks first)', 'remove an exited session', 'quit (sessions keep running)', 'Tab ↓',
       '1-9       answer a waiting dialog', 'i         type in (Ctrl-\\ back)', 'Space     mark / unmark (*)', 'p         prompt it or the marked', 'e         why it has its state']) {
       expect(text).toContain(line);

@@ -9,7 +9,8 @@ import type { ChatRecord } from '../../src/core/chat/chat.js';
 import type { DiffModel } from '../../src/core/worktree/diff-model.js';
 import type { HostRecord } from '../../src/core/protocol/protocol.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, NewSessionPlan, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
+import type { NewKind } from '../../src/core/board/board-types.js';
 import { Emitter, NEVER, toDisposable, type Disposable, type Event } from '../../src/core/lifetime.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import type { BoardLog } from '../../src/client/board-log.js';
@@ -114,6 +115,25 @@ export class FakeActions implements BoardActions {
   private readonly io = sessionIo((s, client) => this.connect(s, client), REAL_TIME, { sendTimeoutMs: 2000, explainTimeoutMs: 300 });
   calls: Call[] = [];
   createResult: (input: NewSessionInput) => Promise<HostRecord> = async (input) => session({ name: input.name ?? 'new-1', command: input.command });
+  /** The form's kinds (the real ones come from the rules files and PATH: src/client/new-session.ts). */
+  kinds: readonly NewKind[] = [
+    { name: 'shell', program: null, installed: true },
+    { name: 'claude', program: 'claude', installed: true },
+    { name: 'codex', program: 'codex', installed: false },
+    { name: 'demo', program: null, installed: true },
+  ];
+  /** The form's plan: a plain one, unless a test says otherwise (the real one: test/unit/new-session.test.ts, and end to end). */
+  planResult: (input: NewSessionInput, taken: readonly string[]) => NewSessionPlan = (input) => {
+    const name = input.name ?? `${input.kind === 'shell' ? (input.command.split(' ')[0] ?? 'sh').replace(/.*\//, '') : input.kind}-1`;
+    const branch = input.worktree ? (input.branch ?? `agent/${name}`) : null;
+    return { kind: input.kind, name, branch, runs: input.kind === 'shell' ? input.command : `${input.kind} ${input.command}`.trim(), line: `agent-board new --name ${name}`, problem: null, repo: '/home/me' };
+  };
+  newKinds(): readonly NewKind[] {
+    return this.kinds;
+  }
+  planNew(input: NewSessionInput, taken: readonly string[]): NewSessionPlan {
+    return this.planResult(input, taken);
+  }
   killResult: () => Promise<KillOutcome> = async () => ({ kind: 'exit', code: null, signal: 'SIGTERM' });
   removeResult: () => Promise<string | null> = async () => null;
   renameResult: () => Promise<void> = async () => undefined;

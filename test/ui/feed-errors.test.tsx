@@ -43,7 +43,7 @@ describe('a feed callback that throws', () => {
       stdin: stdin as never,
       stdout: out as never,
       detachKey,
-      newDefaults: { name: '', command: '/bin/sh', cwd: '/' },
+      newDefaults: { kind: 'shell', name: '', command: '/bin/sh', cwd: '/', room: 'default', worktree: false, branch: '' },
       connect: () => () => Promise.reject(new Error('no runner here')),
       reconnectDelaysMs: [],
     });
@@ -83,7 +83,7 @@ describe('a feed callback that throws', () => {
       stdin: stdin as never,
       stdout: out as never,
       detachKey,
-      newDefaults: { name: '', command: '/bin/sh', cwd: '/' },
+      newDefaults: { kind: 'shell', name: '', command: '/bin/sh', cwd: '/', room: 'default', worktree: false, branch: '' },
       connect: () => () => Promise.reject(new Error('no runner here')),
       reconnectDelaysMs: [],
     });

@@ -15,7 +15,7 @@ const screenText = () => m!.out.text();
 const waitFor = (check: () => void) => eventually(m!.out, check);
 
 describe('the new-session form', () => {
-  it('n opens it with the defaults; typed fields go to BoardActions.create; the new session gets selected', async () => {
+  it('n opens it on the kind; the fields and what it will run show; typed fields go to BoardActions.create; the new session gets selected', async () => {
     const a = session({ name: 'alpha' });
     const feed = new FakeFeed([a]);
     const actions = new FakeActions();
@@ -23,15 +23,32 @@ describe('the new-session form', () => {
     await waitFor(() => expect(screenText()).toContain('alpha'));
     m.stdin.press('n');
     await waitFor(() => expect(screenText()).toContain('New session'));
-    expect(screenText()).toMatch(/› name +\n? */);
+    expect(screenText()).toMatch(/› kind +‹ shell › {2}a command line/);
+    expect(screenText()).toMatch(/name +bash-1/); // the name it will get, until one is typed
     expect(screenText()).toMatch(/command +\/bin\/bash/);
-    expect(screenText()).toMatch(/directory +\/home\/me/);
-    expect(screenText()).toMatch(/Enter save {2}Esc cancel/);
+    expect(screenText()).toMatch(/folder +\/home\/me/);
+    expect(screenText()).toMatch(/room +default/);
+    expect(screenText()).toMatch(/worktree +\[ \] in a new worktree of \/home\/me/);
+    expect(screenText()).toMatch(/runs +\/bin\/bash/);
+    expect(screenText()).toMatch(/same as +agent-board new --name bash-1/);
+    expect(screenText()).toMatch(/Enter save {2}Esc cancel {2}Tab next field {2}←→ choose/);
+    // The kind by its first letter; an agent's own program, so the command field is its arguments.
+    m.stdin.press('c');
+    await waitFor(() => expect(screenText()).toMatch(/› kind +‹ claude › {2}claude installed/));
+    m.stdin.press('c');
+    await waitFor(() => expect(screenText()).toMatch(/‹ codex › {2}codex not installed/));
+    await m.stdin.type(KEY.left);
+    await waitFor(() => expect(screenText()).toMatch(/‹ claude ›/));
     // Letters that are commands on the list are text here.
-    await m.stdin.type('api-qx', KEY.tab, '\x15' /* Ctrl-U clears the command */, "claude --model 'big one'", KEY.tab);
+    await m.stdin.type(KEY.tab, 'api-qx', KEY.tab, "--model 'big one'", KEY.tab);
+    await waitFor(() => expect(screenText()).toMatch(/arguments +--model 'big one'/));
     await m.stdin.type(KEY.backspace, KEY.backspace);
-    await waitFor(() => expect(screenText()).toMatch(/› directory \/home\/ +│/));
+    await waitFor(() => expect(screenText()).toMatch(/› folder +\/home\/ +│/));
     m.stdin.press('work');
+    await m.stdin.type(KEY.tab, '\x15', 'team', KEY.tab, ' ');
+    await waitFor(() => expect(screenText()).toMatch(/› worktree +\[x\] in a new worktree/));
+    await waitFor(() => expect(screenText()).toMatch(/branch +agent\/api-qx/));
+    expect(screenText()).toMatch(/in +a new worktree on agent\/api-qx, room team, as api-qx/);
     actions.createResult = async (input) => {
       const rec = session({ id: 'newid000', name: input.name! });
       feed.setSessions([a, rec]);
@@ -39,22 +56,47 @@ describe('the new-session form', () => {
     };
     m.stdin.press(KEY.enter);
     await waitFor(() => expect(actions.calls).toHaveLength(1));
-    expect(actions.calls[0]).toEqual({ op: 'create', input: { name: 'api-qx', command: 'claude', args: ['--model', 'big one'], cwd: '/home/work' } });
+    expect(actions.calls[0]).toEqual({ op: 'create', input: { kind: 'claude', name: 'api-qx', command: "--model 'big one'", cwd: '/home/work', room: 'team', worktree: true, branch: undefined } });
     await waitFor(() => expect(screenText()).toMatch(/› ● api-qx[^]*started api-qx/));
     expect(screenText()).not.toContain('New session');
   });
 
-  it('a failure keeps the form open with the error; Esc then closes it', async () => {
+  it('the branch follows the name until it is edited; then it goes to create as typed', async () => {
     const actions = new FakeActions();
+    m = mountBoard(new FakeFeed([session()]), { actions });
+    m.stdin.press('n');
+    await waitFor(() => expect(screenText()).toContain('New session'));
+    await m.stdin.type(KEY.tab, 'web', KEY.tab, KEY.tab, KEY.tab, KEY.tab, 'y', KEY.tab);
+    await waitFor(() => expect(screenText()).toMatch(/› branch +agent\/web/));
+    await m.stdin.type(KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, '2');
+    await waitFor(() => expect(screenText()).toMatch(/branch +agent\/web2/));
+    await m.stdin.type(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, '-ui');
+    await waitFor(() => expect(screenText()).toMatch(/› branch +agent\/web2-ui/));
+    m.stdin.press(KEY.enter);
+    await waitFor(() => expect(actions.calls).toHaveLength(1));
+    expect(actions.calls[0]).toMatchObject({ op: 'create', input: { name: 'web2', worktree: true, branch: 'agent/web2-ui' } });
+  });
+
+  it('what stops it is one red line in the form, before anything starts; a failure to start stays in the form too; Esc closes it', async () => {
+    const actions = new FakeActions();
+    actions.planResult = (input) => ({ kind: 'shell', name: 'x-1', branch: null, runs: input.command, line: 'agent-board new', problem: input.command.startsWith('nope') ? 'command not found: nope' : null, repo: null });
     actions.createResult = async () => {
-      throw new UserError('command not found: nope');
+      throw new UserError('branch agent/x-1 exists already: pass --reuse-branch to work on it, or name another with --worktree BRANCH');
     };
     m = mountBoard(new FakeFeed([]), { actions });
     await waitFor(() => expect(screenText()).toContain('No sessions yet.'));
     m.stdin.press('n');
     await waitFor(() => expect(screenText()).toContain('New session'));
-    await m.stdin.type(KEY.tab, '\x15', 'nope', KEY.enter);
+    expect(screenText()).toMatch(/worktree +— \(not in a git repository\)/);
+    await m.stdin.type(KEY.tab, KEY.tab, '\x15', 'nope');
     await waitFor(() => expect(screenText()).toContain('command not found: nope'));
+    m.stdin.press(KEY.enter);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(actions.calls).toEqual([]);
+    await m.stdin.type('\x15', 'sh');
+    await waitFor(() => expect(screenText()).not.toContain('command not found'));
+    m.stdin.press(KEY.enter);
+    await waitFor(() => expect(screenText()).toContain('branch agent/x-1 exists already'));
     expect(screenText()).toContain('New session');
     m.stdin.press(KEY.esc);
     await waitFor(() => expect(screenText()).toContain('No sessions yet.'));
@@ -63,10 +105,11 @@ describe('the new-session form', () => {
 
   it('an unclosed quote is caught before anything starts', async () => {
     const actions = new FakeActions();
+    actions.planResult = (input) => ({ kind: 'shell', name: 'x', branch: null, runs: '', line: '', problem: input.command.includes('"') ? 'the command has an unclosed "' : null, repo: null });
     m = mountBoard(new FakeFeed([session()]), { actions });
     m.stdin.press('n');
     await waitFor(() => expect(screenText()).toContain('New session'));
-    await m.stdin.type(KEY.down, '\x15', 'echo "hi', KEY.enter);
+    await m.stdin.type(KEY.down, KEY.down, '\x15', 'echo "hi', KEY.enter);
     await waitFor(() => expect(screenText()).toContain('the command has an unclosed "'));
     expect(actions.calls).toEqual([]);
   });

@@ -1,16 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../../src/ui/command-line.js';
+import { splitCommandLine } from '../../src/client/command-line.js';
 import { fitHints } from '../../src/ui/components/Footer.js';
 import { boardLayout } from '../../src/ui/layout.js';
 import { cropPreview } from '../../src/ui/preview-crop.js';
 import { statusStyle } from '../../src/ui/status-style.js';
-import { cut, fit, textWidth } from '../../src/ui/text-width.js';
+import { cut, cutWords, fit, textWidth } from '../../src/ui/text-width.js';
 
 describe('cropPreview', () => {
   const lines = ['line 0 long long long', 'line 1', '', 'line 3', '', ''];
 
   it('keeps the top-left corner when the screen fits', () => {
-    expect(cropPreview({ lines, cursorY: 3 }, 6, 10)).toEqual(['line 0', 'line 1', '', 'line 3']);
+    expect(cropPreview({ lines, cursorY: 3 }, 80, 10)).toEqual(['line 0 long long long', 'line 1', '', 'line 3']);
+  });
+
+  it('ends a row wider than the pane with an ellipsis, after a whole word', () => {
+    expect(cropPreview({ lines, cursorY: 3 }, 14, 10)).toEqual(['line 0 long  …', 'line 1', '', 'line 3']);
+    expect(cropPreview({ lines: ['Read: agent-board chat read --room demo'], cursorY: 0 }, 33, 1)).toEqual(['Read: agent-board chat read     …']);
+    expect(cropPreview({ lines: ['╭' + '─'.repeat(40) + '╮'], cursorY: 0 }, 10, 1)).toEqual(['╭────────…']);
+    // A prompt box's right border off the pane: the ellipsis at the edge, the columns kept.
+    expect(cropPreview({ lines: [`│ > hi${' '.repeat(40)}│`], cursorY: 0 }, 12, 1)).toEqual(['│ > hi     …']);
   });
 
   it('scrolls just enough to keep the cursor row in a shorter pane', () => {
@@ -20,7 +28,7 @@ describe('cropPreview', () => {
   });
 
   it('cuts wide characters whole', () => {
-    expect(cropPreview({ lines: ['日本語テキスト'], cursorY: 0 }, 5, 1)).toEqual(['日本']);
+    expect(cropPreview({ lines: ['日本語テキスト'], cursorY: 0 }, 5, 1)).toEqual(['日本…']);
   });
 
   it('has nothing for a pane of no size', () => {
@@ -43,6 +51,28 @@ describe('text widths', () => {
     expect(fit('abcdef', 4)).toBe('abcd');
     expect(fit('abcdef', 4, true)).toBe('abc…');
     expect(fit('日本語', 5)).toBe('日本 ');
+  });
+});
+
+describe('cutWords', () => {
+  it('keeps prose that fits, else cuts after the last whole word with an ellipsis', () => {
+    expect(cutWords('esc to interrupt', 16)).toBe('esc to interrupt');
+    expect(cutWords('⠋ Writing a canned reply… (3s · esc to interrupt)', 40)).toBe('⠋ Writing a canned reply… (3s · esc to…');
+    // Never a separator or a second ellipsis before its own.
+    expect(cutWords('⠙ Reading the chat… (0s · esc to interrupt)', 22)).toBe('⠙ Reading the chat…');
+    expect(cutWords('⠙ Reading the chat… (0s · esc to interrupt)', 26)).toBe('⠙ Reading the chat… (0s…');
+    expect(textWidth(cutWords('⠋ Writing a canned reply… (3s · esc to interrupt)', 40))).toBeLessThanOrEqual(40);
+    // The cut falls right after a word: that word stays whole.
+    expect(cutWords('one two three', 8)).toBe('one two…');
+    expect(cutWords('one two three', 9)).toBe('one two…');
+  });
+
+  it('cuts inside a word that is long against the width (a path), and never past the width', () => {
+    expect(cutWords('see /usr/local/lib/node_modules/agent-board/dist/x.js', 20)).toBe('see /usr/local/lib/…');
+    expect(cutWords('abcdefghij', 5)).toBe('abcd…');
+    expect(cutWords('日本語 のテキスト', 7)).toBe('日本語…');
+    expect(cutWords('abc', 1)).toBe('a');
+    for (let w = 2; w < 30; w++) expect(textWidth(cutWords('a quick brown fox jumps over the lazy dog', w))).toBeLessThanOrEqual(w);
   });
 });
 

@@ -24,7 +24,7 @@ export interface Mounted {
 export function mountBoard<F extends BoardFeed = FakeFeed>(
   feed: F,
   /** `counter`: hears every render of the board's parts (src/ui/contexts/RenderCountContext.ts). */
-  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter; autoRevive?: boolean } = {},
+  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter; autoRevive?: boolean; rememberWalkthroughHidden?: () => void } = {},
 ): Mounted & { feed: F } {
   const out = new FakeStdout(opts.cols ?? 80, opts.rows ?? 24);
   const stdin = new FakeStdin();
@@ -39,10 +39,11 @@ export function mountBoard<F extends BoardFeed = FakeFeed>(
       chat={opts.chat}
       actions={actions}
       time={REAL_TIME}
-      newDefaults={{ name: '', command: '/bin/bash', cwd: '/home/me' }}
+      newDefaults={{ kind: 'shell', name: '', command: '/bin/bash', cwd: '/home/me', room: 'default', worktree: false, branch: '' }}
       detachLabel="Ctrl-\"
       initialState={opts.initialState}
       autoRevive={opts.autoRevive}
+      rememberWalkthroughHidden={opts.rememberWalkthroughHidden}
       onLeave={(req, state, typeahead) => left.push({ req, state, typeahead })}
     />
     </RenderCountContext.Provider>,

@@ -59,7 +59,7 @@ function start(feed: FakeFeed, o: { env: NodeJS.ProcessEnv; notifyCmd?: string; 
     stdin: stdin as never,
     stdout: out as never,
     detachKey,
-    newDefaults: { name: '', command: '/bin/sh', cwd: '/' },
+    newDefaults: { kind: 'shell', name: '', command: '/bin/sh', cwd: '/', room: 'default', worktree: false, branch: '' },
     connect: o.connect ?? (() => () => Promise.reject(new Error('no runner here'))),
     reconnectDelaysMs: [],
     env: o.env,

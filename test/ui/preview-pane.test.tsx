@@ -41,8 +41,9 @@ describe('the preview pane', () => {
     const lines = m.out.lines();
     // Header, one list row, the title, then 19 screen rows: rows 16-33 and the prompt row.
     expect(lines[2]).toMatch(/^── alpha \(idle\) 120x35 ─+$/);
-    expect(lines[3]).toBe(`row 16 ${'abcdefghij'.repeat(11)}`.slice(0, 80));
-    expect(lines[20]).toBe(`row 33 ${'abcdefghij'.repeat(11)}`.slice(0, 80));
+    // Wider than the pane: cut at its edge, an ellipsis saying the screen goes on.
+    expect(lines[3]).toBe(`${`row 16 ${'abcdefghij'.repeat(11)}`.slice(0, 79)}…`);
+    expect(lines[20]).toBe(`${`row 33 ${'abcdefghij'.repeat(11)}`.slice(0, 79)}…`);
     expect(lines[21]).toBe('$');
     expect(lines.every((l) => l.length <= 80)).toBe(true);
   });
@@ -76,8 +77,8 @@ describe('the preview pane', () => {
     await eventually(m.out, () => expect(m!.out.text()).toContain('59xxx'));
     const lines = m.out.lines();
     const pane = lines.map((l) => l.slice(l.indexOf('│') + 2));
-    expect(pane[2]).toMatch(/^14x+$/); // 46 rows: 14..59
-    expect(pane[47]).toMatch(/^59x+$/);
+    expect(pane[2]).toMatch(/^14x+…$/); // 46 rows: 14..59, each wider than the pane
+    expect(pane[47]).toMatch(/^59x+…$/);
     expect(lines[2]!.length).toBe(200);
   });
 });

@@ -27,7 +27,7 @@ function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import
     stdin: stdin as never,
     stdout: out as never,
     detachKey,
-    newDefaults: { name: '', command: '/bin/sh', cwd: '/' },
+    newDefaults: { kind: 'shell', name: '', command: '/bin/sh', cwd: '/', room: 'default', worktree: false, branch: '' },
     connect,
     reconnectDelaysMs: [],
   });

@@ -89,6 +89,23 @@ describe('ActivityTracker', () => {
     expect(r.state()).toEqual({ activity: 'idle', source: 'title' });
   });
 
+  it("a new title is read as it comes: a turn's spinner makes the session busy before the screen check", () => {
+    const r = rig('demo');
+    r.title('✳ bob (demo)');
+    r.screen('╭──╮', '│ > │', '╰──╯', '  ? for shortcuts');
+    r.print();
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'idle', source: 'title' });
+    r.title('⠙ bob (demo)');
+    r.screen('⠙ Reading the chat… (0s · esc to interrupt)', '', '', '');
+    r.print();
+    r.tracker.titleChanged();
+    expect(r.state()).toEqual({ activity: 'busy', source: 'title' }); // no time has passed
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'busy', source: 'title' });
+    expect(r.tracker.explain().layers.find((l) => l.source === 'screen')).toMatchObject({ activity: 'busy' });
+  });
+
   it('pi: typed but unsent text and a resize redraw are not work; a spinner is', () => {
     const r = rig('pi');
     r.screen(...PI_EMPTY);

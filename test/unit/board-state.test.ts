@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
 import { keyModeOf, matchesFilter, selectedSession, statusText, visibleSessions } from '../../src/core/board/board-derived.js';
-import type { BoardAction, BoardSession, BoardState } from '../../src/core/board/board-types.js';
+import { NEW_FIELDS, type BoardAction, type BoardSession, type BoardState } from '../../src/core/board/board-types.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   id: `id-${name}`,
@@ -90,6 +90,17 @@ describe('filter', () => {
     expect(matchesFilter(b, 'alpha')).toBe(false);
   });
 
+  it("matches what the row is, never the arguments agent-board wrote for a kind (the demo's --peer bob)", () => {
+    const demo = (name: string, peer: string) => S(name, { agent: 'demo', command: '/usr/bin/node', args: ['/x/dist/demo/demo-agent.js', '--name', name, '--peer', peer, '--room', 'demo'] });
+    const s = withSessions([demo('alice', 'bob'), demo('bob', 'alice')]);
+    expect(names(run(s, { type: 'open-filter' }, { type: 'type', text: 'bob' }))).toEqual(['bob']);
+    expect(names(run(s, { type: 'open-filter' }, { type: 'type', text: 'demo' }))).toEqual(['alice', 'bob']);
+    // The program's name still matches, and a shell's own command line as typed.
+    expect(matchesFilter(demo('alice', 'bob'), 'node')).toBe(true);
+    expect(matchesFilter(demo('alice', 'bob'), 'demo-agent')).toBe(false);
+    expect(matchesFilter(S('c', { agent: 'claude', command: '/usr/local/bin/claude', args: ['--settings', '/home/x/hooks.json'] }), 'hooks')).toBe(false);
+  });
+
   it('narrows as it is typed, keeps the selection on a match, and Esc drops it', () => {
     let s = run(withSessions([a, b, c, d]), { type: 'open-filter' });
     expect(keyModeOf(s)).toBe('filter');
@@ -163,24 +174,67 @@ describe('scrolling', () => {
 });
 
 describe('the new-session form', () => {
-  const defaults = { name: '', command: '/bin/bash', cwd: '/home/me' };
+  const defaults = { kind: 'shell', name: '', command: '/bin/bash', cwd: '/home/me', room: 'default', worktree: false, branch: '' };
+  const kinds = [
+    { name: 'shell', program: null, installed: true },
+    { name: 'claude', program: 'claude', installed: true },
+    { name: 'codex', program: 'codex', installed: false },
+    { name: 'demo', program: null, installed: true },
+  ];
+  const open = (...more: BoardAction[]) => run(withSessions([a]), { type: 'open-new', defaults, kinds }, ...more);
+  const form = (s: BoardState) => s.overlay as Extract<BoardState['overlay'], { kind: 'new' }>;
 
-  it('edits the focused field; Tab moves round the fields', () => {
-    let s = run(withSessions([a]), { type: 'open-new', defaults });
+  it('opens on the kind; Tab goes round kind, name, command, folder, room and worktree (the branch only with a worktree)', () => {
+    let s = open();
     expect(keyModeOf(s)).toBe('form');
-    s = run(s, { type: 'type', text: 'api' }, { type: 'focus-field', by: 1 }, { type: 'clear-field' }, { type: 'type', text: 'claude --resume' });
-    s = run(s, { type: 'focus-field', by: 1 }, { type: 'delete-back' }, { type: 'delete-back' });
-    expect(s.overlay).toMatchObject({ kind: 'new', fields: { name: 'api', command: 'claude --resume', cwd: '/home/' }, focus: 2 });
+    expect(form(s)).toMatchObject({ focus: 0, fields: defaults });
+    const order: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      s = run(s, { type: 'focus-field', by: 1 });
+      order.push(NEW_FIELDS[form(s).focus]!);
+    }
+    expect(order).toEqual(['name', 'command', 'cwd', 'room', 'worktree', 'kind']);
+    s = run(s, { type: 'focus-field', by: -1 }, { type: 'type', text: ' ' }, { type: 'focus-field', by: 1 });
+    expect(NEW_FIELDS[form(s).focus]).toBe('branch');
+  });
+
+  it('the kind: left/right cycle, a letter picks the next kind it starts; the command follows while untouched', () => {
+    let s = open({ type: 'new-choose', by: 1 });
+    expect(form(s).fields).toMatchObject({ kind: 'claude', command: '' }); // an agent runs its own program
+    s = run(s, { type: 'type', text: 'c' });
+    expect(form(s).fields.kind).toBe('codex');
+    s = run(s, { type: 'type', text: 'c' }, { type: 'type', text: 'x' });
+    expect(form(s).fields.kind).toBe('claude'); // round again; x starts no kind
+    s = run(s, { type: 'new-choose', by: -1 });
+    expect(form(s).fields).toMatchObject({ kind: 'shell', command: '/bin/bash' });
+    // Typed in: the command stays what was typed whatever the kind.
+    s = run(s, { type: 'focus-field', by: 1 }, { type: 'focus-field', by: 1 }, { type: 'clear-field' }, { type: 'type', text: '--model opus' });
+    s = run(s, { type: 'focus-field', by: -1 }, { type: 'focus-field', by: -1 }, { type: 'type', text: 'c' });
+    expect(form(s).fields).toMatchObject({ kind: 'claude', command: '--model opus' });
+  });
+
+  it('the worktree toggles with Space, y/n or left/right; the branch follows the proposal until edited', () => {
+    let s = open({ type: 'focus-field', by: 1 }, { type: 'type', text: 'api' });
+    s = run(s, { type: 'new-proposal', branch: 'agent/api' });
+    for (let i = 0; i < 4; i++) s = run(s, { type: 'focus-field', by: 1 });
+    expect(NEW_FIELDS[form(s).focus]).toBe('worktree');
+    s = run(s, { type: 'type', text: ' ' });
+    expect(form(s).fields.worktree).toBe(true);
+    s = run(s, { type: 'type', text: 'n' }, { type: 'new-choose', by: 1 });
+    expect(form(s).fields.worktree).toBe(true);
     s = run(s, { type: 'focus-field', by: 1 });
-    expect(s.overlay).toMatchObject({ focus: 0 });
-    s = run(s, { type: 'focus-field', by: -1 });
-    expect(s.overlay).toMatchObject({ focus: 2 });
+    expect(form(s)).toMatchObject({ branchEdited: false, proposedBranch: 'agent/api' });
+    s = run(s, { type: 'new-proposal', branch: 'agent/api2' }); // the name changed
+    s = run(s, { type: 'type', text: '-x' });
+    expect(form(s)).toMatchObject({ branchEdited: true, fields: { branch: 'agent/api2-x' } });
+    s = run(s, { type: 'new-proposal', branch: 'agent/other' });
+    expect(form(s).fields.branch).toBe('agent/api2-x'); // edited: it no longer follows
   });
 
   it('while pending it takes no edits; a failure shows the error and keeps the fields', () => {
-    let s = run(withSessions([a]), { type: 'open-new', defaults }, { type: 'type', text: 'x' }, { type: 'form-pending' });
-    s = run(s, { type: 'type', text: 'yz' });
-    expect(s.overlay).toMatchObject({ pending: true, fields: { name: 'x' } });
+    let s = open({ type: 'focus-field', by: 1 }, { type: 'type', text: 'x' }, { type: 'form-pending' });
+    s = run(s, { type: 'type', text: 'yz' }, { type: 'new-choose', by: 1 });
+    expect(s.overlay).toMatchObject({ pending: true, fields: { name: 'x', kind: 'shell' } });
     s = run(s, { type: 'form-failed', message: 'command not found: nope' });
     expect(s.overlay).toMatchObject({ kind: 'new', pending: false, error: 'command not found: nope', fields: { name: 'x' } });
     s = run(s, { type: 'type', text: 'y' });
@@ -189,7 +243,7 @@ describe('the new-session form', () => {
 
   it('done: closes, says so, clears the filter and selects the new session when it shows up', () => {
     let s = run(withSessions([a, b]), { type: 'open-filter' }, { type: 'type', text: 'beta' }, { type: 'accept-filter' });
-    s = run(s, { type: 'open-new', defaults }, { type: 'form-pending' }, { type: 'form-done', message: 'started delta', selectId: d.id });
+    s = run(s, { type: 'open-new', defaults, kinds }, { type: 'form-pending' }, { type: 'form-done', message: 'started delta', selectId: d.id });
     expect(keyModeOf(s)).toBe('list');
     expect(s.filter).toBe('');
     expect(s.message).toEqual({ text: 'started delta', error: false });
@@ -198,8 +252,7 @@ describe('the new-session form', () => {
   });
 
   it('Esc closes it', () => {
-    const s = run(withSessions([a]), { type: 'open-new', defaults }, { type: 'close' });
-    expect(s.overlay).toEqual({ kind: 'none' });
+    expect(open({ type: 'close' }).overlay).toEqual({ kind: 'none' });
   });
 });
 

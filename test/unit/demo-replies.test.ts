@@ -43,6 +43,9 @@ describe('the demo agent, pure parts', () => {
     expect(fit('abc', 4)).toBe('abc');
     expect(wrap('abcdefghijkl', 6)).toEqual(['abcdef', '    gh', '    ij', '    kl']);
     expect(wrap('⏺ ok', 10)).toEqual(['⏺ ok']);
+    // Between words: no word is cut in two across rows (`agent` / `-board` was).
+    expect(wrap('A human can resume us with: agent-board chat continue', 34)).toEqual(['A human can resume us with:', '    agent-board chat continue']);
+    for (const row of wrap('the quick brown fox jumps over the lazy dog again and again', 12)) expect([...row].length).toBeLessThanOrEqual(12);
     expect(quoted('--room')).toBe('--room');
     expect(quoted('@bob (demo) say "hi" $HOME')).toBe('"@bob (demo) say \\"hi\\" \\$HOME"');
   });

@@ -66,6 +66,16 @@ describe('the diff view on the board', () => {
     expect(s.overlay.kind).toBe('none');
     expect(run(opened(), { type: 'diff-close' }).overlay.kind).toBe('none');
   });
+
+  it('Esc over the key list (?) closes the list, not the review', () => {
+    let s = run(opened(), { type: 'diff-move', by: 3 }, { type: 'diff-keys' });
+    expect(diff(s).keys).toBe(true);
+    s = run(s, { type: 'diff-close' });
+    expect(s.overlay.kind).toBe('diff');
+    expect(diff(s).keys).toBe(false);
+    expect(diff(s).cursor).toBe(3);
+    expect(run(s, { type: 'diff-close' }).overlay.kind).toBe('none');
+  });
 });
 
 describe('the diff keys', () => {

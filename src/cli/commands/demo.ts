@@ -11,8 +11,14 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description('a room with two demo agents (scripted, no API key) and a shell, talking through the chat; then the board')
     .option('--no-board', 'set up (or reuse) the demo and print what it made, without opening the board')
+    .option('--stop', 'end the demo: its sessions (alice, bob, shell) and its room with its chat')
     .option('--notify-cmd <cmd>', 'as for the board: run CMD when a session needs the user (waiting) or finishes a turn (busy to idle)')
-    .action(async (o: { board: boolean; notifyCmd?: string }, cmd: Command) => {
+    .action(async (o: { board: boolean; stop?: boolean; notifyCmd?: string }, cmd: Command) => {
+      if (o.stop) {
+        const { stopDemo } = await import('../../demo/demo-stop.js');
+        process.stdout.write(`${await stopDemo(getHome(), cliTime())}\n`);
+        return;
+      }
       if (o.board && (!process.stdin.isTTY || !process.stdout.isTTY)) {
         throw new UserError('the board needs a terminal; to set up the demo from a script use: agent-board demo --no-board', EXIT.usage);
       }

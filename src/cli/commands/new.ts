@@ -1,8 +1,7 @@
 /** `agent-board new`: start a session in the background (optionally in its own git worktree) and print its id. */
 import type { Command } from 'commander';
-import { recognizeKind } from '../../client/recognize-kind.js';
-import { createSession, DEFAULT_SCROLLBACK, type NewSessionOptions } from '../../client/sessions.js';
-import { createWorktreeSession } from '../../client/worktree-session.js';
+import { planNewSession, startNewSession, type NewRequest } from '../../client/new-session.js';
+import { DEFAULT_SCROLLBACK } from '../../client/sessions.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
@@ -22,6 +21,7 @@ interface NewFlags {
   base?: string;
   reuseBranch?: boolean;
   setup?: string;
+  interactive?: boolean;
 }
 
 export function registerNew(program: Command): void {
@@ -41,56 +41,38 @@ export function registerNew(program: Command): void {
     .option('--reuse-branch', 'with --worktree: check out the branch even if it exists already')
     .option('--setup <cmd>', "with --worktree: run this in the session before the program, once (default: .agent-board.json's worktree.setup)")
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
+    .option('-i, --interactive', 'ask for the kind, command, name, folder, room and worktree (the flags given are the defaults), show what it will run, and start it once confirmed')
     .action(async (cmd: string[], o: NewFlags) => {
       if (o.worktree === undefined && (o.base !== undefined || o.reuseBranch || o.setup !== undefined)) {
         throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
       }
       const registry = kindRegistry();
       for (const e of registry.errors) process.stderr.write(`agent-board: ${e}\n`);
-      const names = [...registry.kinds.keys()];
       if (o.agent !== undefined && !registry.kinds.has(o.agent)) {
-        throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${names.join(', ')}`, EXIT.usage);
+        throw new UserError(`unknown agent kind "${o.agent}"; the kinds are: ${[...registry.kinds.keys()].join(', ')}`, EXIT.usage);
       }
-      if (o.agent === undefined) {
-        // `new -- claude ...`: the kind the program is, with its wiring, as if --agent had been given.
-        const kind = o.command ? null : recognizeKind(cmd, o.cwd, registry);
-        if (kind) {
-          o.agent = kind;
-          o.command = cmd[0];
-          cmd = cmd.slice(1);
-        } else {
-          o.agent = 'shell';
-        }
-      }
-      // The demo kind's program is ours: with no words, the demo agent (it answers whoever mentions it).
-      if (o.agent === 'demo' && cmd.length === 0 && !o.command) {
-        const { DEMO_AGENT } = await import('../../demo/demo-setup.js');
-        cmd = [process.execPath, DEMO_AGENT, '--room', o.room];
-      }
-      // Agents with a program of their own take the words as extra arguments (src/core/agents/agent-wiring.ts).
-      const ownProgram = registry.kinds.get(o.agent)!.command !== null;
-      const [command, ...args] = ownProgram ? [o.command ?? '', ...cmd] : cmd.length ? cmd : [o.command ?? process.env.SHELL ?? '/bin/sh'];
-      const opts: NewSessionOptions = {
+      const home = getHome();
+      let req: NewRequest = {
+        kind: o.agent,
+        words: cmd,
+        command: o.command,
         name: o.name,
-        command: ownProgram ? (o.command ?? '') : command!,
-        args: ownProgram ? [] : args,
-        words: ownProgram ? cmd : undefined,
         cwd: o.cwd,
+        room: o.room,
+        worktree: o.worktree === undefined ? undefined : { branch: typeof o.worktree === 'string' ? o.worktree : undefined, base: o.base, reuse: o.reuseBranch === true, setup: o.setup },
         cols: process.stdout.columns,
         rows: process.stdout.rows,
-        agent: o.agent,
-        room: o.room,
         scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
       };
-      const rec = o.worktree === undefined
-        ? await createSession(getHome(), opts, cliTime())
-        : (await createWorktreeSession(getHome(), opts, {
-            branch: typeof o.worktree === 'string' ? o.worktree : undefined,
-            base: o.base,
-            reuse: o.reuseBranch === true,
-            setup: o.setup,
-            onSkipped: (line) => process.stderr.write(`agent-board: .worktreeinclude: ${line}\n`),
-          }, cliTime())).record;
+      if (o.interactive) {
+        const { askNewSession } = await import('../new-interactive.js');
+        const asked = await askNewSession(home, req, registry);
+        if (!asked) throw new UserError('nothing started', EXIT.failure);
+        req = asked;
+      }
+      // The name createSession picks is its own: the plan's default name only shows (in -i's questions).
+      const plan = planNewSession(req, { registry, taken: [] });
+      const rec = await startNewSession(home, req, plan, cliTime(), (line) => process.stderr.write(`agent-board: .worktreeinclude: ${line}\n`));
       if (o.attach) {
         await attachTo(rec.id, { detachKey: o.detachKey });
         return;

@@ -14,11 +14,19 @@ export function statusText(s: BoardSession): string {
   return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
 }
 
-/** Every word of the filter is in the name, agent, command line, state or host (any case). */
+/**
+ * Every word of the filter is in what the user knows of the row (any case): its name, agent
+ * (and the one running in a shell's foreground), state word, host, and the command: a shell
+ * session's command line as it was typed (`npm run dev`), else only the program's name. The
+ * arguments agent-board wrote for a kind (a demo agent's `--peer bob`, an agent's wiring) are
+ * nobody's words: `/bob` must find bob, not alice who answers him.
+ */
 export function matchesFilter(s: BoardSession, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const hay = [s.name, s.agent, s.foregroundAgent ?? '', s.command, ...s.args, statusText(s), s.host ?? ''].join(' ').toLowerCase();
+  const program = s.command.slice(s.command.lastIndexOf('/') + 1);
+  const command = s.agent === 'shell' ? [program, ...s.args] : [program];
+  const hay = [s.name, s.agent, s.foregroundAgent ?? '', ...command, statusText(s), s.host ?? ''].join(' ').toLowerCase();
   return words.every((w) => hay.includes(w));
 }
 

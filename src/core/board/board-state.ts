@@ -15,10 +15,11 @@ import { roomOf } from '../chat/chat.js';
 import { diffStep, isDiffAction } from './diff-board.js';
 import { selectedIndex, selectedSession, visibleSessions } from './board-derived.js';
 import { dropLast, editOverlayField } from './board-fields.js';
-import { NEW_FIELDS, type BoardAction, type BoardState } from './board-types.js';
+import type { BoardAction, BoardState } from './board-types.js';
+import { chooseStep, moveFocus, openNewForm, proposeBranch } from './new-form.js';
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
-  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], ...init };
+  return { sessions: [], selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], walkthroughHidden: false, ...init };
 }
 
 // ---- keeping the selection and the window right ---------------------------
@@ -82,10 +83,10 @@ function moveTo(state: BoardState, index: number): BoardState {
 
 // ---- text fields -----------------------------------------------------------
 
-function editField(state: BoardState, edit: (value: string) => string): BoardState {
+function editField(state: BoardState, edit: (value: string) => string, typed?: string): BoardState {
   // The filter changes which rows show: the selection and window follow.
   if (state.overlay.kind === 'filter') return settle({ ...state, filter: edit(state.filter) }, state);
-  return editOverlayField(state, edit);
+  return editOverlayField(state, edit, typed);
 }
 
 // ---- the reducer -----------------------------------------------------------
@@ -121,6 +122,8 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
       return { ...state, message: { text: action.text, error: action.error ?? false } };
     case 'clear':
       return settle({ ...state, filter: '', message: null }, state);
+    case 'hide-walkthrough':
+      return state.walkthroughHidden ? state : { ...state, walkthroughHidden: true };
     case 'open-help':
       return { ...state, overlay: { kind: 'help' } };
     case 'open-filter':
@@ -128,7 +131,11 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
     case 'accept-filter':
       return { ...state, overlay: { kind: 'none' } };
     case 'open-new':
-      return { ...state, overlay: { kind: 'new', fields: action.defaults, focus: 0, pending: false, error: null }, message: null };
+      return openNewForm(state, action.defaults, action.kinds);
+    case 'new-choose':
+      return state.overlay.kind === 'new' ? { ...state, overlay: chooseStep(state.overlay, action.by) } : state;
+    case 'new-proposal':
+      return state.overlay.kind === 'new' ? { ...state, overlay: proposeBranch(state.overlay, action.branch) } : state;
     case 'open-rename': {
       const s = selectedSession(state);
       if (!s) return state;
@@ -145,17 +152,13 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
       if (state.overlay.kind === 'filter') return settle({ ...state, filter: '', overlay: { kind: 'none' } }, state);
       return { ...state, overlay: { kind: 'none' } };
     case 'type':
-      return action.text ? editField(state, (v) => v + action.text) : state;
+      return action.text ? editField(state, (v) => v + action.text, action.text) : state;
     case 'delete-back':
       return editField(state, dropLast);
     case 'clear-field':
       return editField(state, () => '');
-    case 'focus-field': {
-      const o = state.overlay;
-      if (o.kind !== 'new') return state;
-      const n = NEW_FIELDS.length;
-      return { ...state, overlay: { ...o, focus: (o.focus + action.by + n) % n } };
-    }
+    case 'focus-field':
+      return state.overlay.kind === 'new' ? { ...state, overlay: moveFocus(state.overlay, action.by) } : state;
     case 'form-pending': {
       const o = state.overlay;
       return o.kind === 'new' || o.kind === 'rename' ? { ...state, overlay: { ...o, pending: true, error: null } } : state;

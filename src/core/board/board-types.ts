@@ -13,18 +13,49 @@ import type { CommentTarget, DiffRows } from './diff-view.js';
 /** A row: a host record's fields the board reads, and the machine it is on (the board's --host; none: this one). */
 export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'> & { host?: string };
 
+/** The new-session form's fields (./new-form.ts), in the order the form shows them (NEW_FIELDS). */
 export interface NewFields {
+  /** The agent kind; `shell`: the command line says (`claude` in it is claude). */
+  kind: string;
   name: string;
+  /** A shell's command line, or an agent's extra arguments. */
   command: string;
   cwd: string;
+  room: string;
+  /** In a new git worktree, on `branch` (proposed from the name until edited). */
+  worktree: boolean;
+  branch: string;
 }
-export const NEW_FIELDS: readonly (keyof NewFields)[] = ['name', 'command', 'cwd'];
+export const NEW_FIELDS: readonly (keyof NewFields)[] = ['kind', 'name', 'command', 'cwd', 'room', 'worktree', 'branch'];
+
+/** A kind the form offers: its own program (none: a command line runs) and whether it is installed. */
+export interface NewKind {
+  name: string;
+  program: string | null;
+  installed: boolean;
+}
+
+export interface NewOverlay {
+  kind: 'new';
+  fields: NewFields;
+  /** The form's kinds, in order. */
+  kinds: readonly NewKind[];
+  /** What the command field holds for a shell when nothing was typed ($SHELL). */
+  shellCommand: string;
+  focus: number;
+  /** The branch was edited: it no longer follows the name. */
+  branchEdited: boolean;
+  /** The branch the plan proposes (agent/<name>), told by the form as the name changes. */
+  proposedBranch: string;
+  pending: boolean;
+  error: string | null;
+}
 
 export type Overlay =
   | { kind: 'none' }
   | { kind: 'help' }
   | { kind: 'filter' }
-  | { kind: 'new'; fields: NewFields; focus: number; pending: boolean; error: string | null }
+  | NewOverlay
   | { kind: 'rename'; id: string; name: string; value: string; pending: boolean; error: string | null }
   | { kind: 'confirm-kill'; id: string; name: string }
   | ChatOverlay
@@ -69,6 +100,8 @@ export interface BoardState {
   attention: readonly string[];
   /** Sessions the user marked (Space) for the prompt line, in the order marked. */
   marks: readonly string[];
+  /** The demo's walkthrough line was hidden (./walkthrough.ts). */
+  walkthroughHidden: boolean;
 }
 
 export type BoardAction =
@@ -82,10 +115,13 @@ export type BoardAction =
   | { type: 'attached'; id: string }
   | { type: 'message'; text: string; error?: boolean }
   | { type: 'clear' }
+  | { type: 'hide-walkthrough' }
   | { type: 'open-help' }
   | { type: 'open-filter' }
   | { type: 'accept-filter' }
-  | { type: 'open-new'; defaults: NewFields }
+  | { type: 'open-new'; defaults: NewFields; kinds: readonly NewKind[] }
+  | { type: 'new-choose'; by: 1 | -1 }
+  | { type: 'new-proposal'; branch: string }
   | { type: 'open-rename' }
   | { type: 'open-kill' }
   | { type: 'close' }

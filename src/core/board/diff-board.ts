@@ -79,6 +79,8 @@ export function diffStep(state: BoardState, action: DiffAction): BoardState {
       return say({ ...state, overlay: { ...o, comments } }, action.message, action.error);
     }
     case 'diff-close': {
+      // Esc (or q) over the key list closes the list, as it closes the board's own help: the review stays.
+      if (o.keys) return { ...state, overlay: { ...o, keys: false } };
       const n = unsentComments(o).length;
       if (n > 0 && !o.closing) return say({ ...state, overlay: { ...o, closing: true } }, `${n} unsent comment${n === 1 ? '' : 's'}: S sends them; Esc again drops them`);
       return { ...state, overlay: { kind: 'none' }, message: null };

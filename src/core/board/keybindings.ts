@@ -52,6 +52,11 @@ export enum Command {
   SendComments = 'send-comments',
   /** Revive every lost session (after a reboot: docs/cli.md, "revive"). */
   ReviveLost = 'revive-lost',
+  /** Hide the demo's walkthrough line, for good (./walkthrough.ts). */
+  HideWalkthrough = 'hide-walkthrough',
+  /** On a choice of the new-session form (the kind, the worktree): the next one, or the one before. */
+  NextChoice = 'next-choice',
+  PrevChoice = 'prev-choice',
 }
 
 /**
@@ -60,8 +65,8 @@ export enum Command {
  */
 export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'diff' | 'diff-comment' | 'type';
 
-/** What must hold for a hint to be in the footer: the selected session waits for an answer, or rows are marked. */
-export type HintWhen = 'waiting' | 'marked';
+/** What must hold for a hint to be in the footer: the selected session waits for an answer, rows are marked, or the form's focus is on a choice. */
+export type HintWhen = 'waiting' | 'marked' | 'choice';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -106,6 +111,8 @@ const FORM_KEYS: readonly Binding[] = [
   { command: Command.Cancel, keys: [k('escape'), ch('c', true)], label: 'Esc', help: 'cancel', hint: 'Esc cancel' },
   { command: Command.PrevField, keys: [k('tab', { shift: true }), k('upArrow')], label: 'S-Tab ↑', help: 'previous field' },
   { command: Command.NextField, keys: [k('tab'), k('downArrow')], label: 'Tab ↓', help: 'next field', hint: 'Tab next field' },
+  { command: Command.PrevChoice, keys: [k('leftArrow')], label: '←', help: 'the choice before (kind, worktree)' },
+  { command: Command.NextChoice, keys: [k('rightArrow')], label: '→', help: 'the next choice (kind, worktree)', hint: '←→ choose', when: 'choice' },
   { command: Command.DeleteBack, keys: [k('backspace'), k('delete')], label: 'Backspace', help: 'delete a character' },
   { command: Command.ClearField, keys: [ch('u', true)], label: 'Ctrl-U', help: 'clear the field' },
 ];
@@ -131,6 +138,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its diff, comment (? keys)' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
+    { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
     { command: Command.Clear, keys: [k('escape')], label: 'Esc', help: 'clear the filter' },
     { command: Command.Help, keys: [ch('?')], label: '?', help: 'this help', hint: '? help' },

@@ -5,7 +5,6 @@ import type { SessionView } from '../../state/host-store.js';
 import { ChatPane } from './ChatPane.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { ExplainPane } from './ExplainPane.js';
-import { NewSessionForm } from './NewSessionForm.js';
 import { PreviewPane } from './PreviewPane.js';
 import { PromptPane } from './PromptPane.js';
 import { RenameForm } from './RenameForm.js';
@@ -18,12 +17,10 @@ export interface DetailPaneProps {
   width: number;
 }
 
-/** Beside or below the list: the open form, question, chat, prompt line or explanation, else the selected session's screen. */
+/** Beside or below the list: the rename form, question, chat, prompt line or explanation, else the selected session's screen (the new-session form takes the body: App). */
 export function DetailPane({ state, selected, preview, rows, width }: DetailPaneProps) {
   const o = state.overlay;
   switch (o.kind) {
-    case 'new':
-      return <NewSessionForm fields={o.fields} focus={o.focus} pending={o.pending} error={o.error} width={width} />;
     case 'rename':
       return <RenameForm oldName={o.name} value={o.value} pending={o.pending} error={o.error} width={width} />;
     case 'confirm-kill':

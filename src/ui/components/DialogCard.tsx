@@ -1,7 +1,7 @@
 /** A waiting session's dialog (its question and numbered options) drawn over its screen in the preview. */
 import { Box, Text } from 'ink';
 import type { DialogText } from '../../core/agents/dialog-text.js';
-import { cut } from '../text-width.js';
+import { cutWords } from '../text-width.js';
 
 export interface DialogCardProps {
   dialog: DialogText;
@@ -25,14 +25,14 @@ export function DialogCard({ dialog, width }: DialogCardProps) {
     <Box flexDirection="column" width={width} height={dialogCardRows(dialog)}>
       <Text wrap="truncate-end">
         <Text color="magentaBright">{DIALOG_BAR}</Text>
-        <Text bold>{cut(question, Math.max(1, inner - hint.length))}</Text>
+        <Text bold>{cutWords(question, Math.max(1, inner - hint.length))}</Text>
         <Text dimColor>{hint}</Text>
       </Text>
       {dialog.options.map((o) => (
         <Text key={o.number} wrap="truncate-end">
           <Text color="magentaBright">{DIALOG_BAR}</Text>
           <Text color="magentaBright" bold>{o.number}</Text>
-          <Text inverse={o.selected}>{cut(` ${o.label}`, inner - 1)}</Text>
+          <Text inverse={o.selected}>{cutWords(` ${o.label}`, inner - 1)}</Text>
         </Text>
       ))}
     </Box>

@@ -96,7 +96,7 @@ export function DiffView({ diff: o, rows, width }: DiffViewProps) {
   }, [diffRows, dispatch]);
   const commented = useMemo(() => new Set(o.comments.map(commentPlace)), [o.comments]);
   const unsent = unsentComments(o).length;
-  const title = model ? `diff of ${o.name}: ${model.files.length} file${model.files.length === 1 ? '' : 's'} +${model.added} -${model.removed}${o.comments.length ? `, ${o.comments.length} comments (${unsent} unsent)` : ''}` : `diff of ${o.name}`;
+  const title = model ? `diff of ${o.name}: ${model.files.length} file${model.files.length === 1 ? '' : 's'} +${model.added} -${model.removed}${o.comments.length ? `, ${o.comments.length} comment${o.comments.length === 1 ? '' : 's'} (${unsent} unsent)` : ''}` : `diff of ${o.name}`;
   let body;
   if (o.error) body = <Text color="red" wrap="truncate-end">{`cannot diff ${o.name}: ${o.error}`}</Text>;
   else if (!model || !o.rows) body = <Text dimColor>{`reading ${o.name}'s changes…`}</Text>;

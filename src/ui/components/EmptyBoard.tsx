@@ -7,7 +7,7 @@ export function EmptyBoard({ rows, width }: { rows: number; width: number }) {
       <Text bold>No sessions yet.</Text>
       <Text> </Text>
       <Text>
-        Press <Text color="cyan" bold>n</Text> to start one here (a name, a command and a directory),
+        Press <Text color="cyan" bold>n</Text> to start one here (an agent or any command),
       </Text>
       <Text>or from any shell:</Text>
       <Text color="cyan">  agent-board new --name api -- claude</Text>

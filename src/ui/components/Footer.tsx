@@ -4,7 +4,7 @@ import { memo } from 'react';
 import type { Message } from '../../core/board/board-types.js';
 import { BINDINGS, type HintWhen, type KeyMode } from '../../core/board/keybindings.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
-import { textWidth } from '../text-width.js';
+import { cutWords, textWidth } from '../text-width.js';
 import { ShapedRun } from './ShapedText.js';
 
 export interface FooterProps {
@@ -45,7 +45,7 @@ export const Footer = memo(function Footer({ mode, message, now, width }: Footer
     <Box height={1} width={width}>
       {message ? (
         <Box flexShrink={1} marginRight={2}>
-          <Text color={message.error ? 'red' : 'green'} wrap="truncate-end">{message.text}</Text>
+          <Text color={message.error ? 'red' : 'green'} wrap="truncate-end">{cutWords(message.text, width)}</Text>
         </Box>
       ) : null}
       {shown ? <ShapedRun parts={[{ text: shown, dimColor: true }]} fits={fits} wrap="truncate-end" /> : null}

@@ -29,10 +29,14 @@ const LINE_EDITS = new Set([Command.DeleteBack, Command.ClearField]);
 const CHAT_KEYS = BINDINGS.chat.filter((b) => !LINE_EDITS.has(b.command));
 /** The board's keys that talk to the selected session's program from the board. */
 const SESSION_COMMANDS = new Set([Command.Answer, Command.TypeInto, Command.Mark, Command.Prompt, Command.Explain]);
-const BOARD_KEYS = BINDINGS.list.filter((b) => !SESSION_COMMANDS.has(b.command));
+/** h is told on the demo's walkthrough line, the one thing it hides (room at 80x24). */
+/** The page keys share a row (room at 80x24). */
+const BOARD_KEYS = BINDINGS.list
+  .filter((b) => !SESSION_COMMANDS.has(b.command) && b.command !== Command.HideWalkthrough && b.command !== Command.PageDown)
+  .map((b) => (b.command === Command.PageUp ? { ...b, label: 'PgUp PgDn', help: 'a page up, a page down' } : b));
 const SESSION_KEYS = BINDINGS.list.filter((b) => SESSION_COMMANDS.has(b.command));
 /** Forms, the filter and the prompt line edit alike; their line edits need no telling here (room at 80x24). */
-const FORM_KEYS = BINDINGS.form.filter((b) => !LINE_EDITS.has(b.command));
+const FORM_KEYS = BINDINGS.form.filter((b) => !LINE_EDITS.has(b.command) && b.command !== Command.PrevChoice).map((b) => (b.command === Command.NextChoice ? { ...b, label: '← →', help: 'choose (kind, worktree)' } : b));
 
 /**
  * Every key, from the binding table itself: board keys beside the keys that
@@ -43,6 +47,10 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
   const inner = width - 2;
   const twoColumns = inner >= 76;
   const left = twoColumns ? Math.min(52, Math.floor(inner * 0.55)) : inner;
+  // The blank line before the notes only where it fits: at 80x24 every row is a key (the Board title went otherwise).
+  const right = 3 + FORM_KEYS.length + SESSION_KEYS.length + CHAT_KEYS.length;
+  const tall = twoColumns ? Math.max(1 + BOARD_KEYS.length, right) : 1 + BOARD_KEYS.length + right;
+  const blank = rows >= tall + 4;
   return (
     <Box flexDirection="column" height={rows} width={width} overflow="hidden" paddingX={1}>
       <Box flexDirection={twoColumns ? 'row' : 'column'} gap={twoColumns ? 2 : 0}>
@@ -53,7 +61,7 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
           <Section title="Chat (c)" bindings={CHAT_KEYS} width={twoColumns ? inner - left - 2 : inner} />
         </Box>
       </Box>
-      <Text> </Text>
+      {blank ? <Text> </Text> : null}
       <Text wrap="truncate-end">
         <Text color={ATTENTION_COLOR} bold>{ATTENTION_MARK}</Text> finished or needs you, not seen yet: moving onto it or attaching clears it
       </Text>

@@ -7,7 +7,7 @@ import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';
-import { cut, fit, textWidth } from '../text-width.js';
+import { cut, cutWords, fit, textWidth } from '../text-width.js';
 import { ShapedRun } from './ShapedText.js';
 
 /** Column widths shared by every row of the list. */
@@ -88,7 +88,8 @@ export const SessionRow = memo(function SessionRow({ session: s, selected, marke
         <Text>{since.padStart(TIME)}</Text>
       </Text>
       {wt ? <Text color="magenta" wrap="truncate-end">{wt}</Text> : null}
-      {restAfter > 4 && s.previewLine ? <Text dimColor wrap="truncate-end">{'  ' + cut(s.previewLine.trim(), restAfter)}</Text> : null}
+      {/* The last line is prose as often as not (an agent's status): cut after a whole word. */}
+      {restAfter > 4 && s.previewLine ? <Text dimColor wrap="truncate-end">{'  ' + cutWords(s.previewLine.trim(), restAfter)}</Text> : null}
     </Box>
   );
 });

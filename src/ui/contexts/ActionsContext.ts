@@ -26,6 +26,8 @@ export interface BoardControl {
   keys: SessionKeys;
   /** Revive the lost sessions as this board starts (config.json autoRevive; the first drawing only). */
   autoRevive?: boolean;
+  /** Remembers in the home that the demo's walkthrough line was hidden (none: it is hidden for this run only). Throws what went wrong. */
+  rememberWalkthroughHidden?(): void;
 }
 
 export const ActionsContext = createContext<BoardControl | null>(null);
