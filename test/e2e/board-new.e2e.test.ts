@@ -14,7 +14,7 @@
  *    3 | │ › kind      ‹ demo ›                                                         │
  *    4 | │   name      helper                                                           │
  *   ...
- *   11 | │ runs     /usr/bin/node /.../dist/demo/demo-agent.js --room team              │
+ *   11 | │ runs     /usr/bin/node /.../dist/bundle/demo-agent.js --room team              │
  *   12 | │ in       a new worktree on agent/helper, room team, as helper                │
  *   13 | │ same as  agent-board new --name helper --agent demo --room team --worktree   │
  */
@@ -95,7 +95,7 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     t.keys(['Tab', 'Space']);
     s = await t.waitForScreen('the worktree on, its branch proposed', (x) => (field(x, 'branch') ?? '').includes('agent/helper'));
     expect(field(s, 'kind')).toMatch(/‹ demo ›/);
-    expect(s.text, showScreen(s)).toMatch(/│ runs +\S*node\S* \S+\/dist\/demo\/demo-agent\.js --room team/);
+    expect(s.text, showScreen(s)).toMatch(/│ runs +\S*node\S* \S+\/dist\/bundle\/demo-agent\.js --room team/);
     expect(inForm(s, 'in       a new worktree on agent/helper, room team, as helper')).toBe(true);
     expect(inForm(s, `same as  agent-board new --name helper --agent demo --room team --worktree`)).toBe(true);
     expect(lsJson()).toEqual([]); // nothing started yet
@@ -167,7 +167,7 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     await t.waitForScreen('the branch question', (x) => x.text.includes('branch [agent/asker]:'));
     t.typeLine('');
     const s = await t.waitForScreen('what it will run, and the question', (x) => x.text.includes('start it? (y/n) [y]:'));
-    expect(s.text).toMatch(/^runs: +\S*node\S* \S+\/dist\/demo\/demo-agent\.js --room team \(kind demo\)$/m);
+    expect(s.text).toMatch(/^runs: +\S*node\S* \S+\/dist\/bundle\/demo-agent\.js --room team \(kind demo\)$/m);
     expect(s.text).toContain('in:      a new worktree on agent/asker, room team, as asker');
     expect(s.text).toContain('same as: agent-board new --name asker --agent demo --room team --worktree');
     t.typeLine('');
