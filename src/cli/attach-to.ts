@@ -5,7 +5,7 @@ import { attachEndMessage, remoteConnector, sessionConnector } from '../client/a
 import { parseHost } from '../client/remote.js';
 import { terminalIdentity } from '../client/tty-identity.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
-import { describeExit, findSession } from '../client/sessions.js';
+import { endedText, findSession } from '../client/sessions.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { EXIT, UserError } from '../state/errors.js';
@@ -30,7 +30,7 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
   }
   if (s.status === 'exited') {
     showFinalScreen(home, s.id);
-    process.stdout.write(`${s.name} exited (${describeExit(s)})\n`);
+    process.stdout.write(`${s.name} ${endedText(s)}\n`);
     return;
   }
   const time = cliTime();

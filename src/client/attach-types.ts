@@ -7,14 +7,15 @@ import type { TerminalIdentity } from './tty-identity.js';
 
 /** Thrown by a connect function when the session ended while we were away. */
 export class SessionExitedError extends Error {
-  constructor(readonly code: number | null, readonly signal: string | null) {
+  constructor(readonly code: number | null, readonly signal: string | null, readonly killed?: string) {
     super('the session has exited');
   }
 }
 
 export type AttachResult =
   | { reason: 'detached' }
-  | { reason: 'exited'; code: number | null; signal: string | null }
+  /** `killed`: a user asked for the end (HostRecord.killed). */
+  | { reason: 'exited'; code: number | null; signal: string | null; killed?: string }
   | { reason: 'lost'; message: string };
 
 /** The terminal an attach runs in: the user's, or a test's. */

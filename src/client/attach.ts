@@ -80,7 +80,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         show(m.data);
         return;
       case 'exit':
-        end({ reason: 'exited', code: m.code, signal: m.signal });
+        end({ reason: 'exited', code: m.code, signal: m.signal, ...(m.killed ? { killed: m.killed } : {}) });
         return;
       case 'bye':
         if (m.reason === 'detach') end({ reason: 'detached' });
@@ -196,7 +196,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       } catch (err) {
         if (err instanceof SessionExitedError) {
-          end({ reason: 'exited', code: err.code, signal: err.signal });
+          end({ reason: 'exited', code: err.code, signal: err.signal, ...(err.killed ? { killed: err.killed } : {}) });
           return;
         }
         // try again

@@ -15,6 +15,8 @@ export interface CommandDeps {
   generation: string;
   host: { readonly record: HostRecord; update(patch: Partial<HostRecord>, now?: boolean): void };
   pty: { write(data: string): void; writeBytes(bytes: Uint8Array): void; terminate(): void; signal(sig: NodeJS.Signals): boolean };
+  /** A user asked the program to end (its exit is then a kill: src/runner/kill-request.ts). */
+  kill: { ask(signal: string, escalates: boolean): void };
   redraw: { jiggle(): void };
   activity: { explain(): StatusExplanation; hook(event: string): boolean };
   stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void };
@@ -117,9 +119,11 @@ export class SessionCommands implements SessionOps {
     const sig = signal === undefined ? undefined : normalizeSignal(signal);
     if (!sig || sig === 'SIGTERM') {
       this.d.log(`terminate requested by client ${c.id}`);
+      this.d.kill.ask('SIGTERM', true);
       this.d.pty.terminate();
     } else if (ALLOWED_SIGNALS.has(sig)) {
       this.d.log(`${sig} requested by client ${c.id}`);
+      this.d.kill.ask(sig, sig === 'SIGKILL');
       this.d.pty.signal(sig as NodeJS.Signals);
     } else {
       c.send({ type: 'error', code: 'invalid_message', message: `unknown signal "${signal}"; use one of ${[...ALLOWED_SIGNALS].join(', ')}` });

@@ -64,11 +64,11 @@ export class TerminalStream {
   }
 
   /** The program exited: live clients get what they have not seen yet, then everyone the exit and a goodbye. */
-  farewell(exit: { code: number | null; signal: string | null }): void {
+  farewell(exit: { code: number | null; signal: string | null; killed?: string }): void {
     for (const c of this.d.clients) {
       c.catchUp(this.d.ring.since(c.cursor) ?? []);
       const goodbye = () => {
-        c.send({ type: 'exit', code: exit.code, signal: exit.signal });
+        c.send({ type: 'exit', code: exit.code, signal: exit.signal, ...(exit.killed ? { killed: exit.killed } : {}) });
         c.finish({ type: 'bye', reason: 'exit' });
       };
       // A direct client's terminal gets the last output before the client hears of the exit and restores it.
