@@ -337,6 +337,27 @@ describe.skipIf(!tmuxAvailable())('attach in a real terminal (tmux)', () => {
     expect(session('ex')).toMatchObject({ status: 'exited', exitCode: 7 });
   });
 
+  it('when the runner is killed under it: the terminal back, then one line of its own that says to revive, exit 7', async () => {
+    await newShell('rk');
+    const t = await outerTerminal();
+    const sttyBefore = await outerStty(t);
+    await attach(t, 'rk', (s) => s.lines[0] === INNER);
+    const runner = lsJson().find((x) => x.name === 'rk') as SessionJson & { runnerPid: number };
+    process.kill(runner.runnerPid, 'SIGKILL');
+    // It tries to reconnect for about 4 s first.
+    const s = await t.waitForScreen('the message and the outer prompt', (x) => lastNonEmpty(x) === OUTER && x.text.includes('agent-board revive'), { timeoutMs: 20_000 });
+    const i = s.lines.findIndex((l) => l.includes('agent-board revive'));
+    // Under the session's prompt, not on it, and the outer prompt under the message.
+    expect(s.lines[i - 1], showScreen(s)).toBe(INNER);
+    expect(s.lines[i]).toBe("agent-board: rk's runner is gone, and the attach with it; bring the session back with: agent-board revive rk");
+    expect(s.lines[i + 1]).toBe(OUTER);
+    t.typeLine('echo "code=$?"');
+    await t.waitForScreen('the exit code', (x) => x.lines.includes('code=7'));
+    expect(t.display('#{alternate_on} #{cursor_flag} #{mouse_any_flag}')).toBe('0 1 0');
+    expect(await outerStty(t)).toBe(sttyBefore);
+    expect(session('rk').status).toBe('lost');
+  });
+
   it('gives the terminal back when the session exits while it has the alternate screen and the mouse on', async () => {
     newSession('fs', [
       'bash',
