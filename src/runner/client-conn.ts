@@ -68,6 +68,7 @@ export class ClientConn implements Disposable {
   private wanted: TermSize | null = null;
   private statusPushes = false;
   private activeAt = 0;
+  private saidDetach = false;
   /** How frames to this client are written: NDJSON until its hello's reply picked another. */
   private wire: Framing = 'ndjson';
   /** Output goes here instead of the socket (direct output), or null. */
@@ -108,6 +109,16 @@ export class ClientConn implements Disposable {
   /** Wants a `status` push on every host record change (the board does). */
   get watchesStatus(): boolean {
     return this.statusPushes;
+  }
+
+  /** The client asked to leave (`detach`), rather than its connection dropping (it may reconnect). */
+  get detached(): boolean {
+    return this.saidDetach;
+  }
+
+  /** It asked to leave. */
+  detach(): void {
+    this.saidDetach = true;
   }
 
   /** When the client last typed or resized (ms since the epoch), for the latest-active resize policy. */

@@ -129,6 +129,7 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
     gate: ANYONE,
     envelope: 'either',
     handle: (_s, { c, acks }) => {
+      c.detach(); // on purpose: the size it held goes back at once (src/runner/size-policy.ts)
       const leave = () => {
         acks?.applied();
         c.finish({ type: 'bye', reason: 'detach' });

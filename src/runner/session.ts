@@ -136,7 +136,7 @@ export class Session implements Disposable {
     );
     this.onActivity = this.activity.onChange;
     const exited = () => this.exitState !== null;
-    this.size = new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, exited });
+    this.size = this.store.add(new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, scheduler, exited }));
     const { control, prompts } = wireControl({
       source: {
         id: rec.id,
