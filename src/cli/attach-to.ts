@@ -1,6 +1,6 @@
 /** Attaching the terminal to a session (`attach`, and `new --attach`): the full screen, then one line on how it ended. */
 import fs from 'node:fs';
-import { runAttach } from '../client/attach.js';
+import { attachHintWanted, runAttach } from '../client/attach.js';
 import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach-session.js';
 import { parseHost } from '../client/remote.js';
 import { terminalIdentity } from '../client/tty-identity.js';
@@ -47,6 +47,7 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
     terminal: terminalIdentity(process.stdout),
     detachKey: parsed.key,
     readOnly: o.readOnly,
+    hint: attachHintWanted(process.env),
   });
   switch (result.reason) {
     case 'detached':
@@ -81,7 +82,7 @@ async function attachRemote(host: string, ref: string, detachKey: DetachKey, rea
   }
   const time = cliTime();
   const remote = remoteConnector(host, ref, time, readOnly);
-  const result = await runAttach({ scheduler: time.scheduler, connect: remote.connect, input: process.stdin, output: process.stdout, detachKey, readOnly });
+  const result = await runAttach({ scheduler: time.scheduler, connect: remote.connect, input: process.stdin, output: process.stdout, detachKey, readOnly, hint: attachHintWanted(process.env) });
   const name = `${remote.session()?.name ?? ref} on ${host}`;
   if (result.reason === 'lost') {
     process.stdout.write(freshLine(process.stdout.columns ?? 80));

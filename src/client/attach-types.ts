@@ -68,4 +68,10 @@ export interface AttachOptions {
   log?: (line: string) => void;
   /** Direct output went on or off: nothing the client writes may go into the runner's output meanwhile (the board's rings). */
   onDirect?: (on: boolean) => void;
+  /**
+   * Whether the first frame carries the note that names the detach key (drawn by the runner over
+   * this client's frames for a few seconds or until the first key; src/runner/attach-hint.ts).
+   * Default on; AGENT_BOARD_ATTACH_HINT=0 turns it off (attachHintWanted).
+   */
+  hint?: boolean;
 }

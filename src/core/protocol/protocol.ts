@@ -114,6 +114,12 @@ export interface SubscribeTerminal {
   rows?: number;
   /** Asks the runner to write the output to the client's own terminal itself (docs/protocol.md, "Direct output"). */
   direct?: DirectRequest;
+  /**
+   * A note to draw over this client's first frames (the attach's detach key), for a few seconds or
+   * until its first key; then a fresh exact frame (docs/protocol.md, "The attach's hint"). An older
+   * runner ignores it.
+   */
+  hint?: string;
 }
 /**
  * Who the client is and which terminal it writes to, so the runner can check that the client is
