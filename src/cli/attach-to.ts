@@ -1,15 +1,16 @@
 /** Attaching the terminal to a session (`attach`, and `new --attach`): the full screen, then one line on how it ended. */
 import fs from 'node:fs';
-import { runAttach } from '../client/attach.js';
+import { attachHintWanted, runAttach } from '../client/attach.js';
 import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach-session.js';
 import { parseHost } from '../client/remote.js';
 import { terminalIdentity } from '../client/tty-identity.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
-import { describeExit, findSession } from '../client/sessions.js';
+import { endedText, findSession } from '../client/sessions.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
-import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
+import { AltScreenTracker, freshLine, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { finalScreenFile } from '../state/paths.js';
+import { listSessions, type SessionView } from '../state/host-store.js';
+import { finalScreenFile, runnerLog } from '../state/paths.js';
 import { cliTime } from './cli-time.js';
 import { getHome } from './context.js';
 
@@ -30,7 +31,7 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
   }
   if (s.status === 'exited') {
     showFinalScreen(home, s.id);
-    process.stdout.write(`${s.name} exited (${describeExit(s)})\n`);
+    process.stdout.write(`${s.name} ${endedText(s)}\n`);
     return;
   }
   const time = cliTime();
@@ -46,6 +47,7 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
     terminal: terminalIdentity(process.stdout),
     detachKey: parsed.key,
     readOnly: o.readOnly,
+    hint: attachHintWanted(process.env),
   });
   switch (result.reason) {
     case 'detached':
@@ -53,8 +55,23 @@ export async function attachTo(ref: string, o: AttachCliOptions): Promise<void> 
       process.stdout.write(`\r\n\x1b[J${attachEndMessage(s.name, result)}\r\n`);
       return;
     case 'lost':
-      throw new UserError(`${result.message} (${s.name}); check it with: agent-board ls`, EXIT.runnerDied);
+      // The terminal is restored; the line goes under what the program left, not onto its prompt.
+      process.stdout.write(freshLine(process.stdout.columns ?? 80));
+      throw new UserError(lostAdvice(home, s), EXIT.runnerDied);
   }
+}
+
+/**
+ * Why an attach could not go on, and what to do, from what the session is now: a runner that is
+ * gone leaves the session lost (revive brings it back in place); one that still runs but does not
+ * answer is for its log.
+ */
+function lostAdvice(home: string, s: SessionView): string {
+  const now = listSessions(home).find((x) => x.id === s.id);
+  if (!now) return `${s.name} was removed while attached`;
+  if (now.status === 'lost') return `${s.name}'s runner is gone, and the attach with it; bring the session back with: agent-board revive ${s.name}`;
+  if (now.status === 'exited') return `${s.name} ${endedText(now)} while the connection was down`;
+  return `lost the connection to ${s.name} and could not reconnect, though its runner still runs; see ${runnerLog(home, s.id)}`;
 }
 
 /** attach --host: the same full screen, with the connection going through ssh (see src/client/remote.ts). */
@@ -65,9 +82,14 @@ async function attachRemote(host: string, ref: string, detachKey: DetachKey, rea
   }
   const time = cliTime();
   const remote = remoteConnector(host, ref, time, readOnly);
-  const result = await runAttach({ scheduler: time.scheduler, connect: remote.connect, input: process.stdin, output: process.stdout, detachKey, readOnly });
+  const result = await runAttach({ scheduler: time.scheduler, connect: remote.connect, input: process.stdin, output: process.stdout, detachKey, readOnly, hint: attachHintWanted(process.env) });
   const name = `${remote.session()?.name ?? ref} on ${host}`;
-  if (result.reason === 'lost') throw new UserError(`${result.message} (${name}); check it with: agent-board ls --host ${host}`, EXIT.runnerDied);
+  if (result.reason === 'lost') {
+    process.stdout.write(freshLine(process.stdout.columns ?? 80));
+    // Whether the runner there died or the link did, ls there says; revive there brings a lost one back.
+    const id = remote.session()?.id ?? ref;
+    throw new UserError(`${result.message} (${name}); check it with: agent-board ls --host ${host}; if it is lost there: ssh ${host} agent-board revive ${id}`, EXIT.runnerDied);
+  }
   process.stdout.write(`\r\n\x1b[J${attachEndMessage(name, result)}\r\n`);
 }
 

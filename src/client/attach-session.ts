@@ -20,7 +20,7 @@ export function sessionConnector(home: string, s: SessionView, time: Time, readO
   return async (pipelined) => {
     const now = fresh ? s : listSessions(home).find((x) => x.id === s.id);
     fresh = false;
-    if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
+    if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal, now.killed);
     return connectSession(home, now ?? s, 'attach', time, readOnly, pipelined);
   };
 }
@@ -42,7 +42,7 @@ export function remoteConnector(host: string, ref: string, time: Time, readOnly 
       if (known && err instanceof RemoteError && !err.sshFailed) {
         const id = known.id;
         const now = (await listRemote(host, time.scheduler).catch(() => [])).find((x) => x.id === id);
-        if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal);
+        if (now?.status === 'exited') throw new SessionExitedError(now.exitCode, now.exitSignal, now.killed);
       }
       throw err;
     }
@@ -56,6 +56,8 @@ export function attachEndMessage(name: string, r: AttachResult): string {
     case 'detached':
       return `detached from ${name}`;
     case 'exited':
+      // A kill someone asked for (kill, the board's x, restart) is no failure: it says so.
+      if (r.killed) return `${name} was killed (${r.signal ?? `exit code ${r.code}`})`;
       return `${name} exited ${r.signal ? `(killed by ${r.signal})` : `with code ${r.code}`}`;
     case 'lost':
       return `${r.message} (${name})`;

@@ -7,14 +7,15 @@ import type { TerminalIdentity } from './tty-identity.js';
 
 /** Thrown by a connect function when the session ended while we were away. */
 export class SessionExitedError extends Error {
-  constructor(readonly code: number | null, readonly signal: string | null) {
+  constructor(readonly code: number | null, readonly signal: string | null, readonly killed?: string) {
     super('the session has exited');
   }
 }
 
 export type AttachResult =
   | { reason: 'detached' }
-  | { reason: 'exited'; code: number | null; signal: string | null }
+  /** `killed`: a user asked for the end (HostRecord.killed). */
+  | { reason: 'exited'; code: number | null; signal: string | null; killed?: string }
   | { reason: 'lost'; message: string };
 
 /** The terminal an attach runs in: the user's, or a test's. */
@@ -67,4 +68,10 @@ export interface AttachOptions {
   log?: (line: string) => void;
   /** Direct output went on or off: nothing the client writes may go into the runner's output meanwhile (the board's rings). */
   onDirect?: (on: boolean) => void;
+  /**
+   * Whether the first frame carries the note that names the detach key (drawn by the runner over
+   * this client's frames for a few seconds or until the first key; src/runner/attach-hint.ts).
+   * Default on; AGENT_BOARD_ATTACH_HINT=0 turns it off (attachHintWanted).
+   */
+  hint?: boolean;
 }

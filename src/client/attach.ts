@@ -1,5 +1,5 @@
 /** The full-screen attach client: the user's terminal on a session until the detach key, the exit, or the runner's loss. */
-import { findDetachKey } from '../core/terminal/detach-key.js';
+import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { kindNamed } from '../state/kind-files.js';
 import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
 import { JiggleChain } from './jiggle-chain.js';
@@ -12,6 +12,16 @@ import { DirectSide } from './attach-direct.js';
 import { AttachKeys } from './attach-keys.js';
 import { OutputBatch } from './attach-output.js';
 import { SessionExitedError, type AttachOptions, type AttachResult } from './attach-types.js';
+
+/** The note over the first frame: how to leave. */
+export function attachHintText(key: DetachKey, readOnly: boolean): string {
+  return `${readOnly ? 'read-only · ' : ''}${key.label} detaches · agent-board`;
+}
+
+/** Whether attaches show the note: AGENT_BOARD_ATTACH_HINT=0 (or off, no, false) turns it off. */
+export function attachHintWanted(env: Readonly<Record<string, string | undefined>>): boolean {
+  return !/^(0|off|no|false)$/i.test(env.AGENT_BOARD_ATTACH_HINT ?? '');
+}
 
 export { SessionExitedError, type AttachInput, type AttachOptions, type AttachOutput, type AttachResult } from './attach-types.js';
 
@@ -61,7 +71,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       case 'replay_begin':
         generation = m.generation;
-        goneLive();
+        firstLive();
         return;
       case 'snapshot_screen':
         // Whatever the terminal shows now (an earlier frame, the user's shell) goes first.
@@ -70,7 +80,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       case 'snapshot_end':
         // Direct: the runner wrote the frame and what follows; we cannot resume from a seq we never saw.
         if (!direct.active) nextSeq = m.nextSeq;
-        goneLive();
+        firstLive();
         return;
       case 'output':
         if (direct.active) return; // never sent while direct
@@ -80,7 +90,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         show(m.data);
         return;
       case 'exit':
-        end({ reason: 'exited', code: m.code, signal: m.signal });
+        end({ reason: 'exited', code: m.code, signal: m.signal, ...(m.killed ? { killed: m.killed } : {}) });
         return;
       case 'bye':
         if (m.reason === 'detach') end({ reason: 'detached' });
@@ -93,6 +103,17 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         direct.handle(m);
         return;
     }
+  };
+
+  /**
+   * Whether the current subscribe has gone live yet: a later frame on the same subscribe (the
+   * runner's own, for a client that fell behind or for the attach's note) is no new watcher.
+   */
+  let subscribed = false;
+  const firstLive = () => {
+    if (!subscribed) return;
+    subscribed = false;
+    goneLive();
   };
 
   /** The stream is live: make the program redraw for the watcher it now has (a redraw after a jiggle, src/client/jiggle-chain.ts). */
@@ -108,6 +129,13 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   };
 
   const ourSize = () => ({ cols: output.columns ?? 80, rows: output.rows ?? 24 });
+  /** The note naming the detach key, asked for on the first subscribe only: a reconnect is no news. */
+  let hintAsked = false;
+  const hint = (): { hint?: string } => {
+    if (hintAsked || opts.hint === false) return {};
+    hintAsked = true;
+    return { hint: attachHintText(opts.detachKey, opts.readOnly === true) };
+  };
   const sendSize = () => {
     if (opts.readOnly || !channel) return;
     channel.send({ type: 'resize', ...ourSize() }); // latest wins: each resize is a new command
@@ -160,6 +188,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       }),
     );
     const reconciled = ch.reconcile([], ATTACH_RECONCILE_TIMEOUT_MS);
+    subscribed = true;
     if (prepared) {
       if (!c.pipelined?.includes(prepared)) c.send(prepared);
       nextSeq = null;
@@ -175,7 +204,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
       // Nothing to resume from (the first connect, or a cursor we never had): the baseline
       // cannot change what we ask for, so the subscription goes in the same write as the
       // reconcile instead of a round trip later. The first frame is that round trip sooner.
-      c.send({ type: 'subscribe_terminal', ...size, ...want });
+      c.send({ type: 'subscribe_terminal', ...size, ...want, ...hint() });
       nextSeq = null;
       return;
     }
@@ -196,7 +225,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
         return;
       } catch (err) {
         if (err instanceof SessionExitedError) {
-          end({ reason: 'exited', code: err.code, signal: err.signal });
+          end({ reason: 'exited', code: err.code, signal: err.signal, ...(err.killed ? { killed: err.killed } : {}) });
           return;
         }
         // try again
@@ -237,7 +266,7 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   // Pipelined only when the stream holds no keys: the request's hold() would give them out before there is a connection.
   if (opts.firstConnect && !((input.readableLength ?? 0) > 0)) {
     raw();
-    const first = { type: 'subscribe_terminal', ...(opts.readOnly ? {} : ourSize()), ...direct.request() } as const;
+    const first = { type: 'subscribe_terminal', ...(opts.readOnly ? {} : ourSize()), ...direct.request(), ...hint() } as const;
     try {
       await subscribe(await opts.firstConnect([first]), first);
     } catch (err) {

@@ -31,7 +31,7 @@ const RUNNER_EXIT_POLL_MS = 50;
 const RESTART_POLL_MS = 20;
 
 export type KillOutcome =
-  | { kind: 'exit'; code: number | null; signal: string | null }
+  | { kind: 'exit'; code: number | null; signal: string | null; killed?: string }
   | { kind: 'still-running'; signal: string }
   | { kind: 'already-exited' }
   | { kind: 'signalled-orphan'; signal: string; pid: number };
@@ -66,7 +66,7 @@ export async function killSession(home: string, s: SessionView, time: Time, sign
   }
 }
 
-type WaitResult = { kind: 'exit'; code: number | null; signal: string | null } | { kind: 'error'; message: string } | { kind: 'timeout' } | { kind: 'runner-gone' };
+type WaitResult = { kind: 'exit'; code: number | null; signal: string | null; killed?: string } | { kind: 'error'; message: string } | { kind: 'timeout' } | { kind: 'runner-gone' };
 
 /**
  * The runner's `exit`, an error, the deadline, or, sooner, the runner gone: once the connection
@@ -83,7 +83,7 @@ function waitForExit(conn: RunnerConnection, timeoutMs: number, runnerPid: numbe
     waiting.add(conn.scheduler.setTimeout(() => done({ kind: 'timeout' }), timeoutMs));
     waiting.add(
       conn.onMessage((m) => {
-        if (m.type === 'exit') done({ kind: 'exit', code: m.code, signal: m.signal });
+        if (m.type === 'exit') done({ kind: 'exit', code: m.code, signal: m.signal, ...(m.killed ? { killed: m.killed } : {}) });
         else if (m.type === 'error') done({ kind: 'error', message: m.message });
       }),
     );
@@ -216,6 +216,7 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
     generation: null,
     exitCode: null,
     exitSignal: null,
+    killed: undefined,
     activity: undefined,
     activitySource: undefined,
     activitySince: undefined,

@@ -78,6 +78,15 @@ export function describeExit(s: Pick<HostRecord, 'exitCode' | 'exitSignal'>): st
   return s.exitSignal ? `killed by ${s.exitSignal}` : `exit code ${s.exitCode ?? 'unknown'}`;
 }
 
+/**
+ * How a program ended, in words: `killed (SIGHUP)` when a user asked for it (host.json `killed`:
+ * `kill`, the board's x, `rm --force`, `restart`), else `exited (exit code 3)` or
+ * `exited (killed by SIGSEGV)`, a signal nobody asked for.
+ */
+export function endedText(s: Pick<HostRecord, 'exitCode' | 'exitSignal' | 'killed'>): string {
+  return s.killed ? `killed (${s.exitSignal ?? `exit code ${s.exitCode ?? 'unknown'}`})` : `exited (${describeExit(s)})`;
+}
+
 export interface NewSessionOptions {
   name?: string;
   command: string;

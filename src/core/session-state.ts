@@ -23,8 +23,21 @@ export function sessionState(s: Pick<HostRecord, 'status' | 'activity'>): Sessio
   return s.activity;
 }
 
-/** The state with how an exited session ended, as `ls` prints it: `busy`, `exited(0)`, `exited(SIGTERM)`. */
-export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal'>): string {
+/**
+ * How an exited program ended: `ok` (code 0), `killed` (it ended after a user asked for it:
+ * `kill`, the board's x, `rm --force`, `restart`; the runner records that as `killed`), or
+ * `failed` (any other code, or a signal nobody asked for).
+ */
+export type ExitKind = 'ok' | 'killed' | 'failed';
+
+export function exitKind(s: Pick<HostRecord, 'exitCode' | 'exitSignal' | 'killed'>): ExitKind {
+  if (s.killed) return 'killed';
+  return s.exitCode === 0 && !s.exitSignal ? 'ok' : 'failed';
+}
+
+/** The state with how an exited session ended, as `ls` prints it: `busy`, `exited(0)`, `exited(SIGSEGV)`, `killed(SIGHUP)`. */
+export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed'>): string {
   const state = sessionState(s);
-  return state === 'exited' ? `exited(${s.exitSignal ?? s.exitCode ?? '?'})` : state;
+  if (state !== 'exited') return state;
+  return `${exitKind(s) === 'killed' ? 'killed' : 'exited'}(${s.exitSignal ?? s.exitCode ?? '?'})`;
 }

@@ -56,6 +56,14 @@ export interface Chunk {
   data: string;
 }
 
+/** What a connection knows of its attach note (src/runner/attach-hint.ts). */
+export interface AttachHintLike extends Disposable {
+  readonly text: string;
+  readonly showing: boolean;
+  output(): void;
+  key(): void;
+}
+
 let nextClientId = 1;
 
 export class ClientConn implements Disposable {
@@ -68,6 +76,9 @@ export class ClientConn implements Disposable {
   private wanted: TermSize | null = null;
   private statusPushes = false;
   private activeAt = 0;
+  private saidDetach = false;
+  /** The attach's note over its first frames, while it is due (src/runner/attach-hint.ts). */
+  private note: AttachHintLike | null = null;
   /** How frames to this client are written: NDJSON until its hello's reply picked another. */
   private wire: Framing = 'ndjson';
   /** Output goes here instead of the socket (direct output), or null. */
@@ -108,6 +119,27 @@ export class ClientConn implements Disposable {
   /** Wants a `status` push on every host record change (the board does). */
   get watchesStatus(): boolean {
     return this.statusPushes;
+  }
+
+  /** The note over this client's frames while it is due, or null. */
+  get hint(): AttachHintLike | null {
+    return this.note?.showing ? this.note : null;
+  }
+
+  /** A note over this client's frames from now (a new subscribe's; null: none); the old one goes. */
+  showHint(h: AttachHintLike | null): void {
+    this.note?.dispose();
+    this.note = h;
+  }
+
+  /** The client asked to leave (`detach`), rather than its connection dropping (it may reconnect). */
+  get detached(): boolean {
+    return this.saidDetach;
+  }
+
+  /** It asked to leave. */
+  detach(): void {
+    this.saidDetach = true;
   }
 
   /** When the client last typed or resized (ms since the epoch), for the latest-active resize policy. */
@@ -271,6 +303,7 @@ export class ClientConn implements Disposable {
   /** The connection is done with: listeners released; a socket not already ending is destroyed. */
   dispose(): void {
     this.store.dispose();
+    this.showHint(null);
     this.outputTo(null);
     if (!this.socket.writableEnded && !this.socket.destroyed) this.socket.destroy();
   }

@@ -99,7 +99,7 @@ export async function runRunner(id: string): Promise<void> {
   const s: Session = (session = new Session({
     hostFile: hostFile(home, id),
     // The pid with the boot and the start time: a reused pid (after a reboot) is not taken for this runner (host-store.ts).
-    record: { ...rec, runnerPid: process.pid, runnerBootId: bootId() ?? undefined, runnerStartTime: processStartTime('self') ?? undefined, generation, foregroundAgent: undefined },
+    record: { ...rec, runnerPid: process.pid, runnerBootId: bootId() ?? undefined, runnerStartTime: processStartTime('self') ?? undefined, generation, foregroundAgent: undefined, killed: undefined },
     log,
     generation,
     env,
@@ -119,7 +119,7 @@ export async function runRunner(id: string): Promise<void> {
   }));
   process.on('SIGTERM', () => {
     log('runner got SIGTERM: terminating the child');
-    s.pty.terminate();
+    s.terminate();
   });
   const wakes = runner.add(
     new RunnerWakes({

@@ -54,6 +54,8 @@ export interface SessionOps {
   rename(name: string): string | null;
   hook(kind: string, event: string, sessionId?: string): void;
   subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void;
+  /** The client leaves: what must reach its terminal first (the attach's note taken away), then `then`. */
+  leaving(c: ClientConn, then: () => void): void;
   watchStatus(c: ClientConn): void;
   reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void;
   /** Keystrokes (the client's own size applies first). */
@@ -128,14 +130,18 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
   detach: {
     gate: ANYONE,
     envelope: 'either',
-    handle: (_s, { c, acks }) => {
+    handle: (s, { c, acks }) => {
+      c.detach(); // on purpose: the size it held goes back at once (src/runner/size-policy.ts)
       const leave = () => {
         acks?.applied();
         c.finish({ type: 'bye', reason: 'detach' });
       };
-      // Direct output first stops and is handed back (direct_off), so the client restores its terminal after our last byte.
-      if (c.direct) void c.handBack(HANDBACK_TIMEOUT_MS).then(leave);
-      else leave();
+      // The attach's note goes first (an exact frame without it); direct output then stops and is
+      // handed back (direct_off), so the client restores its terminal after our last byte.
+      s.leaving(c, () => {
+        if (c.direct) void c.handBack(HANDBACK_TIMEOUT_MS).then(leave);
+        else leave();
+      });
     },
   },
   input: {

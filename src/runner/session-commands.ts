@@ -15,9 +15,11 @@ export interface CommandDeps {
   generation: string;
   host: { readonly record: HostRecord; update(patch: Partial<HostRecord>, now?: boolean): void };
   pty: { write(data: string): void; writeBytes(bytes: Uint8Array): void; terminate(): void; signal(sig: NodeJS.Signals): boolean };
+  /** A user asked the program to end (its exit is then a kill: src/runner/kill-request.ts). */
+  kill: { ask(signal: string, escalates: boolean): void };
   redraw: { jiggle(): void };
   activity: { explain(): StatusExplanation; hook(event: string): boolean };
-  stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void };
+  stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number, hint?: string): void; withoutHint(c: ClientConn, then: () => void): void };
   /** A subscribe's direct-output request, answered (src/runner/direct-terminal.ts): true when the runner writes to the client's terminal. */
   direct(c: ClientConn, req: DirectRequest | undefined): boolean;
   control: {
@@ -72,7 +74,11 @@ export class SessionCommands implements SessionOps {
     if (msg.cols !== undefined && msg.rows !== undefined && !c.readOnly && !this.d.exited()) this.d.size.resizeFor(c, msg.cols, msg.rows);
     // Direct output starts with a fresh frame: the client cannot know what its terminal was last shown.
     const direct = this.d.direct(c, msg.direct);
-    this.d.stream.subscribe(c, direct ? undefined : msg.sinceSeq, msg.scrollback ?? 0);
+    this.d.stream.subscribe(c, direct ? undefined : msg.sinceSeq, msg.scrollback ?? 0, msg.hint);
+  }
+
+  leaving(c: ClientConn, then: () => void): void {
+    this.d.stream.withoutHint(c, then);
   }
 
   watchStatus(c: ClientConn): void {
@@ -87,11 +93,13 @@ export class SessionCommands implements SessionOps {
   type(c: ClientConn, data: string): void {
     if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
     this.d.pty.write(data);
+    c.hint?.key(); // after the key: it goes first, the note's frame after
   }
 
   typeBytes(c: ClientConn, bytes: Uint8Array): void {
     if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
     this.d.pty.writeBytes(bytes);
+    c.hint?.key();
   }
 
   typedByRelay(c: ClientConn): void {
@@ -99,6 +107,7 @@ export class SessionCommands implements SessionOps {
     // us again (EchoRelay.resized), and an attach asks for its size before it goes live, so this is a no-op
     // unless another client's resize came between the attach and the client's first key.
     if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
+    c.hint?.key();
   }
 
   acceptPrompt(acks: Acks, msg: InputMsg): void {
@@ -117,9 +126,11 @@ export class SessionCommands implements SessionOps {
     const sig = signal === undefined ? undefined : normalizeSignal(signal);
     if (!sig || sig === 'SIGTERM') {
       this.d.log(`terminate requested by client ${c.id}`);
+      this.d.kill.ask('SIGTERM', true);
       this.d.pty.terminate();
     } else if (ALLOWED_SIGNALS.has(sig)) {
       this.d.log(`${sig} requested by client ${c.id}`);
+      this.d.kill.ask(sig, sig === 'SIGKILL');
       this.d.pty.signal(sig as NodeJS.Signals);
     } else {
       c.send({ type: 'error', code: 'invalid_message', message: `unknown signal "${signal}"; use one of ${[...ALLOWED_SIGNALS].join(', ')}` });

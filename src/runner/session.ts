@@ -26,6 +26,7 @@ import { PtyHost, type ChildExit, type PtyOutput } from './pty-host.js';
 import { Redraw } from './redraw.js';
 import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
 import { SessionCommands } from './session-commands.js';
+import { KillRequest } from './kill-request.js';
 import { SizePolicy } from './size-policy.js';
 import { TerminalModel } from './terminal-model.js';
 import { TerminalStream } from './terminal-stream.js';
@@ -62,6 +63,8 @@ export class Session implements Disposable {
   private readonly size: SizePolicy;
   private readonly routes: DispatchDeps;
   private exitState: ChildExit | null = null;
+  /** Whether a user asked the program to end: its exit is then `killed`, not a failure. */
+  private readonly kill: KillRequest;
   /** When the program last printed (ms since the epoch), for when-idle prompts and wakes. */
   private lastOutputMs = 0;
   private readonly printed = this.store.add(new Emitter<void>());
@@ -77,6 +80,7 @@ export class Session implements Disposable {
   constructor(private readonly deps: SessionDeps) {
     const { clock, scheduler, log } = deps;
     const rec = deps.record;
+    this.kill = new KillRequest(clock);
     this.model = this.store.add(
       new TerminalModel({
         cols: rec.cols,
@@ -134,7 +138,7 @@ export class Session implements Disposable {
     // A title read once its chunk is in the model: the state goes out with the line that caused it.
     this.store.add(this.model.onTitleChange(() => this.model.whenParsed(() => this.activity.titleChanged())));
     const exited = () => this.exitState !== null;
-    this.size = new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, exited });
+    this.size = this.store.add(new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, scheduler, exited }));
     const { control, prompts } = wireControl({
       source: {
         id: rec.id,
@@ -165,6 +169,7 @@ export class Session implements Disposable {
       generation: deps.generation,
       host: this.host,
       pty: this.pty,
+      kill: this.kill,
       redraw,
       activity: this.activity,
       stream: this.stream,
@@ -235,6 +240,12 @@ export class Session implements Disposable {
     dispatch(this.routes, c, msg, envelope);
   }
 
+  /** The runner was asked to go (SIGTERM: `rm --force`): the program is ended as `kill` ends it, and its exit is a kill. */
+  terminate(): void {
+    this.kill.ask('SIGTERM', true);
+    this.pty.terminate();
+  }
+
   /** Everything the session holds, released (the child, if still running, is told to go). */
   dispose(): void {
     this.store.dispose();
@@ -259,7 +270,8 @@ export class Session implements Disposable {
 
   private onChildExit(e: ChildExit): void {
     this.exitState = e;
-    this.deps.log(`child exited: code ${e.code} signal ${e.signal}`);
+    const killed = this.kill.killedWith();
+    this.deps.log(`child exited: code ${e.code} signal ${e.signal}${killed ? ` (killed: ${killed} was asked for)` : ''}`);
     this.control.sessionEnded(e);
     this.activity.dispose();
     // Let the model take in the last output, keep the final screen, then say goodbye.
@@ -267,8 +279,8 @@ export class Session implements Disposable {
       const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
       if (!saved.ok) this.deps.log(`could not save the final screen: ${saved.message}`);
       this.captureResumeId();
-      this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, childPid: null, childStartTime: undefined, foregroundAgent: undefined }, true);
-      this.stream.farewell(e);
+      this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, killed, childPid: null, childStartTime: undefined, foregroundAgent: undefined }, true);
+      this.stream.farewell({ ...e, ...(killed ? { killed } : {}) });
       this.deps.onFinished();
     });
   }

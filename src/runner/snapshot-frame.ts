@@ -108,7 +108,22 @@ function pendingWrap(term: Terminal, p: Painter, b: BufferInternals, alt: boolea
  *   it replaces that cursor anyway).
  * The property test leaves out exactly these, each where it compares.
  */
-export function screenFrameOf(term: Terminal, tracked: TrackedModes): string {
+/**
+ * A one-line note drawn over a client's frame (the attach's detach key: src/runner/attach-hint.ts),
+ * in reverse video at the right of the row farthest from the cursor, one column from the edge,
+ * with the default pen. It goes after the cells and before the cursor, pen, charsets and modes,
+ * so the terminal's state is the frame's exactly; only the cells under it differ, until the
+ * client's next frame.
+ */
+function overlaySequence(term: Terminal, p: Painter, row: number, text: string): void {
+  const room = term.cols - 2;
+  if (room < 4) return;
+  const shown = ` ${text} `.slice(0, room);
+  p.setPen(DEFAULT_ATTR);
+  p.out += cup(row, term.cols - 1 - shown.length) + `\x1b[7m${shown}\x1b[27m`;
+}
+
+export function screenFrameOf(term: Terminal, tracked: TrackedModes, overlay?: string): string {
   const c = core(term);
   const { rows, cols } = term;
   const p = new Painter(cols);
@@ -139,6 +154,7 @@ export function screenFrameOf(term: Terminal, tracked: TrackedModes): string {
     p.out += '\x1b[?1049h' + kittyFlagsSequence(tracked.kittyFlagsAlt) + '\x1b[?1049l';
   }
   const b = c.buffer;
+  if (overlay) overlaySequence(term, p, b.y < rows / 2 ? rows - 1 : 0, overlay);
   savedCursorSetup(term, p, b);
   p.out += '\x1b7\x1b(B';
   const modes = term.modes;

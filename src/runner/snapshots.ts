@@ -19,7 +19,7 @@ export interface SnapshotModel {
   readonly parsedSeq: number;
   readonly historyLength: number;
   readonly term: { readonly cols: number; readonly rows: number };
-  screenFrame(): string;
+  screenFrame(overlay?: string): string;
   historySlice(start: number, end: number): string;
   freeze(): void;
   thaw(): void;
@@ -38,7 +38,8 @@ export interface SnapshotSource {
 /** The next history slice goes on the next turn of the event loop (others' I/O runs in between). */
 const NEXT_SLICE_MS = 0;
 
-export function sendSnapshot(src: SnapshotSource, c: ClientConn, historyWanted: number): void {
+/** `overlay`: a note drawn over this client's frame only (src/runner/attach-hint.ts); `onLive`: called once the client is live again. */
+export function sendSnapshot(src: SnapshotSource, c: ClientConn, historyWanted: number, overlay?: string, onLive?: () => void): void {
   if (!c.beginSnapshot().ok) return; // refused and logged by the connection
   const { model } = src;
   model.whenSettled(() => {
@@ -54,9 +55,9 @@ export function sendSnapshot(src: SnapshotSource, c: ClientConn, historyWanted: 
       generation: src.generation,
       historyLines: lines,
     });
-    c.sendScreen(model.screenFrame()); // to the client's terminal itself, for direct output
+    c.sendScreen(model.screenFrame(overlay)); // to the client's terminal itself, for direct output
     if (lines === 0) {
-      goLive(src, c, seq);
+      goLive(src, c, seq, onLive);
       return;
     }
     model.freeze();
@@ -74,7 +75,7 @@ export function sendSnapshot(src: SnapshotSource, c: ClientConn, historyWanted: 
         return;
       }
       model.thaw();
-      goLive(src, c, seq);
+      goLive(src, c, seq, onLive);
     };
     later(src, step);
   });
@@ -89,13 +90,14 @@ function later(src: SnapshotSource, fn: () => void): void {
   );
 }
 
-function goLive(src: SnapshotSource, c: ClientConn, seq: number): void {
+function goLive(src: SnapshotSource, c: ClientConn, seq: number, onLive?: () => void): void {
   c.send({ type: 'snapshot_end', nextSeq: seq });
   const missed = src.ring.since(seq);
   if (missed === null) {
     // So much output arrived meanwhile that the ring let go of it: start over.
-    sendSnapshot(src, c, 0);
+    sendSnapshot(src, c, 0, undefined, onLive);
     return;
   }
   c.goLive(seq, missed);
+  onLive?.();
 }

@@ -268,8 +268,8 @@ export class TerminalModel {
    * blank screen, or right after the history lines (which it then scrolls up
    * into scrollback). Call only when settled.
    */
-  screenFrame(): string {
-    return screenFrameOf(this.term, this.tracker.modes);
+  screenFrame(overlay?: string): string {
+    return screenFrameOf(this.term, this.tracker.modes, overlay);
   }
 
   /** Lines of history above the screen in the normal buffer. */

@@ -10,6 +10,7 @@ import { clientBacklogLimit, type ClientConn } from './client-conn.js';
 import type { ClientSet } from './clients.js';
 import type { Logger } from './log.js';
 import { EXIT_HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
+import { AttachHint, hintText } from './attach-hint.js';
 import { sendSnapshot, type SnapshotModel, type SnapshotSource } from './snapshots.js';
 import type { PtyOutput } from './utf8-chunker.js';
 import { SharedFrame } from './wire-framing.js';
@@ -48,38 +49,59 @@ export class TerminalStream {
         frame ??= new SharedFrame({ type: 'output', seq: chunk.seq, data: out.text }, out.raw);
         c.pushLive(chunk, frame);
       }
+      c.hint?.output(); // the program may have drawn over the attach's note
       if (c.backlog > limit) this.fallBehind(c);
     }
     return chunk;
   }
 
-  /** A subscribe: the ring from `sinceSeq` when it still holds it, else a snapshot with `scrollback` lines of history. */
-  subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number): void {
+  /**
+   * A subscribe: the ring from `sinceSeq` when it still holds it, else a snapshot with `scrollback`
+   * lines of history. `hint`: a note over this client's first frames (src/runner/attach-hint.ts).
+   */
+  subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number, hint?: string): void {
+    const text = hint ? hintText(hint) : '';
+    c.showHint(text ? new AttachHint(c, text, { scheduler: this.d.scheduler, frame: (cc, overlay) => sendSnapshot(this.src, cc, 0, overlay) }) : null);
     if (sinceSeq !== undefined && this.d.ring.holds(sinceSeq)) {
       c.send({ type: 'replay_begin', fromSeq: sinceSeq, generation: this.d.generation });
       c.goLive(sinceSeq, this.d.ring.since(sinceSeq) ?? []);
+      c.hint?.output(); // a replay has no frame of ours: the note comes with the next one
       return;
     }
-    sendSnapshot(this.src, c, scrollback);
+    sendSnapshot(this.src, c, scrollback, c.hint?.text);
   }
 
   /** The program exited: live clients get what they have not seen yet, then everyone the exit and a goodbye. */
-  farewell(exit: { code: number | null; signal: string | null }): void {
+  farewell(exit: { code: number | null; signal: string | null; killed?: string }): void {
     for (const c of this.d.clients) {
       c.catchUp(this.d.ring.since(c.cursor) ?? []);
       const goodbye = () => {
-        c.send({ type: 'exit', code: exit.code, signal: exit.signal });
+        c.send({ type: 'exit', code: exit.code, signal: exit.signal, ...(exit.killed ? { killed: exit.killed } : {}) });
         c.finish({ type: 'bye', reason: 'exit' });
       };
       // A direct client's terminal gets the last output before the client hears of the exit and restores it.
-      if (c.direct) void c.handBack(EXIT_HANDBACK_TIMEOUT_MS).then(goodbye);
-      else goodbye();
+      this.withoutHint(c, () => {
+        if (c.direct) void c.handBack(EXIT_HANDBACK_TIMEOUT_MS).then(goodbye);
+        else goodbye();
+      });
     }
+  }
+
+  /**
+   * The client is leaving (a detach, the exit): the attach's note, if still over its frame, goes
+   * with one more exact frame, so the terminal it gives back shows the session and nothing of
+   * ours; then `then`. At once when there is none.
+   */
+  withoutHint(c: ClientConn, then: () => void): void {
+    const noted = c.hint !== null;
+    c.showHint(null);
+    if (!noted || c.stream !== 'live' || c.closed) return then();
+    sendSnapshot(this.src, c, 0, undefined, then);
   }
 
   /** The client cannot keep up: stop sending, and re-snapshot it once its socket drains. */
   private fallBehind(c: ClientConn): void {
-    if (!c.lag(() => sendSnapshot(this.src, c, 0)).ok) return;
+    if (!c.lag(() => sendSnapshot(this.src, c, 0, c.hint?.text)).ok) return;
     this.d.log(`client ${c.id} fell behind (${c.backlog} bytes queued); will re-snapshot`);
   }
 }

@@ -10,6 +10,7 @@ import type { BoardState, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from './attach-from-board.js';
+import { attachHintWanted } from '../client/attach.js';
 import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
 import type { BoardLog } from '../client/board-log.js';
@@ -99,6 +100,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
             onDirect: (on) => gate.hold(on),
             log: (line) => o.log.write(line),
             detachKey: o.detachKey,
+            hint: attachHintWanted(o.env ?? process.env),
             reconnectDelaysMs: o.reconnectDelaysMs,
             scheduler: o.time.scheduler,
           })

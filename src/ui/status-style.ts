@@ -1,5 +1,5 @@
 import type { BoardSession } from '../core/board/board-types.js';
-import { sessionState } from '../core/session-state.js';
+import { exitKind, sessionState, type ExitKind } from '../core/session-state.js';
 
 /** How a session's state looks in the list: a glyph and its colour (Ink/chalk colour names). */
 export interface StatusStyle {
@@ -9,12 +9,19 @@ export interface StatusStyle {
   bold?: boolean;
 }
 
+/** An exited session: ended well (grey tick), killed as asked (a grey stop square: nothing went wrong), failed (red cross). */
+const EXITED: Readonly<Record<ExitKind, StatusStyle>> = {
+  ok: { glyph: '✓', color: 'gray' },
+  killed: { glyph: '■', color: 'gray' },
+  failed: { glyph: '✗', color: 'red' },
+};
+
 /**
  * waiting stands out most (bold bright magenta), busy is a yellow half
  * circle, idle a green dot, starting a yellow ring; an exited session is grey
- * when it ended well and a red cross when not; lost is red.
+ * when it ended well or was killed as asked, and a red cross when not; lost is red.
  */
-export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'exitCode' | 'exitSignal'>): StatusStyle {
+export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed'>): StatusStyle {
   switch (sessionState(s)) {
     case 'waiting':
       return { glyph: '◆', color: 'magentaBright', bold: true };
@@ -27,9 +34,12 @@ export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'exitC
     case 'lost':
       return { glyph: '?', color: 'red' };
     case 'exited':
-      return s.exitCode === 0 && !s.exitSignal ? { glyph: '✓', color: 'gray' } : { glyph: '✗', color: 'red' };
+      return EXITED[exitKind(s)];
   }
 }
+
+/** The rows of a host that cannot be reached (the board's --host), as the header counts them: their state is not known now. */
+export const NO_LINK_STYLE: StatusStyle = { glyph: '?', color: 'red' };
 
 /** The mark of a row that wants the user's attention (tmux's bell flag), and its colour. */
 export const ATTENTION_MARK = '!';

@@ -114,9 +114,9 @@ function lastNonEmpty(s: Screen): string {
   return '';
 }
 
-/** Types the attach command at the outer prompt and waits for the session's first frame. */
-async function attach(t: TmuxServer, args: string, ready: (s: Screen) => boolean, target?: string): Promise<Screen> {
-  t.typeLine(`agent-board attach ${args}`, target);
+/** Types the attach command at the outer prompt (after `env`: variables for it) and waits for the session's first frame. */
+async function attach(t: TmuxServer, args: string, ready: (s: Screen) => boolean, target?: string, env = ''): Promise<Screen> {
+  t.typeLine(`${env}agent-board attach ${args}`, target);
   return t.waitForScreen(`the first frame of "attach ${args}"`, (s) => !s.text.includes('agent-board attach') && ready(s), { target });
 }
 
@@ -335,6 +335,74 @@ describe.skipIf(!tmuxAvailable())('attach in a real terminal (tmux)', () => {
     expect(await outerStty(t)).toBe(sttyBefore);
     await outerShellAnswers(t);
     expect(session('ex')).toMatchObject({ status: 'exited', exitCode: 7 });
+  });
+
+  it('names the detach key over the first frame for a few seconds, then the exact screen; never in the session itself', async () => {
+    await newShell('hk');
+    const t = await outerTerminal();
+    const NOTE = 'Ctrl-\\ detaches · agent-board';
+    let s = await attach(t, 'hk', (x) => x.lines[0] === INNER && x.lines[ROWS - 1]!.endsWith(NOTE), undefined, 'AGENT_BOARD_ATTACH_HINT=1 ');
+    // At the right of the row away from the cursor, in reverse video, one column from the edge.
+    expect(s.lines[ROWS - 1]).toBe(' '.repeat(COLS - NOTE.length - 3) + ' ' + NOTE);
+    expect(t.captureAnsi()[ROWS - 1]).toContain('\x1b[7m');
+    expect((await peek('hk')).join('\n')).not.toContain('detaches'); // the session's own screen never has it
+    // Nothing typed: it goes by itself, and the screen is the session's, exactly.
+    s = await t.waitForScreen('the note gone', (x) => !x.text.includes('detaches'), { timeoutMs: 10_000 });
+    expect(s.lines.filter(Boolean)).toEqual(await peek('hk'));
+    expect(t.display('#{cursor_x},#{cursor_y}')).toBe(`${INNER_PS1.length},0`);
+    await detach(t, 'hk');
+
+    // Again: the first key takes it away at once, and goes to the session.
+    await attach(t, 'hk', (x) => x.lines.some((l) => l === INNER) && x.text.includes(NOTE), undefined, 'AGENT_BOARD_ATTACH_HINT=1 ');
+    const typed = Date.now();
+    t.typeLine('echo hi-$((6*7))');
+    s = await t.waitForScreen('the key typed and the note gone', (x) => x.lines.includes('hi-42') && !x.text.includes('detaches'));
+    expect(Date.now() - typed).toBeLessThan(3000); // not its own time out (4 s after the frame)
+    await detach(t, 'hk');
+    // AGENT_BOARD_ATTACH_HINT=0: none.
+    t.typeLine('agent-board attach hk'); // AGENT_BOARD_ATTACH_HINT=0, as outerShellCommand sets it
+    await t.waitForScreen('the first frame without the note', (x) => !x.text.includes('agent-board attach') && x.lines.includes('hi-42'));
+    for (let i = 0; i < 5; i++) {
+      expect(t.capture().text).not.toContain('detaches');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await detach(t, 'hk');
+  });
+
+  it('a detach while the note shows leaves none of it on the terminal', async () => {
+    await newShell('hd');
+    cli(home, ['send', 'hd', 'seq 60']); // the prompt at the bottom: the note goes on the top row
+    await waitForPeek('hd', 'the prompt at the bottom', (l) => l.length === 24 && l[23] === INNER);
+    const t = await outerTerminal();
+    // A frame's clear must not push the screen into the history: only what is left at the end is there.
+    t.run(['set-option', '-p', 'scroll-on-clear', 'off']);
+    await attach(t, 'hd', (x) => x.lines[0]!.endsWith('detaches · agent-board'), undefined, 'AGENT_BOARD_ATTACH_HINT=1 ');
+    await detach(t, 'hd');
+    // The screen and what scrolled off it into the terminal's history.
+    const all = t.run(['capture-pane', '-p', '-S', '-200']);
+    expect(all).not.toContain('detaches');
+    expect(all).toMatch(/^60$/m); // the session's screen is there
+  });
+
+  it('when the runner is killed under it: the terminal back, then one line of its own that says to revive, exit 7', async () => {
+    await newShell('rk');
+    const t = await outerTerminal();
+    const sttyBefore = await outerStty(t);
+    await attach(t, 'rk', (s) => s.lines[0] === INNER);
+    const runner = lsJson().find((x) => x.name === 'rk') as SessionJson & { runnerPid: number };
+    process.kill(runner.runnerPid, 'SIGKILL');
+    // It tries to reconnect for about 4 s first.
+    const s = await t.waitForScreen('the message and the outer prompt', (x) => lastNonEmpty(x) === OUTER && x.text.includes('agent-board revive'), { timeoutMs: 20_000 });
+    const i = s.lines.findIndex((l) => l.includes('agent-board revive'));
+    // Under the session's prompt, not on it, and the outer prompt under the message.
+    expect(s.lines[i - 1], showScreen(s)).toBe(INNER);
+    expect(s.lines[i]).toBe("agent-board: rk's runner is gone, and the attach with it; bring the session back with: agent-board revive rk");
+    expect(s.lines[i + 1]).toBe(OUTER);
+    t.typeLine('echo "code=$?"');
+    await t.waitForScreen('the exit code', (x) => x.lines.includes('code=7'));
+    expect(t.display('#{alternate_on} #{cursor_flag} #{mouse_any_flag}')).toBe('0 1 0');
+    expect(await outerStty(t)).toBe(sttyBefore);
+    expect(session('rk').status).toBe('lost');
   });
 
   it('gives the terminal back when the session exits while it has the alternate screen and the mouse on', async () => {

@@ -11,6 +11,7 @@
  *    2 |   ● alpha far      shell   idle    1s  #
  *    3 |   ● beta  far      shell   idle    1s  #
  */
+import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { startSshd, type Sshd } from '../helpers/sshd.js';
@@ -42,6 +43,22 @@ afterAll(() => {
   hosts.dispose();
   sshd.stop();
 });
+
+/** The pids of `agent-board feed` running over there for home `h` (the far side of a board's link). */
+function farFeeds(h: string): number[] {
+  const pids: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      const env = fs.readFileSync(`/proc/${d}/environ`, 'utf8').split('\0');
+      if (argv.includes('feed') && env.includes(`AGENT_BOARD_HOME=${h}`)) pids.push(Number(d));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
+}
 
 function list(h: string): Array<{ id: string; name: string; status: string; exitSignal: string | null }> {
   return JSON.parse(cli(h, ['ls', '--json']).stdout) as Array<{ id: string; name: string; status: string; exitSignal: string | null }>;
@@ -147,6 +164,35 @@ describe.skipIf(!sshd)('the board with two --host (tmux, test sshd)', () => {
     await waitFor('exited on beta', () => list(hosts.homes.beta)[0]?.status === 'exited');
     expect(list(hosts.homes.alpha)[0]?.status).toBe('running');
     expect(list(home)[0]?.status).toBe('running');
-    await t.waitForScreen('the beta row exited', (x) => rows(x).find((r) => r.host === 'beta')?.state.startsWith('SIG') === true, { timeoutMs: 10_000 });
+    // Killed as asked, there as here: no failure.
+    s = await t.waitForScreen('the beta row killed', (x) => rows(x).find((r) => r.host === 'beta')?.state === 'killed', { timeoutMs: 10_000 });
+    expect(s.lines[0], showScreen(s)).toMatch(/■ 1 killed/);
+    expect(s.lines[0]).not.toMatch(/failed/);
+  });
+
+  it('rows of a host that went unreachable are counted as `no link` in the header, not as the idle they were', { timeout: 60_000 }, async () => {
+    // A server of this test's own, to take away: the shared one serves the other tests.
+    const own = await startSshd();
+    if ('skip' in own) throw new Error(own.skip);
+    const far = await twoHosts(own);
+    try {
+      await shell(home, 'here', 'local');
+      await shell(far.homes.alpha, 'far', 'alpha');
+      const outer = outerShellCommand(home);
+      const env = Object.entries(far.env).map(([k, v]) => `${k}=${v}`);
+      const t = TmuxServer.start({ command: [outer[0]!, ...env, ...outer.slice(1)], cols: 120, rows: 30 });
+      await t.waitForScreen('the outer prompt', (s) => s.text.includes(OUTER_PS1.trim()));
+      t.typeLine('agent-board --host alpha');
+      let s = await t.waitForScreen('both rows, idle', (x) => isBoard(x) && rows(x).length === 2 && /● 2 idle/.test(x.lines[0] ?? ''), { timeoutMs: 20_000 });
+      // The machine goes away: its sshd stops, and the link it had ends (its far side's feed killed).
+      own.stop();
+      for (const pid of farFeeds(far.homes.alpha)) process.kill(pid, 'SIGKILL');
+      s = await t.waitForScreen('alpha unreachable, its row no link', (x) => isBoard(x) && rows(x).find((r) => r.host === 'alpha')?.state === 'no link' && /alpha: unreachable/.test(x.lines[0] ?? ''), { timeoutMs: 30_000 });
+      expect(s.lines[0], showScreen(s)).toMatch(/^agent-board 2 sessions {2}● 1 idle {2}\? 1 no link {2,}alpha: unreachable/);
+      for (const id of list(far.homes.alpha).map((x) => x.id)) cli(far.homes.alpha, ['rm', '--force', id]);
+    } finally {
+      for (const h of Object.values(far.homes)) destroyHome(h);
+      far.dispose();
+    }
   });
 });

@@ -205,7 +205,7 @@ function headerAgrees(s: Screen): boolean {
   const counts = new Map<string, number>();
   for (const r of rs) counts.set(category(r.status), (counts.get(category(r.status)) ?? 0) + 1);
   const shown = new Map<string, number>();
-  for (const m of head.matchAll(/ (\d+) (waiting|busy|idle|starting|exited|failed|lost)\b/g)) shown.set(m[2]!, Number(m[1]));
+  for (const m of head.matchAll(/ (\d+) (waiting|busy|idle|starting|exited|killed|failed|lost)\b/g)) shown.set(m[2]!, Number(m[1]));
   return counts.size === shown.size && [...counts].every(([k, n]) => shown.get(k) === n);
 }
 
@@ -319,19 +319,20 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     s = await waitForBoard(t, 'the message that delta still runs', (x) => footer(x).startsWith('delta is still running; x kills it first'));
     expect(rowNames(s)).toContain('delta');
 
-    // ---- x: asks first; y kills; the row turns exited (killed by a signal).
+    // ---- x: asks first; y kills; the row turns killed: asked for, so no failure.
     t.keys(['x']);
     s = await waitForBoard(t, 'the kill question', (x) => x.text.includes('Kill delta?'));
     expect(footer(s)).toBe('y yes  n no');
     expect(s.text).toContain('y kill   n keep it');
     t.keys(['y']);
-    s = await waitForBoard(t, 'delta ended', (x) => /^delta ended \(killed by SIG(TERM|HUP)\)/.test(footer(x)) && /^SIG(TERM|HUP)$/.test(row(x, 'delta')?.status ?? ''));
-    expect(row(s, 'delta')!.glyph).toBe('✗');
+    s = await waitForBoard(t, 'delta ended', (x) => /^delta ended \(killed by SIG(TERM|HUP)\)/.test(footer(x)) && row(x, 'delta')?.status === 'killed');
+    expect(row(s, 'delta')!.glyph).toBe('■');
     // alpha may still be busy from what was typed into it, and marked once it went quiet.
-    expect(counts(s)).toMatch(/^agent-board 4 sessions\s+(◐ 1 busy\s+● 2 idle|● 3 idle)\s+✗ 1 failed$/);
+    expect(counts(s)).toMatch(/^agent-board 4 sessions\s+(◐ 1 busy\s+● 2 idle|● 3 idle)\s+■ 1 killed$/);
     s = await waitForBoard(t, "delta's last screen in the preview", (x) => preview(x)?.title === 'delta 80x24, last screen');
     expect(preview(s)!.lines.slice(0, 2)).toEqual([dir, 'DELTA-UP']);
-    expect(lsJson().find((x) => x.name === 'delta')).toMatchObject({ status: 'exited', exitSignal: expect.stringMatching(/^SIG(TERM|HUP)$/) });
+    expect(lsJson().find((x) => x.name === 'delta')).toMatchObject({ status: 'exited', exitSignal: expect.stringMatching(/^SIG(TERM|HUP)$/), killed: 'SIGTERM' });
+    expect(lsText()).toMatch(/\bdelta\s+shell\s+killed\(SIG(TERM|HUP)\)\s/);
     // The others are untouched.
     expect(rows(s).filter((r) => r.name !== 'delta').map((r) => r.status)).toEqual([expect.stringMatching(/^(busy|idle)$/), 'idle', 'idle']);
 

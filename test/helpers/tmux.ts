@@ -157,10 +157,13 @@ export const OUTER_PS1 = 'OUTER> ';
 /**
  * The outer shell of an e2e pane: bash with no rc files, no history and no
  * line editing (readline would reset terminal modes at every prompt and hide
- * anything an attach failed to put back), with AGENT_BOARD_HOME set. The bare
+ * anything an attach failed to put back), with AGENT_BOARD_HOME set, and
+ * attaches without their note (AGENT_BOARD_ATTACH_HINT=0). The bare
  * board does not start the demo on its own there (AGENT_BOARD_NO_DEMO): its
  * tests begin with an empty home and no agent CLI on PATH.
  */
 export function outerShellCommand(home: string): string[] {
-  return ['env', `AGENT_BOARD_HOME=${home}`, 'AGENT_BOARD_NO_DEMO=1', `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
+  // Without the attach's note over the first frame (src/runner/attach-hint.ts): the tests compare
+  // that frame with the session cell for cell; the note has tests of its own (AGENT_BOARD_ATTACH_HINT=1).
+  return ['env', `AGENT_BOARD_HOME=${home}`, 'AGENT_BOARD_NO_DEMO=1', 'AGENT_BOARD_ATTACH_HINT=0', `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
 }

@@ -65,9 +65,20 @@ describe('session lifecycle through the CLI', () => {
     const started = Date.now();
     const r = cli(home, ['kill', 'stubborn']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/stubborn exited \(killed by SIGKILL\)/);
+    // Asked for: a kill, not a failure, in kill's own line, ls and host.json.
+    expect(r.stdout).toMatch(/^stubborn killed \(SIGKILL\)$/m);
     expect(Date.now() - started).toBeGreaterThan(3500); // the 4 s grace was given
-    expect(ls()[0]?.status).toBe('exited');
+    expect(ls()[0]).toMatchObject({ status: 'exited', exitSignal: 'SIGKILL', killed: 'SIGTERM' });
+    expect(cli(home, ['ls']).stdout).toContain('killed(SIGKILL)');
+    expect(cli(home, ['kill', 'stubborn']).stdout).toMatch(/^stubborn already killed \(SIGKILL\)$/m);
+  });
+
+  it('a program that dies of a signal nobody asked for is a failure, not a kill', async () => {
+    newSession(home, ['--name', 'crash', '--', 'sh', '-c', 'echo armed; sleep 0.3; kill -SEGV $$']);
+    await waitFor('exit', () => ls()[0]?.status === 'exited');
+    expect(ls()[0]).toMatchObject({ exitSignal: 'SIGSEGV' });
+    expect(ls()[0]).not.toHaveProperty('killed');
+    expect(cli(home, ['ls']).stdout).toContain('exited(SIGSEGV)');
   });
 
   it('kill --signal sends just that signal', async () => {

@@ -114,7 +114,8 @@ describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
     await waitFor('one', () => t.screen.drawn.includes('got:one'));
     // The first connection: reconcile, then subscribe at our size (no cursor yet).
     expect(conns[0]!.sent.slice(0, 2).map((m) => m.type)).toEqual(['reconcile', 'subscribe_terminal']);
-    expect(conns[0]!.sent[1]).toEqual({ type: 'subscribe_terminal', cols: 100, rows: 30 });
+    // With the note naming the detach key: the first subscribe only, never a reconnect's (below).
+    expect(conns[0]!.sent[1]).toEqual({ type: 'subscribe_terminal', cols: 100, rows: 30, hint: 'Ctrl-\\ detaches · agent-board' });
 
     const cutAt = Date.now();
     conns[0]!.conn.dispose();

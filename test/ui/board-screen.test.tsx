@@ -67,6 +67,25 @@ describe('the board at 80x24', () => {
     expect([null, 7, 8]).toContain(colorOf(m.out, '✓ done')); // grey
   });
 
+  it('a kill the user asked for is no failure: `killed`, a grey square, counted apart; a signal nobody asked for stays a red failure', async () => {
+    m = mountBoard(
+      new FakeFeed([
+        session({ name: 'nb1', status: 'exited', exitSignal: 'SIGHUP', killed: 'SIGTERM' }),
+        session({ name: 'crash', status: 'exited', exitSignal: 'SIGSEGV' }),
+        session({ name: 'ok', status: 'exited', exitCode: 0 }),
+      ]),
+      { cols: 80, rows: 24 },
+    );
+    const out = m.out;
+    await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 3 sessions  ✓ 1 exited  ■ 1 killed  ✗ 1 failed'));
+    const rows = out.lines().slice(1, 4);
+    expect(rows[0]).toMatch(/^› ■ nb1 +shell +killed +5m$/);
+    expect(rows[1]).toMatch(/^ {2}✗ crash +shell +SIGSEGV +5m$/);
+    expect(colorOf(out, '✗ crash')).toBe(RED);
+    expect([null, 7, 8]).toContain(colorOf(out, '■ nb1')); // grey, as an exit that went well
+    expect([null, 7, 8]).toContain(colorOf(out, '■ 1 killed'));
+  });
+
   it('a busy session is a yellow half circle, a waiting one stands out in bold bright magenta; the header counts them first', async () => {
     const feed = new FakeFeed([
       session({ name: 'api', agent: 'claude', activity: 'waiting' }),

@@ -36,6 +36,7 @@ function rig() {
     rename: () => null,
     hook: () => void calls.push('hook'),
     subscribeTerminal: () => void calls.push('subscribe_terminal'),
+    leaving: (_c, then) => then(),
     watchStatus: () => void calls.push('subscribe_status'),
     reconcile: (c, id) => control.reconcile(c, id, []),
     type: (_c, data) => void calls.push(`type ${data}`),

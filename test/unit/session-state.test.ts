@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/core/agents/activity.js';
 import type { SessionStatus } from '../../src/core/protocol/protocol.js';
-import { sessionState, stateLabel } from '../../src/core/session-state.js';
+import { exitKind, sessionState, stateLabel } from '../../src/core/session-state.js';
 
 const rec = (status: SessionStatus, activity?: Activity, exitCode: number | null = null, exitSignal: string | null = null) => ({ status, activity, exitCode, exitSignal });
 
@@ -35,5 +35,20 @@ describe('stateLabel', () => {
     expect(stateLabel(rec('exited', undefined, 2))).toBe('exited(2)');
     expect(stateLabel(rec('exited', undefined, null, 'SIGTERM'))).toBe('exited(SIGTERM)');
     expect(stateLabel(rec('lost', 'busy'))).toBe('lost');
+  });
+
+  it('says killed when a user asked for the end, with the signal or code it ended with', () => {
+    expect(stateLabel({ ...rec('exited', undefined, null, 'SIGHUP'), killed: 'SIGTERM' })).toBe('killed(SIGHUP)');
+    expect(stateLabel({ ...rec('exited', undefined, 143), killed: 'SIGTERM' })).toBe('killed(143)');
+  });
+});
+
+describe('exitKind', () => {
+  it('ok for code 0, killed when asked for (whatever the code or signal), else failed', () => {
+    expect(exitKind(rec('exited', undefined, 0))).toBe('ok');
+    expect(exitKind({ ...rec('exited', undefined, null, 'SIGHUP'), killed: 'SIGTERM' })).toBe('killed');
+    expect(exitKind({ ...rec('exited', undefined, 0), killed: 'SIGTERM' })).toBe('killed');
+    expect(exitKind(rec('exited', undefined, null, 'SIGHUP'))).toBe('failed'); // nobody asked: a failure
+    expect(exitKind(rec('exited', undefined, 1))).toBe('failed');
   });
 });

@@ -8,7 +8,7 @@ export function registerAttach(program: Command): void {
     .description('show a session full screen and type into it; the detach key (default Ctrl-\\) leaves it running')
     .argument('<session>', 'id, name or unique prefix')
     .option('-r, --read-only', 'watch without typing or resizing')
-    .option('--detach-key <key>', 'the key that detaches, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY)')
+    .option('--detach-key <key>', 'the key that detaches: Ctrl-\\ unless set here, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY); named over the first frame (AGENT_BOARD_ATTACH_HINT=0: not)')
     .option('--host <[user@]host>', 'a session on another machine, over ssh')
     .action(async (ref: string, o: AttachCliOptions) => attachTo(ref, o));
 }

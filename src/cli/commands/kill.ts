@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { killSession, type KillOutcome } from '../../client/session-actions.js';
 import type { SessionView } from '../../state/host-store.js';
-import { describeExit, findSession } from '../../client/sessions.js';
+import { endedText, findSession } from '../../client/sessions.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 
@@ -23,9 +23,10 @@ export function registerKill(program: Command): void {
 function describeKill(name: string, s: SessionView, r: KillOutcome): string {
   switch (r.kind) {
     case 'already-exited':
-      return `${name} already exited (${describeExit(s)})`;
+      return `${name} already ${endedText(s)}`;
     case 'exit':
-      return `${name} exited (${describeExit({ exitCode: r.code, exitSignal: r.signal })})`;
+      // A kill the user asked for reads as one (`killed (SIGHUP)`), not as a failure's exit code.
+      return `${name} ${endedText({ exitCode: r.code, exitSignal: r.signal, killed: r.killed })}`;
     case 'still-running':
       return `sent ${r.signal} to ${name}; it is still running`;
     case 'signalled-orphan':

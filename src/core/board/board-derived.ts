@@ -5,12 +5,16 @@
  */
 import type { BoardSession, BoardState } from './board-types.js';
 import type { KeyMode } from './keybindings.js';
-import { sessionState } from '../session-state.js';
+import { exitKind, sessionState } from '../session-state.js';
 
-/** The state word a row shows (src/core/session-state.ts); an exited session says how it ended. */
+/**
+ * The state word a row shows (src/core/session-state.ts); an exited session says how it ended:
+ * `killed` when a user asked for it (its signal is in `ls` and the kill's line), else its signal or code.
+ */
 export function statusText(s: BoardSession): string {
   const state = sessionState(s);
   if (state !== 'exited') return state;
+  if (exitKind(s) === 'killed') return 'killed';
   return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
 }
 

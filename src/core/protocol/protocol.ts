@@ -82,6 +82,12 @@ export interface HostRecord {
   rows: number;
   exitCode: number | null;
   exitSignal: string | null;
+  /**
+   * The program ended because a user asked for it: the signal the request sent (`SIGTERM` for
+   * `kill`, the board's x, `rm --force` and `restart`, which also send SIGHUP and, 4 s later,
+   * SIGKILL). Absent when it ended on its own or of a signal nobody asked for (a failure).
+   */
+  killed?: string;
   scrollback: number;
 }
 
@@ -108,6 +114,12 @@ export interface SubscribeTerminal {
   rows?: number;
   /** Asks the runner to write the output to the client's own terminal itself (docs/protocol.md, "Direct output"). */
   direct?: DirectRequest;
+  /**
+   * A note to draw over this client's first frames (the attach's detach key), for a few seconds or
+   * until its first key; then a fresh exact frame (docs/protocol.md, "The attach's hint"). An older
+   * runner ignores it.
+   */
+  hint?: string;
 }
 /**
  * Who the client is and which terminal it writes to, so the runner can check that the client is
@@ -210,7 +222,8 @@ export interface ReplayBegin { type: 'replay_begin'; fromSeq: number; generation
 export interface OutputMsg { type: 'output'; seq: number; data: string }
 export interface StatusMsg { type: 'status'; host: HostRecord; generation: string }
 export interface ExplainMsg { type: 'explain'; explanation: StatusExplanation }
-export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null }
+/** `killed`: the signal a user's request sent, when that is why the program ended (HostRecord.killed). */
+export interface ExitMsg { type: 'exit'; code: number | null; signal: string | null; killed?: string }
 export interface ByeMsg { type: 'bye'; reason: 'detach' | 'exit' | 'shutdown' }
 /** The runner writes this client's output to its terminal itself, from the next frame on. */
 export interface DirectOn {

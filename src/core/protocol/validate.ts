@@ -62,7 +62,9 @@ function validateBody(value: Record<string, unknown>): Validated {
       if (cols !== undefined && !(isInt(cols) && isInt(rows))) return bad('subscribe_terminal "cols" and "rows" must be integers');
       const direct = value.direct === undefined ? undefined : readDirect(value.direct);
       if (direct === null) return bad('subscribe_terminal "direct" needs "path", "pid", "startTime", "fd", "bootId", "altScreen" and "cut" (and "input" has "fd" and "detachKeys")');
-      const sub = { type, sinceSeq, scrollback, ...(direct ? { direct } : {}) };
+      const { hint } = value;
+      if (hint !== undefined && typeof hint !== 'string') return bad('subscribe_terminal "hint" must be a string');
+      const sub = { type, sinceSeq, scrollback, ...(direct ? { direct } : {}), ...(hint ? { hint } : {}) };
       return ok(cols === undefined ? sub : { ...sub, cols, rows: rows as number });
     }
     case 'input': {

@@ -64,3 +64,15 @@ export class AltScreenTracker {
     this.carry = tail.length <= MAX_CARRY && PARTIAL.test(tail) ? tail : '';
   }
 }
+
+/**
+ * Puts the cursor at the start of a line of its own, for a message after an attach, without
+ * knowing where the program left it and without asking the terminal (a late answer to a cursor
+ * query would land in the user's shell). `cols` blanks from column 0 end on the same row, the
+ * wrap still pending, and the CR goes back to its start; from any other column they wrap onto the
+ * next row, where the CR lands. The rest of that row is cleared. zsh's PROMPT_SP does the same;
+ * autowrap must be on (the restore sequence turns it on).
+ */
+export function freshLine(cols: number): string {
+  return ' '.repeat(Math.max(1, cols)) + '\r\x1b[K';
+}

@@ -2,8 +2,8 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { BoardSession } from '../../core/board/board-types.js';
-import { sessionState, type SessionState } from '../../core/session-state.js';
-import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle, type StatusStyle } from '../status-style.js';
+import { exitKind, sessionState, type SessionState } from '../../core/session-state.js';
+import { ATTENTION_COLOR, ATTENTION_MARK, NO_LINK_STYLE, statusStyle, type StatusStyle } from '../status-style.js';
 import { PICK_COLOR, PICK_MARK } from './SessionRow.js';
 import { cut, textWidth } from '../text-width.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
@@ -33,30 +33,38 @@ interface Count {
   style: StatusStyle;
 }
 
-type Category = Exclude<SessionState, 'exited'> | 'exited-ok' | 'failed';
+type Category = Exclude<SessionState, 'exited'> | 'exited-ok' | 'killed' | 'failed' | 'no-link';
 
 /** The header's order: what needs the user first. */
-const CATEGORIES: readonly { category: Category; label: string; sample: Parameters<typeof statusStyle>[0] }[] = [
-  { category: 'waiting', label: 'waiting', sample: { status: 'running', activity: 'waiting', exitCode: null, exitSignal: null } },
-  { category: 'busy', label: 'busy', sample: { status: 'running', activity: 'busy', exitCode: null, exitSignal: null } },
-  { category: 'idle', label: 'idle', sample: { status: 'running', activity: 'idle', exitCode: null, exitSignal: null } },
-  { category: 'starting', label: 'starting', sample: { status: 'starting', exitCode: null, exitSignal: null } },
-  { category: 'exited-ok', label: 'exited', sample: { status: 'exited', exitCode: 0, exitSignal: null } },
-  { category: 'failed', label: 'failed', sample: { status: 'exited', exitCode: 1, exitSignal: null } },
-  { category: 'lost', label: 'lost', sample: { status: 'lost', exitCode: null, exitSignal: null } },
+const CATEGORIES: readonly { category: Category; label: string; style: StatusStyle }[] = [
+  { category: 'waiting', label: 'waiting', style: statusStyle({ status: 'running', activity: 'waiting', exitCode: null, exitSignal: null }) },
+  { category: 'busy', label: 'busy', style: statusStyle({ status: 'running', activity: 'busy', exitCode: null, exitSignal: null }) },
+  { category: 'idle', label: 'idle', style: statusStyle({ status: 'running', activity: 'idle', exitCode: null, exitSignal: null }) },
+  { category: 'starting', label: 'starting', style: statusStyle({ status: 'starting', exitCode: null, exitSignal: null }) },
+  { category: 'exited-ok', label: 'exited', style: statusStyle({ status: 'exited', exitCode: 0, exitSignal: null }) },
+  { category: 'killed', label: 'killed', style: statusStyle({ status: 'exited', exitCode: null, exitSignal: 'SIGTERM', killed: 'SIGTERM' }) },
+  { category: 'failed', label: 'failed', style: statusStyle({ status: 'exited', exitCode: 1, exitSignal: null }) },
+  { category: 'lost', label: 'lost', style: statusStyle({ status: 'lost', exitCode: null, exitSignal: null }) },
+  { category: 'no-link', label: 'no link', style: NO_LINK_STYLE },
 ];
 
+/**
+ * What a row counts as. A row of a host that cannot be reached (`no link`) shows what was, not
+ * what is: it is counted apart, never as the idle or busy it last was.
+ */
 function categoryOf(s: BoardSession): Category {
+  if (s.stale) return 'no-link';
   const state = sessionState(s);
   if (state !== 'exited') return state;
-  return s.exitCode === 0 && s.exitSignal === null ? 'exited-ok' : 'failed';
+  const how = exitKind(s);
+  return how === 'ok' ? 'exited-ok' : how;
 }
 
-/** Sessions by state (src/core/session-state.ts); exited ones apart by whether they ended well. */
+/** Sessions by state (src/core/session-state.ts); exited ones apart by how they ended; rows of an unreachable host apart. */
 export function statusCounts(sessions: readonly BoardSession[]): Count[] {
   const n = new Map<Category, number>();
   for (const s of sessions) n.set(categoryOf(s), (n.get(categoryOf(s)) ?? 0) + 1);
-  return CATEGORIES.flatMap(({ category, label, sample }) => (n.get(category) ? [{ label, n: n.get(category)!, style: statusStyle(sample) }] : []));
+  return CATEGORIES.flatMap(({ category, label, style }) => (n.get(category) ? [{ label, n: n.get(category)!, style }] : []));
 }
 
 const ATTENTION_STYLE: StatusStyle = { glyph: ATTENTION_MARK, color: ATTENTION_COLOR, bold: true };
