@@ -47,7 +47,12 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   );
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
   const feedScheduler = realScheduler({ unref: true });
-  const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler });
+  // The board's terminal size goes to every runner it watches: after an attach from a smaller
+  // terminal, a session fills the board again (src/runner/size-policy.ts).
+  const viewSize = () => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
+  const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler, viewSize: viewSize() });
+  const onResize = () => localFeed.setViewSize(viewSize());
+  process.stdout.on('resize', onResize);
   // With hosts, their sessions too, each over one long-lived ssh (src/client/remote-feed.ts).
   const feed = hosts.length > 0 ? new MultiHostFeed(localFeed, hosts, { home, time: { clock: realClock, scheduler: feedScheduler } }) : localFeed;
   const localChat = new LiveChatFeed(home, { scheduler: feedScheduler });
@@ -58,6 +63,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which
   const feeds = {
     dispose() {
+      process.stdout.off('resize', onResize);
       feed.dispose();
       chat.dispose();
     },

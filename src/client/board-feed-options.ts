@@ -1,5 +1,6 @@
 /** What a board feed can be tuned by, and the defaults that keep 100 idle sessions cheap. */
 import type { Clock, Scheduler } from '../core/clock.js';
+import type { TermSize } from '../core/protocol/size.js';
 
 /**
  * One frame of a 60 Hz screen: a change the feed hears reaches its subscribers at once when
@@ -28,9 +29,15 @@ export interface BoardFeedOptions {
    * (a wedged runner turns `lost`) and retries what events could not. 0: off.
    */
   sweepMs?: number;
+  /**
+   * The board's terminal size, offered to every runner it watches: when an attach that sized a
+   * session leaves, the session takes the largest view offered (src/runner/size-policy.ts).
+   * None (a feed without a terminal: `feed --json`): the session goes back to its size from before.
+   */
+  viewSize?: TermSize;
 }
 
-export type FeedTuning = Required<Omit<BoardFeedOptions, 'clock' | 'scheduler'>>;
+export type FeedTuning = Required<Omit<BoardFeedOptions, 'clock' | 'scheduler' | 'viewSize'>>;
 
 export function feedTuning(options: BoardFeedOptions): FeedTuning {
   return {

@@ -6,6 +6,7 @@ import { SessionsFolder } from './feed-folder.js';
 import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
+import type { TermSize } from '../core/protocol/size.js';
 import { ensurePrivateDir } from '../state/home.js';
 import type { SessionView } from '../state/host-store.js';
 import { sessionsDir } from '../state/paths.js';
@@ -59,9 +60,11 @@ export class LiveBoardFeed implements BoardFeed {
   private listStale = true;
   private readonly previewer: FeedPreview;
   private disposed = false;
+  private view: TermSize | null;
 
   constructor(readonly home: string, options: BoardFeedOptions) {
     this.o = feedTuning(options);
+    this.view = options.viewSize ?? null;
     this.folder = new SessionsFolder(home, this.o.pendingTries);
     this.clock = options.clock;
     this.scheduler = options.scheduler;
@@ -98,6 +101,13 @@ export class LiveBoardFeed implements BoardFeed {
 
   /** A callback of the feed threw, or a runner sent what cannot be read: the detail for the board log. */
   readonly onError: Event<FeedError> = (fn) => this.errors.event(fn);
+
+  /** The board's terminal was resized: every runner it watches hears the new view. */
+  setViewSize(size: TermSize): void {
+    if (this.view?.cols === size.cols && this.view.rows === size.rows) return;
+    this.view = { cols: size.cols, rows: size.rows };
+    for (const e of this.entries.values()) e.link.offerView();
+  }
 
   setPreview(id: string | null): void {
     if (this.disposed) return;
@@ -189,6 +199,7 @@ export class LiveBoardFeed implements BoardFeed {
       id,
       retryMs: this.o.retryMs,
       scheduler: this.scheduler,
+      view: () => this.view,
       owner: {
         onHost: (host) => this.errors.guard('a status push', () => this.setRecord(e, host)),
         onOpen: () => this.errors.guard('a status link opening', () => this.previewer.update(target(e))),

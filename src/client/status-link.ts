@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import type { Scheduler } from '../core/clock.js';
+import type { TermSize } from '../core/protocol/size.js';
 import { DisposableStore, MutableDisposable, toDisposable, type Disposable } from '../core/lifetime.js';
 import { sessionDir, socketPath } from '../state/paths.js';
 import { RunnerConnection } from './connection.js';
@@ -34,6 +35,8 @@ export interface StatusLinkDeps {
   retryMs: readonly number[];
   scheduler: Scheduler;
   owner: StatusLinkOwner;
+  /** The watcher's own terminal size, offered to the runner with the subscription (protocol.md, `subscribe_status`). */
+  view?: () => TermSize | null;
 }
 
 /**
@@ -64,6 +67,11 @@ export class StatusLink implements Disposable {
   connect(): void {
     if (this.disposed || this.conn || this.connecting || this.retry.value || this.tries > 0) return;
     this.attempt();
+  }
+
+  /** The watcher's terminal changed size: the runner hears of it (a subscription again, with the new view). */
+  offerView(): void {
+    if (this.conn && !this.conn.closed) this.subscribe(this.conn);
   }
 
   /** News (host.json changed, the sweep): a link that gave up may try again. */
@@ -131,7 +139,7 @@ export class StatusLink implements Disposable {
             this.failed(); // exited (host.json says so), died (lost), or a zombie for a moment: retry, re-reading
           }),
         );
-        conn.send({ type: 'subscribe_status' });
+        this.subscribe(conn);
         this.watch(false);
         this.d.owner.onHost(conn.hello.host);
         this.d.owner.onOpen();
@@ -142,6 +150,11 @@ export class StatusLink implements Disposable {
         if (!this.disposed) this.failed();
       },
     );
+  }
+
+  private subscribe(conn: RunnerConnection): void {
+    const view = this.d.view?.();
+    conn.send(view ? { type: 'subscribe_status', view: { cols: view.cols, rows: view.rows } } : { type: 'subscribe_status' });
   }
 
   private failed(): void {

@@ -10,7 +10,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../core/lifetime
 import type { Framing } from '../core/protocol/binary-framing.js';
 import { createFrameDecoder, type FrameDecoder } from '../core/protocol/frame-decoder.js';
 import type { RunnerMessage } from '../core/protocol/protocol.js';
-import type { TermSize } from '../core/protocol/size.js';
+import { clampSize, type TermSize } from '../core/protocol/size.js';
 import type { Logger } from './log.js';
 import { encodeFor, type SharedFrame } from './wire-framing.js';
 import type { OutputSink } from './output-sink.js';
@@ -75,6 +75,7 @@ export class ClientConn implements Disposable {
   private next = 0;
   private wanted: TermSize | null = null;
   private statusPushes = false;
+  private viewSize: TermSize | null = null;
   private activeAt = 0;
   private saidDetach = false;
   /** The attach's note over its first frames, while it is due (src/runner/attach-hint.ts). */
@@ -196,8 +197,15 @@ export class ClientConn implements Disposable {
     this.wire = framing;
   }
 
-  watchStatus(): void {
+  /** Status pushes from now on; `view` (when given) is this watcher's own terminal size, the last one kept. */
+  watchStatus(view?: TermSize): void {
     this.statusPushes = true;
+    if (view) this.viewSize = clampSize(view.cols, view.rows);
+  }
+
+  /** The watcher's own terminal size, offered for when no attach holds the size (src/runner/size-policy.ts); null: none. */
+  get view(): TermSize | null {
+    return this.viewSize;
   }
 
   /** The client typed or resized at `at`. */

@@ -1,6 +1,7 @@
 /** The runner's connected clients, and what goes to all of them at once (status pushes). */
 import type { Disposable } from '../core/lifetime.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
+import type { TermSize } from '../core/protocol/size.js';
 import type { ClientConn } from './client-conn.js';
 import { SharedFrame } from './wire-framing.js';
 
@@ -21,6 +22,16 @@ export class ClientSet implements Disposable, Iterable<ClientConn> {
   }
 
   /** The interactive client with a size that typed or resized last: whose size the session takes when another leaves. */
+  /** The largest terminal a connected watcher offered (`subscribe_status`'s view: the board's), or null. */
+  largestView(): TermSize | null {
+    let best: TermSize | null = null;
+    for (const c of this.conns) {
+      const v = c.view;
+      if (v && !c.closed && (!best || v.cols * v.rows > best.cols * best.rows)) best = v;
+    }
+    return best;
+  }
+
   latestSized(): ClientConn | undefined {
     return [...this.conns].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
   }

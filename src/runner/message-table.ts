@@ -19,6 +19,7 @@ import {
   type InputMsg,
   type SubscribeTerminal,
 } from '../core/protocol/protocol.js';
+import type { TermSize } from '../core/protocol/size.js';
 import type { ClientConn } from './client-conn.js';
 import { HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
 
@@ -56,7 +57,8 @@ export interface SessionOps {
   subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void;
   /** The client leaves: what must reach its terminal first (the attach's note taken away), then `then`. */
   leaving(c: ClientConn, then: () => void): void;
-  watchStatus(c: ClientConn): void;
+  /** Status pushes from now on; `view`: the watcher's terminal size (src/runner/size-policy.ts). */
+  watchStatus(c: ClientConn, view?: TermSize): void;
   reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void;
   /** Keystrokes (the client's own size applies first). */
   type(c: ClientConn, data: string): void;
@@ -113,7 +115,7 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
   },
   status: { gate: ANYONE, envelope: 'legacy', handle: (s, { c }) => c.send({ type: 'status', host: s.record, generation: s.generation }) },
   explain: { gate: ANYONE, envelope: 'legacy', handle: (s, { c }) => c.send({ type: 'explain', explanation: s.explain() }) },
-  subscribe_status: { gate: ANYONE, envelope: 'legacy', handle: (s, { c }) => s.watchStatus(c) },
+  subscribe_status: { gate: ANYONE, envelope: 'legacy', handle: (s, { c, msg }) => s.watchStatus(c, msg.view) },
   subscribe_terminal: { gate: ANYONE, envelope: 'legacy', handle: (s, { c, msg }) => s.subscribeTerminal(c, msg) },
   hook: { gate: ANYONE, envelope: 'legacy', handle: (s, { msg }) => s.hook(msg.kind, msg.event, msg.sessionId) },
   rename: {

@@ -3,6 +3,7 @@ import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { Clock } from '../core/clock.js';
 import type { DirectRequest, HostRecord, InputMsg, SubscribeTerminal } from '../core/protocol/protocol.js';
 import { normalizeSignal } from '../core/protocol/signals.js';
+import type { TermSize } from '../core/protocol/size.js';
 import { checkSessionName } from '../core/session-ref.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
@@ -81,8 +82,8 @@ export class SessionCommands implements SessionOps {
     this.d.stream.withoutHint(c, then);
   }
 
-  watchStatus(c: ClientConn): void {
-    c.watchStatus();
+  watchStatus(c: ClientConn, view?: TermSize): void {
+    c.watchStatus(view);
     c.send({ type: 'status', host: this.record, generation: this.generation });
   }
 

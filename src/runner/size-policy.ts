@@ -82,7 +82,7 @@ export class SizePolicy implements Disposable {
 
   private rest(): void {
     this.restTimer.clear();
-    const to = this.resting;
+    const to = this.d.clients.largestView() ?? this.resting;
     this.resting = null;
     if (to && !this.d.exited() && !this.d.clients.latestSized()) this.apply(to.cols, to.rows);
   }

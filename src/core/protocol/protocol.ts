@@ -164,8 +164,13 @@ export interface InterruptMsg { type: 'interrupt' }
 export interface TerminateMsg { type: 'terminate'; signal?: string }
 export interface DetachMsg { type: 'detach' }
 export interface StatusRequest { type: 'status' }
-/** Be sent `status` whenever the host record changes (status, size, name, activity). */
-export interface SubscribeStatus { type: 'subscribe_status' }
+/**
+ * Be sent `status` whenever the host record changes (status, size, name, activity). `view`: the
+ * watcher's own terminal size (the board's); it never sizes the session, but when the last attach
+ * leaves, the session takes the largest view offered instead of its size from before the attach.
+ * Sent again with a new view when the watcher's terminal is resized.
+ */
+export interface SubscribeStatus { type: 'subscribe_status'; view?: { cols: number; rows: number } }
 /** Make the program redraw, the way its agent kind needs (the jiggle chain's step). */
 export interface RedrawMsg { type: 'redraw' }
 /** An agent's lifecycle hook fired (`agent-board hook`): a status reading, maybe its session id. */

@@ -104,9 +104,14 @@ function validateBody(value: Record<string, unknown>): Validated {
     case 'rename':
       if (typeof value.name !== 'string') return bad('rename needs a string "name"');
       return ok({ type, name: value.name });
+    case 'subscribe_status': {
+      const view = value.view as Record<string, unknown> | undefined;
+      if (view === undefined) return ok({ type });
+      if (typeof view !== 'object' || view === null || !isInt(view.cols) || !isInt(view.rows)) return bad('subscribe_status "view" needs integer "cols" and "rows"');
+      return ok({ type, view: { cols: view.cols, rows: view.rows } });
+    }
     case 'interrupt':
     case 'redraw':
-    case 'subscribe_status':
     case 'detach':
     case 'status':
     case 'explain':
