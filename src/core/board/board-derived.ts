@@ -5,13 +5,17 @@
  */
 import type { BoardSession, BoardState } from './board-types.js';
 import type { KeyMode } from './keybindings.js';
-import { sessionState } from '../session-state.js';
+import { sessionState, stateNote, withStateNote } from '../session-state.js';
 
-/** The state word a row shows (src/core/session-state.ts); an exited session says how it ended. */
+/** The state word a row shows (src/core/session-state.ts); an exited session says how it ended; `idle · disk full` when its runner cannot write its record. */
 export function statusText(s: BoardSession): string {
   const state = sessionState(s);
-  if (state !== 'exited') return state;
-  return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
+  return withStateNote(state !== 'exited' ? state : (s.exitSignal ?? `exited ${s.exitCode ?? '?'}`), s);
+}
+
+/** What a row's narrow state column says: statusText, or only the note (`disk full`) when there is one; the row's glyph still shows the state. */
+export function rowStatusText(s: BoardSession): string {
+  return stateNote(s) ?? statusText(s);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { CommentTarget, DiffRows } from './diff-view.js';
 
 /** What the state keeps of a session: enough to list, filter and select it. */
 /** A row: a host record's fields the board reads, and the machine it is on (the board's --host; none: this one). */
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal'> & { host?: string };
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'cannotWrite'> & { host?: string };
 
 /** The new-session form's fields (./new-form.ts), in the order the form shows them (NEW_FIELDS). */
 export interface NewFields {
