@@ -101,11 +101,13 @@ describe('the board over a runner that cannot write its heartbeat', () => {
     const rec = start('w1');
     const f = open();
     await waitFor('running', () => find(f, rec.id).status === 'running');
+    await new Promise((r) => setTimeout(r, 500)); // its status link is up (it connects within milliseconds): the connected case
     process.kill(rec.runnerPid!, 'SIGSTOP');
     try {
       const old = new Date(Date.now() - 60_000).toISOString();
       fs.writeFileSync(path.join(home, 'sessions', rec.id, 'host.json'), JSON.stringify({ ...record('w1'), heartbeatAt: old, updatedAt: old }));
-      await waitFor('lost on the board open before', () => find(f, rec.id).status === 'lost', 3000);
+      // Connected, its pushes are its heartbeat: none, so once the last is 10 s old host.json is read again, a minute old: lost.
+      await waitFor('lost on the board open before', () => find(f, rec.id).status === 'lost', 15_000);
       const late = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler, sweepMs: 100 });
       try {
         await waitFor('lost on the board opened after, once its hello times out', () => find(late, rec.id).status === 'lost', 8000);
