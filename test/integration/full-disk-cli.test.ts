@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/protocol.js';
 import { isPidAlive } from '../../src/state/host-store.js';
 import { cli, destroyHome, newSession, waitFor } from '../helpers/home.js';
-import { records } from '../helpers/reboot.js';
+import { powerCut, records } from '../helpers/reboot.js';
 import { SmallDisk } from '../helpers/small-disk.js';
 
 /** The runners beat every 200 ms: a write that works again shows within a second. */
@@ -157,6 +157,22 @@ describe('every command that writes, on a full disk', () => {
     });
     expect(peek).not.toContain('typed-while-full');
     expect(run(['fork', 'd1']).code).toBe(0);
+  });
+});
+
+describe('revive on a full disk', () => {
+  it('a lost session is not revived, one line says what could not be written (exit 5: some not revived); revived once space is freed', async () => {
+    start('l1', 'sleep', '600');
+    await powerCut(home);
+    disk.fill();
+    const r = run(['revive', 'l1']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toMatch(/^l1 not revived: could not write the session's (revive claim|record) \(.+\): the disk is full \(ENOSPC\); free some space and (revive|run) it again\n$/);
+    expect(disk.leftovers()).toEqual([]);
+    expect(ls().find((s) => s.name === 'l1')?.status).toBe('lost');
+    disk.free();
+    expect(run(['revive', 'l1']).stdout).toMatch(/^l1 revived \(shell/);
+    expect(ls().find((s) => s.name === 'l1')?.status).toBe('running');
   });
 });
 
