@@ -86,9 +86,13 @@ export class HostWriter {
     this.heartbeat.value = this.d.scheduler.setInterval(() => this.flush(false, true), this.d.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
   }
 
-  /** Whether the record in memory is on disk: the last write worked and no change waits for the next. */
+  /**
+   * Whether the last write worked: what the record said then is on disk (a change that came since
+   * waits for its coalesced write, which a runner on its way out never needs: the exit's write is
+   * the last that matters).
+   */
   get saved(): boolean {
-    return this.record.cannotWrite === undefined && this.timer.value === undefined && !this.outputSeen;
+    return this.record.cannotWrite === undefined;
   }
 
   /**
