@@ -28,7 +28,8 @@ interface Entry {
   link: StatusLink;
 }
 
-const live = (e: Entry) => e.view.status === 'running' || e.view.status === 'starting';
+/** A session with a runner to talk to: running or starting, or lost only for want of an answer (its runner runs: asked again at each sweep). */
+const live = (e: Entry) => e.view.status === 'running' || e.view.status === 'starting' || e.view.heartbeatStale === true;
 
 /**
  * The board's live data: every session in the home with the status a user
@@ -260,7 +261,7 @@ export class LiveBoardFeed implements BoardFeed {
   }
 
   private updateView(e: Entry): void {
-    const view = feedView(e.record, this.clock.now(), e.link.open);
+    const view = feedView(e.record, this.clock.now(), e.link);
     if (sameButHeartbeat(e.view, view)) return;
     e.view = view;
     this.changed();

@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import { ensurePrivateDir } from '../state/home.js';
+import { writeFailureCode } from '../state/write-errors.js';
+import { cannotWriteMessage } from '../core/write-failure.js';
 
 /** A log over this size is truncated before the next line: old lines matter least. */
 export const BOARD_LOG_MAX_BYTES = 1024 * 1024;
@@ -43,7 +45,8 @@ export class FileBoardLog implements BoardLog, Disposable {
     } catch (err) {
       if (this.failing) return; // told once already for this streak: the first message said it
       this.failing = true;
-      this.writeErrors.fire(`cannot write ${this.file}: ${(err as Error).message}`);
+      const code = writeFailureCode(err);
+      this.writeErrors.fire(code !== null ? cannotWriteMessage('the board log', this.file, code, 'it logs again by itself') : `cannot write ${this.file}: ${(err as Error).message}`);
     }
   }
 

@@ -4,6 +4,8 @@ import { homePath } from '../state/home.js';
 import { readUserConfig, userConfigFile } from '../state/config.js';
 import { listSessions } from '../state/host-store.js';
 import type { Check } from './doctor-check.js';
+import { askSilentRunners } from './silent-runners.js';
+import type { Scheduler } from '../core/clock.js';
 import { RUNNER_ENTRY } from './sessions.js';
 import { rebuildFix } from '../state/this-copy.js';
 
@@ -40,8 +42,10 @@ export function configChecks(env: NodeJS.ProcessEnv): Check[] {
 }
 
 /** Sessions whose runner is gone (a reboot, a logout, a crash). Only in a home doctor found safe. */
-export function lostCheck(env: NodeJS.ProcessEnv): Check {
-  const lost = listSessions(homePath(env)).filter((s) => s.status === 'lost');
+export async function lostCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check> {
+  // A runner with a stale heartbeat that answers is alive (it cannot write: a full disk), not lost.
+  const home = homePath(env);
+  const lost = (await askSilentRunners(home, listSessions(home), scheduler)).filter((s) => s.status === 'lost');
   if (lost.length === 0) return { check: 'lost', status: 'ok', message: 'no lost sessions' };
   return { check: 'lost', status: 'warn', message: `${lost.length} lost: ${lost.map((s) => s.name).join(', ')}`, fix: 'agent-board revive --all' };
 }

@@ -12,7 +12,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, scheduler: Scheduler): P
   const home = homeCheck(env);
   const [logout, agents] = await Promise.all([logoutCheck(env, scheduler), agentChecks(env, scheduler)]);
   // Lost sessions are read only from a home agent-board would use.
-  const lost = home.status === 'fail' ? [] : [lostCheck(env)];
+  const lost = home.status === 'fail' ? [] : [await lostCheck(env, scheduler)];
   return [home, bundleCheck(), ptyCheck(), nativeCheck(), ...configChecks(env), logout, rebootCheck(env), ...agents, ...lost];
 }
 

@@ -99,7 +99,7 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
         const { stage, code, message } = o.ack;
         if (stage === 'rejected') {
           if (code === 'accepted_unknown') return { status: 'unconfirmed', commandId, message: message ?? 'accepted_unknown' };
-          return notTyped(message ?? `refused (${code})`, code === 'session_exited' ? EXIT.sessionUnavailable : EXIT.failure);
+          return notTyped(message ?? `refused (${code})`, code === 'session_exited' ? EXIT.sessionUnavailable : code === 'journal_unavailable' ? EXIT.cannotWrite : EXIT.failure);
         }
         if (stage === 'applied') return { status: 'applied', commandId };
         accepted = true;

@@ -24,14 +24,22 @@ export function readRecord(home: string, id: string): HostRecord | null {
  * What a user should see. Like viewOf, except that a session `new` just made
  * (host.json written, runner not up yet, so no runner pid) shows as
  * `starting` rather than `lost` for as long as `new` itself would wait.
- * `runnerAlive`: true when we hold a connection to the runner.
+ * `link`: the feed's line to the runner. While it is open the runner is
+ * alive, and the record is what it pushed: its pushes are its heartbeat
+ * (one that cannot write host.json pushes each heartbeat instead), so a
+ * stale one means wedged. Without it, a runner that runs with a stale
+ * heartbeat on disk (viewOf's heartbeatStale) keeps its status until the
+ * link has tried it: `unanswered` (it does not answer either) is lost.
  */
-export function feedView(record: HostRecord, nowMs: number, runnerAlive?: boolean): SessionView {
+export function feedView(record: HostRecord, nowMs: number, link?: { open: boolean; unanswered: boolean }): SessionView {
   // A runner we are connected to is alive: no need to ask the kernel.
-  let view = runnerAlive ? { ...record, runnerAlive, status: effectiveStatus(record, true, nowMs) } : viewOf(record, nowMs);
-  if (!runnerAlive && view.runnerAlive && isZombie(record.runnerPid)) {
-    view = { ...view, runnerAlive: false, status: effectiveStatus(record, false, nowMs) };
+  const open = link?.open === true;
+  let view: SessionView = open ? { ...record, runnerAlive: true, status: effectiveStatus(record, true, nowMs) } : viewOf(record, nowMs);
+  if (!open && view.runnerAlive && isZombie(record.runnerPid)) {
+    const { heartbeatStale: _stale, ...rest } = view;
+    view = { ...rest, runnerAlive: false, status: effectiveStatus(record, false, nowMs) };
   }
+  if (view.heartbeatStale && link?.unanswered) view = { ...view, status: 'lost' };
   if (view.status === 'lost' && record.status === 'starting' && record.runnerPid === null) {
     const age = nowMs - Date.parse(record.createdAt);
     if (age >= -1000 && age < RUNNER_START_TIMEOUT_MS) return { ...view, status: 'starting' };

@@ -17,6 +17,7 @@ import { readUserConfig } from '../state/config.js';
 import { configuredKillUserProcesses, lingerFile } from './logind-files.js';
 import { readHostFile } from '../state/host-store.js';
 import { hostFile, runnerLog } from '../state/paths.js';
+import { writing } from '../state/write-errors.js';
 
 /**
  * The user manager's own socket, there when systemd runs a manager for us (systemd(1), "--user").
@@ -81,7 +82,7 @@ export function spawnRunner(start: RunnerStart, choice: ScopeChoice = scopeChoic
   const { home, record, time } = start;
   const log = runnerLog(home, record.id);
   // systemd-run's own complaint goes to the runner log; after its exec the runner keeps that file as stderr.
-  const err = fs.openSync(log, 'a', 0o600);
+  const err = writing("the session's runner log", log, () => fs.openSync(log, 'a', 0o600));
   let child: ChildProcess;
   try {
     child = detached(choice.systemdRun, systemdRunArgs(scopeUnitName(record.name, record.id), `agent-board session ${record.name}`, [node, ...args]), start, err);
@@ -93,7 +94,11 @@ export function spawnRunner(start: RunnerStart, choice: ScopeChoice = scopeChoic
     if (!watching) return;
     watching = false;
     const line = `systemd-run --user --scope failed (${why}); runner started without a scope: a logout may end this session (docs/sessions.md)`;
-    fs.appendFileSync(log, `${isoTime(time.clock.now())} ${line}\n`, { mode: 0o600 });
+    try {
+      fs.appendFileSync(log, `${isoTime(time.clock.now())} ${line}\n`, { mode: 0o600 });
+    } catch {
+      // A full disk: the line is lost, the runner is not; it starts all the same.
+    }
     detached(node, args, start, 'ignore');
   };
   const onExit = (code: number | null, signal: NodeJS.Signals | null) => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
+import { writing } from '../state/write-errors.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { isPidAlive, isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
@@ -47,7 +48,7 @@ export async function killSession(home: string, s: SessionView, time: Time, sign
       process.kill(-orphan, sig);
       return { kind: 'signalled-orphan', signal: sig, pid: orphan };
     }
-    throw new UserError(`${s.name} is lost and its program is not running; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
+    throw new UserError(`${s.name} is lost and its program is not running: nothing to kill; bring it back with: agent-board revive ${s.name} (or remove it: agent-board rm ${s.name})`, EXIT.sessionUnavailable);
   }
   const conn = await connectSession(home, s, 'kill', time);
   try {
@@ -120,8 +121,10 @@ export async function removeSessionReporting(home: string, s: SessionView, time:
   }
   // After the program is gone (nothing writes there any more), before the record goes (a failure leaves it to retry).
   const note = s.worktree ? await removeWorktree(s.worktree, discard) : null;
-  fs.rmSync(socketPath(home, s.id), { force: true });
-  fs.rmSync(sessionDir(home, s.id), { recursive: true, force: true });
+  writing('the session folder', sessionDir(home, s.id), () => {
+    fs.rmSync(socketPath(home, s.id), { force: true });
+    fs.rmSync(sessionDir(home, s.id), { recursive: true, force: true });
+  }, 'remove it again');
   return note;
 }
 
@@ -140,7 +143,7 @@ export async function renameSession(home: string, s: SessionView, name: string, 
         listening.add(
           conn.onMessage((m) => {
             if (m.type === 'status') resolve();
-            if (m.type === 'error') reject(new UserError(m.message, EXIT.failure));
+            if (m.type === 'error') reject(new UserError(m.message, m.code === 'cannot_write' ? EXIT.cannotWrite : EXIT.failure));
           }),
         );
         listening.add(conn.onClose(() => reject(new UserError(`${s.name} went away during the rename`, EXIT.sessionUnavailable))));
@@ -152,8 +155,9 @@ export async function renameSession(home: string, s: SessionView, name: string, 
     }
     return;
   }
-  const { runnerAlive: _alive, ...record } = s;
-  writeHostFile(hostFile(home, s.id), { ...record, name });
+  const { runnerAlive: _alive, heartbeatStale: _stale, ...record } = s;
+  const file = hostFile(home, s.id);
+  writing("the session's record", file, () => writeHostFile(file, { ...record, name }), 'rename it again');
 }
 
 /** What restart did: the record it started, and what became of the agent's conversation. */
@@ -192,9 +196,9 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
   while (time.clock.now() < deadline && oldRunner()) {
     await sleep(time.scheduler, RESTART_POLL_MS);
   }
-  fs.rmSync(finalScreenFile(home, s.id), { force: true });
+  writing("the session's last screen", finalScreenFile(home, s.id), () => fs.rmSync(finalScreenFile(home, s.id), { force: true }), 'restart it again');
   // The record as the old runner left it (its conversation id, say), else the view we were given.
-  const { runnerAlive: _alive, ...old } = { ...s, ...readHostFile(hostFile(home, s.id)) };
+  const { runnerAlive: _alive, heartbeatStale: _stale, ...old } = { ...s, ...readHostFile(hostFile(home, s.id)) };
   const again = relaunchArgs(home, old, { mode: 'resume' });
   writeWiringFiles(again.launch.filesDir ?? sessionDir(home, s.id), again.launch.files);
   const now = new Date(time.clock.now()).toISOString();

@@ -13,6 +13,8 @@ import { readHostFile, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile, socketPath } from '../state/paths.js';
 import { claimRevive } from '../state/revive-claim.js';
 import { RunnerConnection } from './connection.js';
+import { askSilentRunner } from './silent-runners.js';
+import { stateNote } from '../core/session-state.js';
 import { restartSession, type Restarted } from './session-actions.js';
 import { RUNNER_START_TIMEOUT_MS } from './sessions.js';
 
@@ -79,17 +81,25 @@ async function standing(home: string, s: SessionView, time: Time): Promise<{ vie
   const rec = readHostFile(hostFile(home, s.id));
   if (!rec) return { view: s, not: { kind: 'failed', session: s, reason: `its record ${hostFile(home, s.id)} is gone or unreadable` } };
   const now = time.clock.now();
-  const view = viewOf(rec, now);
+  let view = viewOf(rec, now);
   if (view.status === 'exited') return { view, not: { kind: 'exited', session: view } };
   // Written by `new` or a restart whose runner has not said its pid yet: it is on its way.
   const age = now - Date.parse(rec.updatedAt);
   if (rec.status === 'starting' && rec.runnerPid === null && age >= -1000 && age < RUNNER_START_TIMEOUT_MS) {
     return { view, not: { kind: 'running', session: view, why: 'is starting' } };
   }
-  if (view.runnerAlive && view.status !== 'lost') return { view, not: { kind: 'running', session: view, why: 'is running' } };
+  // Alive with a stale heartbeat: a runner that cannot write (a full disk) answers, a wedged one does not.
+  if (view.runnerAlive && (view.heartbeatStale || view.status === 'lost')) {
+    view = await askSilentRunner(home, { ...view, heartbeatStale: true }, time.scheduler);
+    if (view.status === 'exited') return { view, not: { kind: 'exited', session: view } }; // its exit not on disk yet: the runner waits for room
+  }
+  if (view.runnerAlive && view.status !== 'lost') {
+    const note = stateNote(view);
+    return { view, not: { kind: 'running', session: view, why: note ? `is running (its runner answers; its record cannot be written: ${note})` : 'is running' } };
+  }
   if (view.runnerAlive) {
-    // Alive but silent (its heartbeat stale): wedged, or stopped. Not ours to replace.
-    const reason = `its runner (pid ${view.runnerPid}) still runs but has stopped writing its heartbeat; end it first (kill ${view.runnerPid})`;
+    // Alive but silent on disk and on its socket: wedged, or stopped. Not ours to replace while it runs.
+    const reason = `its runner (pid ${view.runnerPid}) still runs but does not answer; end it first (kill ${view.runnerPid}), then revive it`;
     return { view, not: { kind: 'failed', session: view, reason } };
   }
   if (await runnerAnswers(home, s.id, time)) return { view, not: { kind: 'running', session: view, why: 'is running (its runner answers)' } };

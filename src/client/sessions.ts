@@ -10,6 +10,7 @@ import { geminiSystemLayer, wiringPlace } from './wiring-place.js';
 import { newConversation } from './conversation-launch.js';
 import { checkSessionName, resolveSessionRef } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
+import { cannotWriteError, makeDirs, writeFileAtomic, writing } from '../state/write-errors.js';
 import { ensurePrivateDir } from '../state/home.js';
 import { listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
@@ -61,17 +62,30 @@ export function findSession(home: string, ref: string): SessionView {
 
 /** Connect to a running session, with a clear error when it cannot be reached; `pipelined` goes with the hello (ConnectOptions.pipelined). */
 export async function connectSession(home: string, s: SessionView, client: string, time: Time, readOnly = false, pipelined?: readonly ClientMessage[]): Promise<RunnerConnection> {
-  if (s.status === 'lost') {
-    throw new UserError(`session ${s.name} is lost: its runner (pid ${s.runnerPid}) is gone; remove it with: agent-board rm ${s.name}`, EXIT.sessionUnavailable);
-  }
+  if (s.status === 'lost') throw new UserError(`session ${s.name} is ${lostReason(s)}`, EXIT.sessionUnavailable);
   if (s.status === 'exited') {
     throw new UserError(`session ${s.name} has exited (${describeExit(s)})`, EXIT.sessionUnavailable);
   }
   try {
     return await RunnerConnection.open(socketPath(home, s.id), { client, readOnly, scheduler: time.scheduler, pipelined });
   } catch (err) {
+    // Its runner runs but has written no heartbeat for 20 s and does not answer either: wedged, not a full disk.
+    if (s.heartbeatStale) throw new UserError(`session ${s.name} is ${lostReason(s)}`, EXIT.sessionUnavailable);
     throw new UserError(`cannot reach session ${s.name}: ${(err as Error).message}; see ${runnerLog(home, s.id)}`, EXIT.sessionUnavailable);
   }
+}
+
+/**
+ * Why a lost session is lost and what brings it back, after `<name> is`: `lost: its runner (pid
+ * 12) is gone; bring it back with: agent-board revive api (or remove it: agent-board rm api)`.
+ * A runner that still runs but does not answer (wedged) must be ended before a revive can
+ * replace it: only then does the advice name kill, and only that runner.
+ */
+export function lostReason(s: Pick<SessionView, 'name' | 'runnerPid' | 'runnerAlive'>): string {
+  if (s.runnerAlive && s.runnerPid) {
+    return `lost: its runner (pid ${s.runnerPid}) still runs but does not answer; end it (kill ${s.runnerPid}), then bring the session back with: agent-board revive ${s.name}`;
+  }
+  return `lost: its runner${s.runnerPid ? ` (pid ${s.runnerPid})` : ''} is gone; bring it back with: agent-board revive ${s.name} (or remove it: agent-board rm ${s.name})`;
 }
 
 export function describeExit(s: Pick<HostRecord, 'exitCode' | 'exitSignal'>): string {
@@ -198,17 +212,36 @@ export async function createSession(home: string, opts: NewSessionOptions, time:
     scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
     ...opts.extra,
   };
-  ensurePrivateDir(sessionDir(home, id), 'session directory');
-  writeWiringFiles(launch.filesDir ?? sessionDir(home, id), launch.files);
-  if (launch.hooksNote) (opts.onHooksNote ?? ((n) => process.stderr.write(`agent-board: ${n}\n`)))(launch.hooksNote);
-  return startRunner(home, record, time);
+  const dir = sessionDir(home, id);
+  try {
+    ensurePrivateDir(dir, 'session directory');
+    writeWiringFiles(launch.filesDir ?? dir, launch.files);
+    if (launch.hooksNote) (opts.onHooksNote ?? ((n) => process.stderr.write(`agent-board: ${n}\n`)))(launch.hooksNote);
+    return await startRunner(home, record, time);
+  } catch (err) {
+    // A session that could not be written leaves nothing behind (no runner was started, or
+    // startRunner ended it); one whose runner did not start keeps its folder: rm removes it, and
+    // its runner.log says why.
+    if (err instanceof UserError && err.exitCode === EXIT.cannotWrite) removeHalfMade(dir);
+    throw err;
+  }
+}
+
+/** A session folder `new` made and could not finish; a folder that cannot be removed (a read-only mount) is left as it is. */
+function removeHalfMade(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Nothing more can be done here; with no host.json in it no command lists it, and a later rm of the folder is safe.
+  }
 }
 
 /** Files an agent kind's wiring needs (Gemini's settings layer), 0600, in a folder made 0700 (src/client/wiring-place.ts). */
 export function writeWiringFiles(dir: string, files: Record<string, string>): void {
-  if (Object.keys(files).length) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (Object.keys(files).length) writing("the agent's settings folder", dir, () => makeDirs(dir));
   for (const [name, content] of Object.entries(files)) {
-    fs.writeFileSync(path.join(dir, name), content, { mode: 0o600 });
+    const file = path.join(dir, name);
+    writing("the agent's settings", file, () => writeFileAtomic(file, content));
   }
 }
 
@@ -219,7 +252,8 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
     throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
   }
   if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: ${rebuildFix()}`, EXIT.failure);
-  writeHostFile(hostFile(home, record.id), record);
+  const file = hostFile(home, record.id);
+  writing("the session's record", file, () => writeHostFile(file, record));
   // In a systemd user scope where that keeps it past a logout, else detached (src/client/runner-spawn.ts).
   const spawned = spawnRunner({ home, record, time, argv: [process.execPath, ...RUNNER_NODE_FLAGS, RUNNER_ENTRY, record.id], env: { ...runnerProcessEnv(process.env), AGENT_BOARD_HOME: home } });
   try {
@@ -236,14 +270,18 @@ async function waitForRunner(home: string, id: string, time: Time): Promise<void
   while (time.clock.now() < deadline) {
     const rec = readHostFile(hostFile(home, id));
     if (rec?.status === 'exited') return; // it ran and finished already: still a session to look at
-    if (rec?.status === 'running' && fs.existsSync(sock)) {
+    // Asked while the record still says starting too: a runner that cannot write its record says so only here.
+    if (rec !== null && rec.status !== 'lost' && fs.existsSync(sock)) {
+      let host: HostRecord | null = null;
       try {
         const conn = await RunnerConnection.open(sock, { client: 'new', scheduler: time.scheduler });
+        host = conn.hello.host;
         conn.dispose();
-        return;
       } catch {
         // not listening yet: the next poll tries again, and the deadline reports it
       }
+      if (host?.cannotWrite) unwritableStart(home, host, host.cannotWrite);
+      if (host?.status === 'running' || host?.status === 'exited') return;
     }
     await sleep(time.scheduler, RUNNER_START_POLL_MS);
   }
@@ -251,4 +289,21 @@ async function waitForRunner(home: string, id: string, time: Time): Promise<void
   const pty = ptyProblem();
   if (pty) throw new UserError(`session ${id} did not start: node-pty cannot load (${pty.why}): ${pty.fix}`, EXIT.runnerDied);
   throw new UserError(`session ${id} did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s; see ${runnerLog(home, id)}`, EXIT.runnerDied);
+}
+
+/**
+ * The runner started but cannot write its record (the disk filled between our write and its
+ * own): on disk the session would have no runner, so it would be lost at once. It is ended
+ * (program and runner), and the start fails as if our own write had.
+ */
+function unwritableStart(home: string, host: HostRecord, code: string): never {
+  for (const pid of [host.childPid ? -host.childPid : null, host.runnerPid]) {
+    if (!pid) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already: what we wanted
+    }
+  }
+  throw cannotWriteError("the session's record", hostFile(home, host.id), code);
 }

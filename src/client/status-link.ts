@@ -56,11 +56,17 @@ export class StatusLink implements Disposable {
   private readonly connection = new MutableDisposable<DisposableStore>();
   private readonly watcher = new MutableDisposable();
   private disposed = false;
+  private lastTryFailed = false;
 
   constructor(private readonly d: StatusLinkDeps) {}
 
   get open(): boolean {
     return this.conn !== null && !this.conn.closed;
+  }
+
+  /** The last try to reach the runner failed (refused, or no hello in time), and none has worked since. */
+  get unanswered(): boolean {
+    return this.lastTryFailed;
   }
 
   /** Connect, unless connected, on the way, waiting to retry, or given up (see rearm). */
@@ -123,6 +129,7 @@ export class StatusLink implements Disposable {
         }
         this.conn = conn;
         this.tries = 0;
+        this.lastTryFailed = false;
         const store = (this.connection.value = new DisposableStore());
         store.add(conn);
         store.add(
@@ -147,6 +154,7 @@ export class StatusLink implements Disposable {
       () => {
         // Refused or silent: not an error, the session may be starting or gone; failed() retries or waits for news.
         this.connecting = false;
+        this.lastTryFailed = true;
         if (!this.disposed) this.failed();
       },
     );

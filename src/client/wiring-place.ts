@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentKind } from '../core/agents/agent-kinds.js';
 import type { GeminiSystemLayer, WiringPlace } from '../core/agents/agent-wiring.js';
+import { makeDirs, writing } from '../state/write-errors.js';
 
 /** Why Gemini would refuse a file root writes in `dir` (made 0700 if missing), or null when it would read it. */
 export function geminiRefusal(dir: string): string | null {
@@ -70,9 +71,11 @@ export function wiringPlace(kind: AgentKind, home: string, id: string, sessionDi
     const dir = path.join(base, 'wiring', key, id);
     if (geminiRefusal(dir) !== null) continue;
     prune(path.dirname(path.dirname(dir)));
-    fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
-    // Which home these folders belong to, so they can be pruned once it is gone.
-    fs.writeFileSync(path.join(path.dirname(dir), HOME_MARK), path.resolve(home), { mode: 0o600 });
+    writing("the agent's settings folder", path.dirname(dir), () => {
+      makeDirs(path.dirname(dir));
+      // Which home these folders belong to, so they can be pruned once it is gone.
+      fs.writeFileSync(path.join(path.dirname(dir), HOME_MARK), path.resolve(home), { mode: 0o600 });
+    });
     return { dir };
   }
   return { none: `its settings layer must be in a folder only root can write to, and ${refused}` };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
+import { makeDirs, writing } from '../state/write-errors.js';
 import { git, gitComplaint, gitSync, repoRoot } from '../state/git.js';
 import { readRepoConfig, worktreePath } from '../state/worktree-config.js';
 import { copyIncluded, type IncludeResult } from '../state/worktree-include.js';
@@ -78,7 +79,7 @@ export async function makeWorktree(req: WorktreeRequest): Promise<MadeWorktree> 
   }
   const dir = worktreePath(repo, req.branch, config);
   if (fs.existsSync(dir)) throw new UserError(`${dir} exists already: remove it, or name another branch with --worktree BRANCH`, EXIT.failure);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  writing('the worktrees folder', path.dirname(dir), () => makeDirs(path.dirname(dir), 0o777));
   const args = exists ? ['worktree', 'add', dir, req.branch] : ['worktree', 'add', '--no-track', '-b', req.branch, dir, baseCommit];
   const r = await git(args, { cwd: repo });
   if (r.code !== 0) throw new UserError(`git worktree add failed: ${gitComplaint(r)}`, EXIT.failure);

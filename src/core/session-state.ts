@@ -5,6 +5,7 @@
  * src/core/agents/activity.ts). The board, `ls` and the notifications all use it.
  */
 import type { HostRecord } from './protocol/protocol.js';
+import { writeFailureWord } from './write-failure.js';
 
 /** Every state word a session can show (the type is read off this list). */
 export const SESSION_STATES = ['starting', 'busy', 'idle', 'waiting', 'exited', 'lost'] as const;
@@ -35,9 +36,23 @@ export function exitKind(s: Pick<HostRecord, 'exitCode' | 'exitSignal' | 'killed
   return s.exitCode === 0 && !s.exitSignal ? 'ok' : 'failed';
 }
 
-/** The state with how an exited session ended, as `ls` prints it: `busy`, `exited(0)`, `exited(SIGSEGV)`, `killed(SIGHUP)`. */
-export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed'>): string {
+/** The state with how an exited session ended, as `ls` prints it: `busy`, `exited(0)`, `exited(SIGSEGV)`, `killed(SIGHUP)`, `idle · disk full`. */
+export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite'>): string {
   const state = sessionState(s);
-  if (state !== 'exited') return state;
-  return `${exitKind(s) === 'killed' ? 'killed' : 'exited'}(${s.exitSignal ?? s.exitCode ?? '?'})`;
+  if (state !== 'exited') return withStateNote(state, s);
+  return withStateNote(`${exitKind(s) === 'killed' ? 'killed' : 'exited'}(${s.exitSignal ?? s.exitCode ?? '?'})`, s);
+}
+
+/**
+ * What keeps a session's live runner from writing its record (`disk full`), said after its
+ * state, or null: the runner says it (hello, status), and it is alive, never lost for it.
+ */
+export function stateNote(s: Pick<HostRecord, 'status' | 'cannotWrite'>): string | null {
+  return s.cannotWrite && s.status !== 'lost' ? writeFailureWord(s.cannotWrite) : null;
+}
+
+/** `label · note` when there is a note. */
+export function withStateNote(label: string, s: Pick<HostRecord, 'status' | 'cannotWrite'>): string {
+  const note = stateNote(s);
+  return note ? `${label} · ${note}` : label;
 }

@@ -14,6 +14,7 @@ import { ENTER, promptBytes } from '../core/terminal/prompt-text.js';
 import type { CommandJournal } from './journal.js';
 import type { Logger } from './log.js';
 import { isoTime } from '../core/iso-time.js';
+import { cannotWriteMessage } from '../core/write-failure.js';
 
 /** A when-idle prompt without its own quiet period waits for this much silence. */
 export const DEFAULT_QUIET_MS = 2000;
@@ -103,7 +104,7 @@ export class DurableInputs implements Disposable {
     });
     if (!r.ok) {
       this.log(`journal unavailable, prompt ${commandId} refused: ${r.message}`);
-      this.ack({ type: 'cmd_ack', commandId, stage: 'rejected', code: 'journal_unavailable', message: `the session's command journal cannot be written (${r.message}); free disk space or fix its permissions, then send again` });
+      this.ack({ type: 'cmd_ack', commandId, stage: 'rejected', code: 'journal_unavailable', message: cannotWriteMessage("the session's command journal", this.journal.file, r.code, 'send it again') });
       return false;
     }
     this.setState(commandId, 'accepted');

@@ -29,8 +29,16 @@ export interface HostWriterDeps {
   record: HostRecord;
   clock: Clock;
   scheduler: Scheduler;
-  /** A write failed (a full disk): the session goes on, the log says so. */
+  /**
+   * A write failed (a full disk): the session goes on, the log says so. Once per streak of
+   * failures (and again when the cause changes): a heartbeat every 5 s must not fill a log on
+   * the same full disk.
+   */
   onError: (err: Error) => void;
+  /** host.json could be written again after failing since `since` (ISO) with `code`. */
+  onRecovered?: (code: string, since: string) => void;
+  /** How often the heartbeat writes (default HEARTBEAT_INTERVAL_MS; the tests' runners beat faster). */
+  heartbeatMs?: number;
   /** Fields computed at write time (the screen's last line), so they cost nothing per output chunk. */
   decorate?: () => Partial<HostRecord>;
   /**
@@ -60,7 +68,12 @@ export class HostWriter {
   /** Output came while a write was pending: one more write follows, so the preview shows the last screen. */
   private trailing = false;
 
-  /** After each write that a watcher should see, with the record as written: status pushes hang off it. */
+  /**
+   * After each write that a watcher should see, with the record as written: status pushes hang off
+   * it. While host.json cannot be written, after every try, heartbeats included, with the record
+   * as it is in memory and the failure in it (`cannotWrite`): then the pushes are the runner's
+   * heartbeat, and a board that hears them knows it lives (docs/architecture.md, "Liveness").
+   */
   readonly onWrite: Event<HostRecord> = this.written.event;
   /** The record with the screen's last line as it is now, not written yet (see PREVIEW_PUSH_MS): status pushes hang off it too. */
   readonly onPush: Event<HostRecord> = this.pushed.event;
@@ -70,7 +83,16 @@ export class HostWriter {
   }
 
   startHeartbeat(): void {
-    this.heartbeat.value = this.d.scheduler.setInterval(() => this.flush(false, true), HEARTBEAT_INTERVAL_MS);
+    this.heartbeat.value = this.d.scheduler.setInterval(() => this.flush(false, true), this.d.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
+  }
+
+  /**
+   * Whether the last write worked: what the record said then is on disk (a change that came since
+   * waits for its coalesced write, which a runner on its way out never needs: the exit's write is
+   * the last that matters).
+   */
+  get saved(): boolean {
+    return this.record.cannotWrite === undefined;
   }
 
   /**
@@ -84,6 +106,26 @@ export class HostWriter {
       return;
     }
     if (!this.timer.value) this.arm(() => this.flush(false));
+  }
+
+  /**
+   * Merges `patch` and writes it at once (fsynced), for a change a client waits on (a rename):
+   * null once it is on disk; when the write fails, the change is taken back (the record keeps only
+   * the failure's note, and will not write the change later behind the client's back) and the
+   * failure's code is the answer.
+   */
+  commit(patch: Partial<HostRecord>): string | null {
+    const before = this.record;
+    this.record = { ...before, ...patch, revision: (before.revision ?? 0) + 1 };
+    const failed = this.write(true);
+    if (failed === null) {
+      this.written.fire(this.record);
+      return null;
+    }
+    const back = Object.fromEntries(Object.keys(patch).map((k) => [k, before[k as keyof HostRecord]]));
+    this.record = { ...this.record, ...back, revision: before.revision };
+    this.written.fire(this.record);
+    return failed;
   }
 
   /** The program printed: cheap enough for every output chunk (the time is stamped at the next write). */
@@ -111,19 +153,16 @@ export class HostWriter {
         this.flush(false);
       });
     }
-    const at = isoTime(this.d.clock.now());
-    const extra = this.outputSeen ? { lastOutputAt: at, ...this.d.decorate?.(), revision: (this.record.revision ?? 0) + 1 } : {};
-    this.record = { ...this.record, updatedAt: at, heartbeatAt: at, ...extra };
-    this.outputSeen = false;
-    try {
-      writeHostFile(this.d.file, this.record, durable);
-    } catch (err) {
-      // A full disk must not take the session down; the log says what happened.
-      this.d.onError(err as Error);
+    const recovering = this.record.cannotWrite !== undefined;
+    if (this.write(durable) !== null) {
+      // The record stays in memory, written by a later try; the watchers hear that this runner lives.
+      this.written.fire(this.record);
       return;
     }
+    // Written again after failing: the watchers hear it (the failure's note is gone), heartbeat or not.
+    if (recovering) heartbeatOnly = false;
     if (heartbeatOnly) return;
-    if (this.pushing && !durable) {
+    if (this.pushing && !durable && !recovering) {
       // The last line's push is on its way (this change came with output: a session turning
       // busy): it carries this record too, so the board draws the two in one frame, not two.
       this.pushOwed = true;
@@ -131,6 +170,30 @@ export class HostWriter {
       return;
     }
     this.written.fire(this.record);
+  }
+
+  /**
+   * Stamps the record and writes it: null when it is on disk, else the failure's code, kept in the
+   * record (`cannotWrite`, since when) until a write works again. The failure is told once per
+   * streak (and cause), the recovery once.
+   */
+  private write(durable: boolean): string | null {
+    const at = isoTime(this.d.clock.now());
+    const extra = this.outputSeen ? { lastOutputAt: at, ...this.d.decorate?.(), revision: (this.record.revision ?? 0) + 1 } : {};
+    const { cannotWrite: failing, cannotWriteSince: since, ...record } = { ...this.record, updatedAt: at, heartbeatAt: at, ...extra };
+    this.outputSeen = false;
+    try {
+      writeHostFile(this.d.file, record, durable);
+    } catch (err) {
+      // A full disk must not take the session down: it goes on, and says so to whoever asks.
+      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+      this.record = { ...record, cannotWrite: code, cannotWriteSince: since ?? at };
+      if (failing !== code) this.d.onError(err as Error);
+      return code;
+    }
+    this.record = record;
+    if (failing !== undefined) this.d.onRecovered?.(failing, since ?? at);
+    return null;
   }
 
   /** A change whose push waited for the last line's (flush), when that one took longer than PREVIEW_PUSH_MS. */

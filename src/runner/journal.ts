@@ -19,7 +19,7 @@ export class CommandJournal {
   private count = 0;
   private records: JournalRecord[] = [];
 
-  constructor(private readonly file: string) {}
+  constructor(readonly file: string) {}
 
   /** Reads what earlier runner instances wrote; a missing or unreadable file is an empty journal. */
   load(): JournalRecord[] {
@@ -35,14 +35,15 @@ export class CommandJournal {
   }
 
   /** Appends and syncs one record. */
-  append(record: JournalRecord): { ok: true } | { ok: false; message: string } {
+  append(record: JournalRecord): { ok: true } | { ok: false; message: string; code: string } {
     try {
       this.fd ??= fs.openSync(this.file, 'a', 0o600);
       fs.writeSync(this.fd, JSON.stringify(record) + '\n');
       fs.fsyncSync(this.fd);
     } catch (err) {
       this.closeFd(); // reopened on the next try: the disk may have room again
-      return { ok: false, message: (err as Error).message };
+      // A line cut short by the full disk is skipped by the reader (parseJournalLine), and the next append starts after it.
+      return { ok: false, message: (err as Error).message, code: (err as NodeJS.ErrnoException).code ?? 'EIO' };
     }
     this.records.push(record);
     if (needsCompaction(++this.count)) this.compact();
@@ -60,7 +61,12 @@ export class CommandJournal {
       fs.closeSync(fd);
       fs.renameSync(tmp, this.file);
     } catch {
-      // Keep appending to the long file; compaction is tried again on the next append.
+      // Keep appending to the long file; compaction is tried again on the next append. No temporary file stays.
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // a read-only mount: no temporary file could be made there either
+      }
       return;
     }
     this.closeFd();

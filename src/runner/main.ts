@@ -108,6 +108,8 @@ export async function runRunner(id: string): Promise<void> {
     clock,
     scheduler,
     applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
+    // Test-only: a faster heartbeat, so a test sees a runner write again within a second of the disk having room.
+    heartbeatMs: Number(process.env.AGENT_BOARD_TEST_HEARTBEAT_MS) || undefined,
     onFinished: () => {
       runner.dispose();
       log('runner finished');

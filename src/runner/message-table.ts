@@ -52,7 +52,8 @@ export interface SessionOps {
   readonly record: HostRecord;
   explain(): StatusExplanation;
   /** A new name for the session; an error line when it is not a valid one. */
-  rename(name: string): string | null;
+  /** Null once the name is on disk; else why not (a bad name, or host.json could not be written: then it is not renamed). */
+  rename(name: string): { code: 'invalid_message' | 'cannot_write'; message: string } | null;
   hook(kind: string, event: string, sessionId?: string): void;
   subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void;
   /** The client leaves: what must reach its terminal first (the attach's note taken away), then `then`. */
@@ -123,7 +124,7 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
     envelope: 'legacy',
     handle: (s, { c, msg }) => {
       const bad = s.rename(msg.name);
-      if (bad) c.send({ type: 'error', code: 'invalid_message', message: bad });
+      if (bad) c.send({ type: 'error', ...bad });
       else c.send({ type: 'status', host: s.record, generation: s.generation });
     },
   },

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { writeFileAtomic } from '../state/write-errors.js';
 import type { TerminalModel } from './terminal-model.js';
 
 /** The visible screen as text, top to bottom, trailing blanks trimmed (for status detectors). */
@@ -24,8 +24,8 @@ export function lastScreenLine(model: TerminalModel): string {
 export function saveFinalScreen(model: TerminalModel, file: string): { ok: true } | { ok: false; message: string } {
   try {
     const history = model.historySlice(0, model.historyLength);
-    fs.writeFileSync(`${file}.tmp`, history + model.screenFrame(), { mode: 0o600 });
-    fs.renameSync(`${file}.tmp`, file);
+    // A full disk leaves no temporary file (and the runner tries again: Session.finishOnceSaved).
+    writeFileAtomic(file, history + model.screenFrame());
     return { ok: true };
   } catch (err) {
     return { ok: false, message: (err as Error).message };

@@ -5,6 +5,7 @@ import type { DirectRequest, HostRecord, InputMsg, SubscribeTerminal } from '../
 import { normalizeSignal } from '../core/protocol/signals.js';
 import type { TermSize } from '../core/protocol/size.js';
 import { checkSessionName } from '../core/session-ref.js';
+import { cannotWriteMessage } from '../core/write-failure.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
 import type { Acks, SessionOps } from './message-table.js';
@@ -14,7 +15,9 @@ const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQ
 
 export interface CommandDeps {
   generation: string;
-  host: { readonly record: HostRecord; update(patch: Partial<HostRecord>, now?: boolean): void };
+  host: { readonly record: HostRecord; update(patch: Partial<HostRecord>, now?: boolean): void; commit(patch: Partial<HostRecord>): string | null };
+  /** host.json's path, for what a failed write says. */
+  hostFile: string;
   pty: { write(data: string): void; writeBytes(bytes: Uint8Array): void; terminate(): void; signal(sig: NodeJS.Signals): boolean };
   /** A user asked the program to end (its exit is then a kill: src/runner/kill-request.ts). */
   kill: { ask(signal: string, escalates: boolean): void };
@@ -50,11 +53,13 @@ export class SessionCommands implements SessionOps {
     return this.d.activity.explain();
   }
 
-  rename(name: string): string | null {
+  rename(name: string): { code: 'invalid_message' | 'cannot_write'; message: string } | null {
     const bad = checkSessionName(name);
-    if (bad) return bad;
-    this.d.host.update({ name }, true);
-    return null;
+    if (bad) return { code: 'invalid_message', message: bad };
+    // At once and on disk, or not at all: a rename that says done must be one (a full disk: not renamed).
+    const failed = this.d.host.commit({ name });
+    if (failed === null) return null;
+    return { code: 'cannot_write', message: cannotWriteMessage("the session's record", this.d.hostFile, failed, 'rename it again') };
   }
 
   /** An agent's lifecycle hook: a status reading and maybe its conversation id (for resume). */

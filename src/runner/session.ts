@@ -6,7 +6,8 @@
  */
 import type { Decision } from '../core/agents/activity-layers.js';
 import type { Clock, Scheduler } from '../core/clock.js';
-import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
+import { HEARTBEAT_INTERVAL_MS } from '../core/protocol/host-status.js';
 import type { Envelope } from '../core/protocol/control-protocol.js';
 import type { ClientMessage, HostRecord } from '../core/protocol/protocol.js';
 import { OutputRing } from '../core/terminal/output-ring.js';
@@ -44,6 +45,8 @@ export interface SessionDeps {
   journalFile: string;
   clock: Clock;
   scheduler: Scheduler;
+  /** How often host.json's heartbeat is written (default HEARTBEAT_INTERVAL_MS; tests: AGENT_BOARD_TEST_HEARTBEAT_MS). */
+  heartbeatMs?: number;
   /** Test-only: hold every prompt this long between accept and write (AGENT_BOARD_TEST_APPLY_DELAY_MS). */
   applyDelayMs?: number;
   /** Called once everything is flushed after the child exited. */
@@ -65,6 +68,7 @@ export class Session implements Disposable {
   private exitState: ChildExit | null = null;
   /** Whether a user asked the program to end: its exit is then `killed`, not a failure. */
   private readonly kill: KillRequest;
+  private screenFailureTold = false;
   /** When the program last printed (ms since the epoch), for when-idle prompts and wakes. */
   private lastOutputMs = 0;
   private readonly printed = this.store.add(new Emitter<void>());
@@ -102,7 +106,9 @@ export class Session implements Disposable {
         record: rec,
         clock,
         scheduler,
-        onError: (err) => log(`could not write host.json: ${err.message}`),
+        onError: (err) => log(`could not write host.json: ${err.message}; the session goes on, and says so to its clients`),
+        onRecovered: (code, since) => log(`host.json written again (it could not be since ${since}: ${code})`),
+        heartbeatMs: deps.heartbeatMs,
         decorate: () => ({ previewLine: lastScreenLine(this.model) }),
         // whenParsed, not whenSettled: a push must not end the model's rests while output is hot (a
         // last line needs no sequence boundary), or every burst would be parsed flat out again.
@@ -168,6 +174,7 @@ export class Session implements Disposable {
     const commands = new SessionCommands({
       generation: deps.generation,
       host: this.host,
+      hostFile: deps.hostFile,
       pty: this.pty,
       kill: this.kill,
       redraw,
@@ -276,13 +283,44 @@ export class Session implements Disposable {
     this.activity.dispose();
     // Let the model take in the last output, keep the final screen, then say goodbye.
     this.model.whenSettled(() => {
-      const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
-      if (!saved.ok) this.deps.log(`could not save the final screen: ${saved.message}`);
+      const screenSaved = this.saveScreen();
       this.captureResumeId();
       this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, killed, childPid: null, childStartTime: undefined, foregroundAgent: undefined }, true);
       this.stream.farewell({ ...e, ...(killed ? { killed } : {}) });
-      this.deps.onFinished();
+      this.finishOnceSaved(screenSaved);
     });
+  }
+
+  /** The final screen on disk (peek and attach show it once the session ended): whether it is. Told once, not at every try. */
+  private saveScreen(): boolean {
+    const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
+    if (!saved.ok && !this.screenFailureTold) this.deps.log(`could not save the final screen: ${saved.message}`);
+    this.screenFailureTold ||= !saved.ok;
+    return saved.ok;
+  }
+
+  /**
+   * The runner goes once its exit is on disk. Gone before, it would leave a record that says
+   * `running` with no runner, which every reader takes for lost; so on a full disk it stays,
+   * serving (its hello says exited), and tries again at every heartbeat, the final screen first,
+   * until the record is written (space freed), then finishes as it would have.
+   */
+  private finishOnceSaved(screenSaved: boolean): void {
+    if (this.host.saved) {
+      this.deps.onFinished();
+      return;
+    }
+    this.deps.log('the exit could not be written to host.json: the runner stays until it can');
+    const retry = new MutableDisposable();
+    this.store.add(retry);
+    retry.value = this.deps.scheduler.setInterval(() => {
+      if (!screenSaved) screenSaved = this.saveScreen();
+      if (!this.host.saved) this.host.flush(true);
+      // Its folder gone (`rm` of the exited session): nothing left to save it in.
+      if (!this.host.saved && this.host.record.cannotWrite !== 'ENOENT') return;
+      retry.dispose();
+      this.deps.onFinished();
+    }, this.deps.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
   }
 
   /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`, `codex resume <uuid>`). */

@@ -16,6 +16,7 @@ import type { Time } from '../core/clock.js';
 import { realClock, realScheduler } from './real-time.js';
 import { ensureRoomDir, readRoomConfig } from './rooms.js';
 import { chatFile, chatLockFile, guardCacheFile } from './paths.js';
+import { cannotWriteError, writeFailureCode, writeFileAtomic } from './write-errors.js';
 
 export interface ChatPost {
   from: string;
@@ -39,8 +40,19 @@ export interface PostResult {
  * made by one-shot commands (the CLI's `chat`, the MCP server, the board) that have no other timer.
  */
 export async function appendChat(home: string, room: string, post: ChatPost, time: Time = { clock: realClock, scheduler: realScheduler() }): Promise<PostResult> {
-  ensureRoomDir(home, room);
   const file = chatFile(home, room);
+  try {
+    return await appendLocked(home, room, file, post, time);
+  } catch (err) {
+    // The room's folder, its lock or the line itself: nothing was posted (a line cut short is cut back: writeOnce).
+    const code = writeFailureCode(err);
+    if (code !== null) throw cannotWriteError(`room ${room}'s chat`, file, code, 'post it again');
+    throw err;
+  }
+}
+
+async function appendLocked(home: string, room: string, file: string, post: ChatPost, time: Time): Promise<PostResult> {
+  ensureRoomDir(home, room);
   return withFileLock(chatLockFile(home, room), (lock) => {
     const { maxHops } = readRoomConfig(home, room);
     const fd = fs.openSync(file, 'a+', 0o600);
@@ -225,12 +237,9 @@ function readGuardCache(home: string, room: string, lastId: number): LoopState |
  * reporting it as failed would invite a duplicate.
  */
 function writeGuardCache(home: string, room: string, cache: GuardCache): void {
-  const file = guardCacheFile(home, room);
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, JSON.stringify(cache) + '\n', { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileAtomic(guardCacheFile(home, room), JSON.stringify(cache) + '\n');
   } catch {
-    fs.rmSync(tmp, { force: true });
+    // Ignored, as said above; writeFileAtomic left no temporary file.
   }
 }

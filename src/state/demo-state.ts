@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic, writing } from './write-errors.js';
 
 export interface DemoMarks {
   /** The walkthrough line on the board was hidden (its key). */
@@ -30,10 +31,8 @@ export function readDemoMarks(home: string): DemoMarks {
   }
 }
 
-/** Adds to what is remembered; written atomically, 0600. Throws what the file system says. */
+/** Adds to what is remembered; written atomically, 0600, no temporary file left. A full disk (and the like) is cannotWriteError's line. */
 export function writeDemoMarks(home: string, marks: DemoMarks): void {
   const file = demoStateFile(home);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify({ ...readDemoMarks(home), ...marks }) + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writing("the demo's state", file, () => writeFileAtomic(file, JSON.stringify({ ...readDemoMarks(home), ...marks }) + '\n'));
 }

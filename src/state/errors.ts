@@ -25,6 +25,8 @@ export const EXIT = {
   mergeConflict: 13,
   /** pr: the GitHub CLI (gh) is not installed. */
   ghMissing: 14,
+  /** A file could not be written: the disk is full, a quota is used up, the file system is read-only, or no permission (src/state/write-errors.ts). */
+  cannotWrite: 15,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -94,8 +94,9 @@ function tryAcquire(lockPath: string, clock: Clock): string | null {
   const token = crypto.randomBytes(8).toString('hex');
   const text = JSON.stringify({ pid: process.pid, host: os.hostname(), at: clock.now(), token } satisfies Owner);
   const tmp = `${lockPath}.${process.pid}.${token}`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
   try {
+    // Inside the try: a disk too full for these few bytes must not leave the temporary file behind.
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
     fs.linkSync(tmp, lockPath);
     return text;
   } catch (err) {
@@ -118,10 +119,14 @@ function acquireExclusive(lockPath: string, text: string): string | null {
   }
   try {
     fs.writeSync(fd, text);
-    return text;
-  } finally {
+  } catch (err) {
+    // Made but not written (a full disk): an empty lock would hold everyone off until it is stale.
     fs.closeSync(fd);
+    fs.rmSync(lockPath, { force: true });
+    throw err;
   }
+  fs.closeSync(fd);
+  return text;
 }
 
 function contentOf(file: string): string | null {

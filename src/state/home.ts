@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXIT, UserError } from './errors.js';
+import { makeDirs, writing } from './write-errors.js';
 
 /** Where agent-board keeps its state: AGENT_BOARD_HOME, else the XDG state dir. */
 export function homePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -17,7 +18,7 @@ export function homePath(env: NodeJS.ProcessEnv = process.env): string {
  * Group/other read bits on our own directory are taken away rather than refused.
  */
 export function ensurePrivateDir(dir: string, what = 'state directory'): string {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writing(`the ${what}`, dir, () => makeDirs(dir));
   const st = fs.lstatSync(dir);
   const uid = process.getuid?.() ?? st.uid;
   if (!st.isDirectory()) {
@@ -29,7 +30,7 @@ export function ensurePrivateDir(dir: string, what = 'state directory'): string 
   if (st.mode & 0o022) {
     throw new UserError(`refusing ${what} ${dir}: other users can write to it (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${dir}`, EXIT.unsafeHome);
   }
-  if (st.mode & 0o077) fs.chmodSync(dir, 0o700);
+  if (st.mode & 0o077) writing(`the ${what}`, dir, () => fs.chmodSync(dir, 0o700));
   return dir;
 }
 

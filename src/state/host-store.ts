@@ -5,29 +5,25 @@
  * start time), which is what `lost` turns on.
  */
 import fs from 'node:fs';
-import { effectiveStatus } from '../core/protocol/host-status.js';
+import { effectiveStatus, heartbeatStale, type RunnerLiveness } from '../core/protocol/host-status.js';
 import type { HostRecord, SessionStatus } from '../core/protocol/protocol.js';
 import type { Clock } from '../core/clock.js';
 import { hostFile, sessionsDir } from './paths.js';
 import { bootId, processStartTime } from './proc-identity.js';
 import { realClock } from './real-time.js';
+import { writeFileAtomic } from './write-errors.js';
 
 /**
  * Writes host.json so a reader sees the old file or the new one, never half:
- * write a temporary file, rename it over the old one. `durable` also fsyncs
- * before the rename, so the change survives a crash of the machine: worth it
- * for status changes, not for the heartbeat and activity stamps.
+ * write a temporary file, rename it over the old one (a failure removes it:
+ * src/state/write-errors.ts). `durable` also fsyncs before the rename, so the
+ * change survives a crash of the machine: worth it for status changes, not
+ * for the heartbeat and activity stamps.
  */
 export function writeHostFile(file: string, record: HostRecord, durable = true): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, JSON.stringify(record, null, 2) + '\n');
-    if (durable) fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  // What a runner says of its own writes is never on disk (protocol.ts, cannotWrite).
+  const { cannotWrite: _code, cannotWriteSince: _since, ...kept } = record;
+  writeFileAtomic(file, JSON.stringify(kept, null, 2) + '\n', durable);
 }
 
 const STATUSES: ReadonlySet<string> = new Set<SessionStatus>(['starting', 'running', 'exited', 'lost']);
@@ -97,17 +93,29 @@ let thisBoot: string | null | undefined;
  * process: that runner is gone all the same. Older records: the pid alone, as before.
  */
 export function isRunnerAlive(record: Pick<HostRecord, 'runnerPid' | 'runnerBootId' | 'runnerStartTime'>): boolean {
-  if (!isPidAlive(record.runnerPid)) return false;
+  return runnerLiveness(record) !== 'gone';
+}
+
+/**
+ * What isRunnerAlive says, and whether the pid was checked to be that very runner (`identified`:
+ * the record has its boot id and start time, and they match): then a stale heartbeat is not a
+ * reused pid, and only the runner's socket can say whether it is wedged or cannot write.
+ */
+export function runnerLiveness(record: Pick<HostRecord, 'runnerPid' | 'runnerBootId' | 'runnerStartTime'>): RunnerLiveness {
+  if (!isPidAlive(record.runnerPid)) return 'gone';
+  let checked = 0;
   if (record.runnerBootId !== undefined) {
     thisBoot ??= bootId();
-    if (thisBoot !== null && thisBoot !== record.runnerBootId) return false;
+    if (thisBoot !== null && thisBoot !== record.runnerBootId) return 'gone';
+    if (thisBoot !== null) checked++;
   }
   if (record.runnerStartTime !== undefined) {
     const started = processStartTime(record.runnerPid!);
     // Null: /proc could not tell (gone meanwhile, or none): isPidAlive already said what it could.
-    if (started !== null && started !== record.runnerStartTime) return false;
+    if (started !== null && started !== record.runnerStartTime) return 'gone';
+    if (started !== null) checked++;
   }
-  return true;
+  return checked === 2 ? 'identified' : 'pid';
 }
 
 /**
@@ -128,6 +136,13 @@ export function leftoverProgram(record: Pick<HostRecord, 'childPid' | 'childStar
 /** A host record with the status a user should see (a vanished runner is `lost`). */
 export interface SessionView extends HostRecord {
   runnerAlive: boolean;
+  /**
+   * Its runner runs (its pid, boot and start time) but host.json's heartbeat is over 20 s old:
+   * it cannot write its record (a full disk) or it is wedged, which only its socket can tell
+   * (askSilentRunners, src/client/silent-runners.ts, puts what it answers in the view). Until
+   * then the view keeps the recorded status: a session is never called lost on this alone.
+   */
+  heartbeatStale?: true;
   /** The machine it runs on, for a row of the board's --host (absent: this one); `id` is then `host/id`. */
   host?: string;
   /** Its id on that machine (set with `host`). */
@@ -136,10 +151,12 @@ export interface SessionView extends HostRecord {
   stale?: boolean;
 }
 
-/** The record as a user should see it at `nowMs` (a runner whose heartbeat is that old is gone). */
+/** The record as a user should see it at `nowMs` (a runner whose heartbeat is that old is gone, unless identified: see heartbeatStale). */
 export function viewOf(record: HostRecord, nowMs: number): SessionView {
-  const runnerAlive = isRunnerAlive(record);
-  return { ...record, runnerAlive, status: effectiveStatus(record, runnerAlive, nowMs) };
+  const runner = runnerLiveness(record);
+  const status = effectiveStatus(record, runner, nowMs);
+  const silent = runner === 'identified' && (status === 'running' || status === 'starting') && heartbeatStale(record, nowMs);
+  return { ...record, runnerAlive: runner !== 'gone', status, ...(silent ? { heartbeatStale: true as const } : {}) };
 }
 
 /**

@@ -14,6 +14,7 @@ import { removeIfStill } from './file-lock.js';
 import { isPidAlive } from './host-store.js';
 import { sessionDir } from './paths.js';
 import { bootId, processStartTime } from './proc-identity.js';
+import { cannotWriteError, writeFailureCode } from './write-errors.js';
 
 interface Claimer { pid: number; boot: string | null; start: string | null }
 
@@ -66,9 +67,13 @@ export function claimRevive(home: string, id: string, clock: Clock): Claim {
       const fd = fs.openSync(file, 'wx', 0o600);
       try {
         fs.writeSync(fd, text);
-      } finally {
+      } catch (err) {
+        // Made but not written (a full disk): ours to take away, not a half-made claim to wait out.
         fs.closeSync(fd);
+        fs.rmSync(file, { force: true });
+        throw err;
       }
+      fs.closeSync(fd);
       return {
         ok: true,
         release: () => {
@@ -77,6 +82,8 @@ export function claimRevive(home: string, id: string, clock: Clock): Claim {
         },
       };
     } catch (err) {
+      const failed = writeFailureCode(err);
+      if (failed !== null) throw cannotWriteError("the session's revive claim", file, failed, 'revive it again');
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const seen = read(file);

@@ -5,6 +5,7 @@ import { EXIT, UserError } from './errors.js';
 import { ensurePrivateDir } from './home.js';
 import { listSessions } from './host-store.js';
 import { roomConfigFile, roomDir, roomsDir } from './paths.js';
+import { writeFileAtomic, writing } from './write-errors.js';
 
 /** A room's settings (rooms/<room>/room.json). */
 export interface RoomConfig {
@@ -48,11 +49,11 @@ export const roomMaxHops = (home: string, room: string): number => readRoomConfi
 export function writeRoomConfig(home: string, room: string, config: RoomConfig): void {
   const bad = checkMaxHops(config.maxHops);
   if (bad) throw new UserError(bad, EXIT.usage);
-  ensureRoomDir(home, room);
   const file = roomConfigFile(home, room);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(config) + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writing(`room ${room}'s settings`, file, () => {
+    ensureRoomDir(home, room);
+    writeFileAtomic(file, JSON.stringify(config) + '\n');
+  }, 'set it again');
 }
 
 /** The names of the sessions in `room` (exited ones too: a mention is a fact of the text). */

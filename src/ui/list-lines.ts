@@ -7,7 +7,7 @@
  * (src/ui/components/SessionList.tsx); this builds a line.
  */
 import { agentLabel } from '../core/agents/agent-kinds.js';
-import { statusText } from '../core/board/board-derived.js';
+import { rowStatusText } from '../core/board/board-derived.js';
 import { worktreeSummary } from '../core/worktree/worktree.js';
 import { inkTextWidth } from './ink-frame-cache.js';
 import { inkStyle } from './ink-internals.js';
@@ -42,7 +42,7 @@ export function rowLine({ session: s, selected, marked, picked, since, columns }
   const host = hostCol ? fit(s.host ?? LOCAL_HOST, columns.host, true) + ' ' : '';
   const name = fit(s.name, columns.name, true);
   const agent = fit(agentLabel(s), columns.agent, true);
-  const status = fit(s.stale ? 'no link' : statusText(s), STATUS);
+  const status = fit(s.stale ? 'no link' : rowStatusText(s), STATUS);
   for (const t of [host, name, agent, status, wt, pv]) if (!sameWidth(t)) return null;
   // The marker run: what <ShapedRun/> draws (selected, else the attention mark; the pick; the glyph).
   let line = selected ? inkStyle('›', { color: 'cyan', bold: true }) : inkStyle(marked ? ATTENTION_MARK : ' ', { color: ATTENTION_COLOR, bold: true });

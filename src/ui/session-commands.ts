@@ -34,7 +34,7 @@ export function attachSelected(c: CommandContext): void {
     const how = s.exitSignal ? `was killed by ${s.exitSignal}` : `exited with code ${s.exitCode}`;
     c.dispatch({ type: 'message', text: `${s.name} ${how}; its last screen is in the preview; d removes it` });
   } else if (s.status === 'lost') {
-    c.dispatch({ type: 'message', text: `${s.name} is lost: its runner is gone; d removes it`, error: true });
+    c.dispatch({ type: 'message', text: `${s.name} is lost: its runner is gone; R revives it, d removes it`, error: true });
   } else {
     c.dispatch({ type: 'attached', id: s.id }); // looking at it: its mark goes
     c.control.leave({ kind: 'attach', id: s.id });

@@ -138,6 +138,12 @@ describe('session lifecycle through the CLI', () => {
     const kill = cli(home, ['kill', 'doomed']);
     expect(kill.code).toBe(5);
     expect(kill.stderr).toMatch(/lost and its program is not running/);
+    // Every message about it names what brings it back (issue 28), one line each.
+    for (const args of [['send', 'doomed', 'hi'], ['peek', 'doomed'], ['explain', 'doomed'], ['kill', 'doomed']]) {
+      const r = cli(home, args);
+      expect(r.code, args[0]).toBe(5);
+      expect(r.stderr, args[0]).toMatch(/^agent-board: [^\n]*bring (it|the session) back with: agent-board revive doomed[^\n]*\n$/);
+    }
     expect(cli(home, ['rm', 'doomed']).code).toBe(0);
   });
 

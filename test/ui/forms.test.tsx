@@ -184,7 +184,7 @@ describe('kill, remove, rename', () => {
     m.stdin.press(KEY.enter);
     await waitFor(() => expect(screenText()).toContain('beta exited with code 4; its last screen is in the preview'));
     await m.stdin.type('j', KEY.right);
-    await waitFor(() => expect(screenText()).toContain('ghost is lost: its runner is gone; d removes it'));
+    await waitFor(() => expect(screenText()).toContain('ghost is lost: its runner is gone; R revives it, d removes it'));
     expect(m.left).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The list's rows drawn as the lines of one text (src/ui/list-lines.ts) look as <SessionRow/>
  * draws them: the board in rows of every state (selected, marked for attention, picked, busy,
- * waiting, exited, lost, starting, stale with a host column, a worktree, wide and combining
+ * waiting, exited, lost, starting, disk full, stale with a host column, a worktree, wide and combining
  * text, a name longer than its column), side by side and stacked, and on a terminal too narrow
  * for the fixed columns (then the rows are <SessionRow/>s), and a row whose text Ink measures
  * otherwise than the board does (drawn as a <SessionRow/> among the lines), is the same cell for cell (colours,
@@ -43,6 +43,7 @@ const rows = (): SessionView[] => [
   session({ name: 'far', host: 'build-box', stale: true, previewLine: 'remote line' }),
   session({ name: 'tree', worktree: { repo: '/r', path: '/r/.wt/x', branch: 'feature/x', base: 'main' } as never, previewLine: 'ok' }),
   session({ name: 'a-name-much-longer-than-the-column-is', activity: 'busy', previewLine: 'x'.repeat(300) }),
+  session({ name: 'full', activity: 'idle', cannotWrite: 'ENOSPC', previewLine: 'still here' }),
   session({ name: 'zw', previewLine: 'a\u200bb\u200dc\ufe0f d' }),
 ];
 
@@ -79,6 +80,17 @@ describe('the list drawn as lines', () => {
       expect(on).toEqual(off);
     });
   }
+
+  it('a row whose runner cannot write its record says disk full in its state column, the preview title idle · disk full', async () => {
+    const full = session({ name: 'full', activity: 'idle', cannotWrite: 'ENOSPC', previewLine: 'still here' });
+    const feed = new FakeFeed([full]);
+    feed.setScreen(screen(full.id, ['$ still here'], { cursorY: 0 }));
+    m = mountBoard(feed, { cols: 120, rows: 20 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('(idle · disk full)'));
+    const row = m.out.lines().find((l) => l.includes('full ') && l.includes('still here'));
+    expect(row).toMatch(/●.* full +shell +disk full /);
+    expect(m.out.text()).not.toMatch(/lost/);
+  });
 
   it('gives Ink one text of blanks for the whole list', async () => {
     const written: string[] = [];

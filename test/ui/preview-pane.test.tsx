@@ -65,7 +65,7 @@ describe('the preview pane', () => {
     feed.setScreen(screen(done.id, ['bye'], { final: true }));
     await eventually(m.out, () => expect(m!.out.text()).toMatch(/── done \(exited 0\) 80x1, last screen ─+/));
     m.stdin.press(KEY.down);
-    await eventually(m.out, () => expect(m!.out.text()).toContain('its runner is gone: no screen to show'));
+    await eventually(m.out, () => expect(m!.out.text()).toContain('its runner is gone: no screen to show (R revives it)'));
   });
 
   it('is as wide as the right-hand pane at 200x50, and as tall as the body', async () => {

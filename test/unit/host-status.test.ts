@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveStatus, HEARTBEAT_INTERVAL_MS, HEARTBEAT_STALE_MS } from '../../src/core/protocol/host-status.js';
+import { effectiveStatus, heartbeatStale, HEARTBEAT_INTERVAL_MS, HEARTBEAT_STALE_MS } from '../../src/core/protocol/host-status.js';
 import type { HostRecord, SessionStatus } from '../../src/core/protocol/protocol.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
@@ -34,6 +34,14 @@ describe('effectiveStatus', () => {
     expect(effectiveStatus(host(status, 0), true, NOW)).toBe(status);
     expect(effectiveStatus(host(status, HEARTBEAT_INTERVAL_MS + 500), true, NOW)).toBe(status);
     expect(effectiveStatus(host(status, HEARTBEAT_STALE_MS), true, NOW)).toBe(status); // at the limit, not over it
+  });
+
+  it.each(['running', 'starting'] as const)('an identified runner (its boot and start time checked) with a stale heartbeat stays %s: it is asked, not called lost', (status) => {
+    expect(effectiveStatus(host(status, HEARTBEAT_STALE_MS + 1), 'identified', NOW)).toBe(status);
+    expect(effectiveStatus(host(status, HEARTBEAT_STALE_MS + 1), 'pid', NOW)).toBe('lost');
+    expect(effectiveStatus(host(status, 0), 'gone', NOW)).toBe('lost');
+    expect(heartbeatStale(host(status, HEARTBEAT_STALE_MS + 1), NOW)).toBe(true);
+    expect(heartbeatStale(host(status, HEARTBEAT_STALE_MS), NOW)).toBe(false);
   });
 
   it('trusts a heartbeat slightly in the future (clock skew) as fresh', () => {

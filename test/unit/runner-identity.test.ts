@@ -7,7 +7,9 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/protocol.js';
-import { isRunnerAlive, leftoverProgram, viewOf } from '../../src/state/host-store.js';
+import { isRunnerAlive, leftoverProgram, runnerLiveness, viewOf } from '../../src/state/host-store.js';
+import { feedView } from '../../src/client/feed-records.js';
+import { HEARTBEAT_STALE_MS } from '../../src/core/protocol/host-status.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00.000Z');
@@ -45,6 +47,33 @@ describe('whether a record names a live runner', () => {
 
   it('an older record without them: the pid alone, as before', () => {
     expect(viewOf(record(), NOW)).toMatchObject({ runnerAlive: true, status: 'running' });
+  });
+});
+
+describe('a stale heartbeat (issue 28: a runner that cannot write is not lost)', () => {
+  const later = NOW + HEARTBEAT_STALE_MS + 1;
+
+  it('of a runner known by its boot and start time: its status kept, marked for asking, never lost on the file alone', () => {
+    const v = viewOf(record(me), later);
+    expect(v).toMatchObject({ runnerAlive: true, status: 'running', heartbeatStale: true });
+    expect(runnerLiveness(record(me))).toBe('identified');
+    expect(viewOf(record(me), NOW).heartbeatStale).toBeUndefined(); // fresh: nothing to ask
+  });
+
+  it('of a record that cannot say who its runner is (older, or not Linux): lost, as before (its pid may be anyone\'s)', () => {
+    expect(runnerLiveness(record())).toBe('pid');
+    expect(viewOf(record(), later)).toMatchObject({ runnerAlive: true, status: 'lost' });
+    expect(viewOf(record(), later).heartbeatStale).toBeUndefined();
+  });
+
+  it('the board without a link: kept until the link has tried; unanswered, lost; open, judged by what the runner pushes', () => {
+    const r = record(me);
+    expect(feedView(r, later)).toMatchObject({ status: 'running', heartbeatStale: true });
+    expect(feedView(r, later, { open: false, unanswered: false }).status).toBe('running');
+    expect(feedView(r, later, { open: false, unanswered: true })).toMatchObject({ status: 'lost', runnerAlive: true });
+    // Connected, the record is the pushed one: a runner that cannot write pushes every beat, so a stale one is wedged.
+    expect(feedView(r, later, { open: true, unanswered: false }).status).toBe('lost');
+    expect(feedView({ ...r, heartbeatAt: new Date(later).toISOString(), cannotWrite: 'ENOSPC' }, later, { open: true, unanswered: false })).toMatchObject({ status: 'running', cannotWrite: 'ENOSPC' });
   });
 });
 

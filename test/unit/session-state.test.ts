@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/core/agents/activity.js';
 import type { SessionStatus } from '../../src/core/protocol/protocol.js';
-import { exitKind, sessionState, stateLabel } from '../../src/core/session-state.js';
+import { exitKind, sessionState, stateLabel, stateNote } from '../../src/core/session-state.js';
+import { rowStatusText, statusText } from '../../src/core/board/board-derived.js';
 
 const rec = (status: SessionStatus, activity?: Activity, exitCode: number | null = null, exitSignal: string | null = null) => ({ status, activity, exitCode, exitSignal });
 
@@ -50,5 +51,27 @@ describe('exitKind', () => {
     expect(exitKind({ ...rec('exited', undefined, 0), killed: 'SIGTERM' })).toBe('killed');
     expect(exitKind(rec('exited', undefined, null, 'SIGHUP'))).toBe('failed'); // nobody asked: a failure
     expect(exitKind(rec('exited', undefined, 1))).toBe('failed');
+  });
+});
+
+describe('a runner that cannot write its record (issue 28)', () => {
+  const full = (status: SessionStatus, activity?: Activity, code = 'ENOSPC') => ({ ...rec(status, activity), cannotWrite: code });
+  const row = (status: SessionStatus, activity?: Activity, code = 'ENOSPC') => ({ id: 'a', name: 'a', agent: 'shell', command: 'sh', args: [], ...full(status, activity, code) });
+
+  it('says so after its state, in ls and on the board; the row\'s narrow column says the note (the glyph shows the state)', () => {
+    expect(stateLabel(full('running', 'idle'))).toBe('idle · disk full');
+    expect(stateLabel({ ...full('exited'), exitSignal: 'SIGTERM' })).toBe('exited(SIGTERM) · disk full');
+    expect(stateLabel(full('running', 'busy', 'EDQUOT'))).toBe('busy · quota full');
+    expect(stateLabel(full('running', 'idle', 'EROFS'))).toBe('idle · read-only');
+    expect(stateLabel(full('running', 'idle', 'EACCES'))).toBe('idle · unwritable');
+    expect(statusText(row('running', 'idle'))).toBe('idle · disk full');
+    expect(rowStatusText(row('running', 'idle'))).toBe('disk full');
+    expect(rowStatusText({ ...row('running', 'idle'), cannotWrite: undefined })).toBe('idle');
+    for (const code of ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']) expect(rowStatusText(row('running', 'idle', code)).length).toBeLessThanOrEqual(10);
+  });
+
+  it('a lost session has no such note: lost is lost', () => {
+    expect(stateNote(full('lost'))).toBeNull();
+    expect(stateLabel(full('lost'))).toBe('lost');
   });
 });

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Command } from 'commander';
-import { describeExit, findSession } from '../../client/sessions.js';
+import { describeExit, findSession, lostReason } from '../../client/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { socketPath } from '../../state/paths.js';
 import { getHome } from '../context.js';
@@ -24,7 +24,7 @@ async function bridge(ref: string): Promise<void> {
   const home = getHome();
   const s = findSession(home, ref);
   if (s.status === 'lost') {
-    throw new UserError(`session ${s.name} is lost: its runner (pid ${s.runnerPid}) is gone`, EXIT.sessionUnavailable);
+    throw new UserError(`session ${s.name} is ${lostReason(s)}`, EXIT.sessionUnavailable);
   }
   if (s.status === 'exited') throw new UserError(`session ${s.name} has exited (${describeExit(s)})`, EXIT.sessionUnavailable);
   const sock = await new Promise<net.Socket>((resolve, reject) => {

@@ -4,6 +4,7 @@ import type { RunnerConnection } from '../../client/connection.js';
 import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
 import { explanationText } from '../../core/agents/explain-text.js';
+import { writeFailureAdvice } from '../../core/write-failure.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
@@ -39,10 +40,18 @@ export function registerExplain(program: Command): void {
         const x = await requestExplanation(conn).catch((err: Error) => {
           throw new UserError(`session ${s.name} could not explain itself: ${err.message} (a runner older than this agent-board? restart it)`, EXIT.sessionUnavailable);
         });
-        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x }, null, 2)}\n`);
-        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n`);
+        // A runner that cannot write its record says so: its state is still right, it comes from the runner.
+        const failed = conn.hello.host.cannotWrite;
+        const disk = failed ? { cannotWrite: failed, cannotWriteSince: conn.hello.host.cannotWriteSince } : {};
+        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk }, null, 2)}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {
         conn.dispose();
       }
     });
+}
+
+/** The line explain adds for a runner that cannot write its record: alive, its state its own, and what to do. */
+function cannotWriteNote(name: string, code: string): string {
+  return `${name}'s runner cannot write its record (host.json): ${writeFailureAdvice(code, 'it writes again by itself')}; it runs, and what it says here is its own`;
 }

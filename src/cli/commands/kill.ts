@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { killSession, type KillOutcome } from '../../client/session-actions.js';
 import type { SessionView } from '../../state/host-store.js';
-import { endedText, findSession } from '../../client/sessions.js';
+import { endedText } from '../../client/sessions.js';
+import { findSessionAsked } from '../../client/silent-runners.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 
@@ -14,7 +15,7 @@ export function registerKill(program: Command): void {
     .option('-s, --signal <signal>', 'send this signal instead (e.g. INT, HUP, KILL) and do not escalate')
     .action(async (ref: string, o: { signal?: string }) => {
       const home = getHome();
-      const s = findSession(home, ref);
+      const s = await findSessionAsked(home, ref, cliTime().scheduler);
       const r = await killSession(home, s, cliTime(), o.signal);
       process.stdout.write(`${describeKill(s.name, s, r)}\n`);
     });

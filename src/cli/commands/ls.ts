@@ -1,6 +1,7 @@
 /** `agent-board ls`: the sessions as a table or as JSON, here or on another machine. */
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
+import { askSilentRunners } from '../../client/silent-runners.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
@@ -18,7 +19,9 @@ export function registerLs(program: Command): void {
     .option('--json', 'print JSON, one object per session')
     .option('--host <[user@]host>', 'list the sessions on another machine, over ssh')
     .action(async (o: { json?: boolean; host?: string }) => {
-      const sessions = o.host ? await listRemote(o.host, cliTime().scheduler) : listSessions(getHome());
+      const time = cliTime();
+      // A runner that runs but whose heartbeat is stale on disk is asked before it is called lost (a full disk, or wedged).
+      const sessions = o.host ? await listRemote(o.host, time.scheduler) : await askSilentRunners(getHome(), listSessions(getHome()), time.scheduler);
       printSessions(sessions, o.json === true, o.host);
     });
 }

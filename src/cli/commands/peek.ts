@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { RunnerConnection } from '../../client/connection.js';
 import { fetchSnapshot } from '../../client/fetch-snapshot.js';
 import { connectRemote } from '../../client/remote.js';
-import { connectSession, findSession } from '../../client/sessions.js';
+import { connectSession, findSession, lostReason } from '../../client/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
@@ -42,7 +42,7 @@ export function registerPeek(program: Command): void {
         try {
           frame = fs.readFileSync(finalScreenFile(home, s.id), 'utf8');
         } catch {
-          throw new UserError(`session ${s.name} is ${s.status} and left no screen to show`, EXIT.sessionUnavailable);
+          throw new UserError(s.status === 'lost' ? `session ${s.name} left no screen to show: it is ${lostReason(s)}` : `session ${s.name} has exited and left no screen to show`, EXIT.sessionUnavailable);
         }
         return printScreen(s.cols, s.rows, '', frame, wanted, o.ansi);
       }

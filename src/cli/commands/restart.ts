@@ -1,7 +1,7 @@
 /** `agent-board restart`: start a session again in place (same id, name, command and folder). */
 import type { Command } from 'commander';
 import { restartSession } from '../../client/session-actions.js';
-import { findSession } from '../../client/sessions.js';
+import { findSessionAsked } from '../../client/silent-runners.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 
@@ -12,7 +12,7 @@ export function registerRestart(program: Command): void {
     .argument('<session>', 'id, name or unique prefix')
     .action(async (ref: string) => {
       const home = getHome();
-      const s = findSession(home, ref);
+      const s = await findSessionAsked(home, ref, cliTime().scheduler);
       const { record: rec, conversation } = await restartSession(home, s, cliTime());
       process.stdout.write(`${rec.name} restarted (${rec.status}, generation ${rec.generation}): ${conversation.note}\n`);
     });

@@ -7,6 +7,7 @@ import { EXIT, UserError } from '../../state/errors.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { cliTime } from '../cli-time.js';
 import { getHome } from '../context.js';
+import { askSilentRunners } from '../../client/silent-runners.js';
 
 interface ReviveOptions { all?: boolean; ifConfigured?: boolean }
 
@@ -31,7 +32,9 @@ export function registerRevive(program: Command): void {
       if ((o.all || o.ifConfigured) && refs.length > 0) throw new UserError('give sessions or --all, not both', EXIT.usage);
       const home = getHome();
       // Every name is found first: a typo revives nothing.
-      const all = refs.length ? [] : listSessions(home);
+      const time = cliTime();
+      // A runner with a stale heartbeat is asked first: one that answers (a full disk) is not lost, one that does not is.
+      const all = refs.length ? [] : await askSilentRunners(home, listSessions(home), time.scheduler);
       const chosen: SessionView[] = refs.length ? [...new Map(refs.map((r) => findSession(home, r)).map((s) => [s.id, s])).values()] : all.filter((s) => s.status === 'lost');
       const exited = all.filter((s) => s.status === 'exited').length;
       // Exited sessions are not lost: --all leaves them, and says so once.
@@ -40,7 +43,7 @@ export function registerRevive(program: Command): void {
         process.stdout.write(`no session is lost: nothing to do${left ? `; ${left}` : ''}\n`);
         return;
       }
-      const outcomes = await reviveSessions(home, chosen, cliTime(), (r) => process.stdout.write(`${reviveLine(r)}\n`));
+      const outcomes = await reviveSessions(home, chosen, time, (r) => process.stdout.write(`${reviveLine(r)}\n`));
       if (left) process.stdout.write(`${left}\n`);
       if (outcomes.some((r) => r.kind === 'failed')) process.exitCode = EXIT.sessionUnavailable;
     });

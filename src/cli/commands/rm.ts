@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import { removeSessionReporting } from '../../client/session-actions.js';
-import { findSession } from '../../client/sessions.js';
+import { findSessionAsked } from '../../client/silent-runners.js';
 import { assessWorktree, workAtRisk } from '../../client/worktree-remove.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import type { SessionView } from '../../state/host-store.js';
@@ -42,7 +42,7 @@ export function registerRm(program: Command): void {
     .option('-y, --yes', 'with --discard: do not ask (needed without a terminal)')
     .action(async (ref: string, o: { force?: boolean; discard?: boolean; yes?: boolean }) => {
       const home = getHome();
-      const s = findSession(home, ref);
+      const s = await findSessionAsked(home, ref, cliTime().scheduler);
       if (o.yes && !o.discard) throw new UserError('--yes goes with --discard', EXIT.usage);
       if (o.discard) {
         if ((s.status === 'running' || s.status === 'starting') && !o.force) {

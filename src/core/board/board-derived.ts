@@ -5,17 +5,23 @@
  */
 import type { BoardSession, BoardState } from './board-types.js';
 import type { KeyMode } from './keybindings.js';
-import { exitKind, sessionState } from '../session-state.js';
+import { exitKind, sessionState, stateNote, withStateNote } from '../session-state.js';
 
 /**
  * The state word a row shows (src/core/session-state.ts); an exited session says how it ended:
- * `killed` when a user asked for it (its signal is in `ls` and the kill's line), else its signal or code.
+ * `killed` when a user asked for it (its signal is in `ls` and the kill's line), else its signal or
+ * code; `idle · disk full` when its runner cannot write its record.
  */
 export function statusText(s: BoardSession): string {
   const state = sessionState(s);
-  if (state !== 'exited') return state;
-  if (exitKind(s) === 'killed') return 'killed';
-  return s.exitSignal ?? `exited ${s.exitCode ?? '?'}`;
+  if (state !== 'exited') return withStateNote(state, s);
+  if (exitKind(s) === 'killed') return withStateNote('killed', s);
+  return withStateNote(s.exitSignal ?? `exited ${s.exitCode ?? '?'}`, s);
+}
+
+/** What a row's narrow state column says: statusText, or only the note (`disk full`) when there is one; the row's glyph still shows the state. */
+export function rowStatusText(s: BoardSession): string {
+  return stateNote(s) ?? statusText(s);
 }
 
 /**

@@ -41,6 +41,13 @@ export interface HostRecord {
   updatedAt: string;
   /** Last time the runner said it was alive (ISO). */
   heartbeatAt: string;
+  /**
+   * The runner cannot write this record: the error's code (ENOSPC, EDQUOT, EROFS, EACCES,
+   * EPERM: src/core/write-failure.ts), since `cannotWriteSince` (ISO). Only ever in what the runner
+   * says (hello, status), never in host.json: the first write that works drops both.
+   */
+  cannotWrite?: string;
+  cannotWriteSince?: string;
   /** Last time the session printed anything (ISO), or null. */
   lastOutputAt: string | null;
   /** The last non-blank line on the session's screen, for one-line previews (at most 200 characters). */
@@ -293,4 +300,6 @@ export type ErrorCode =
   | 'read_only'
   | 'session_exited'
   | 'envelope_invalid'
-  | 'seq_out_of_order';
+  | 'seq_out_of_order'
+  /** A change the runner could not write to host.json (a full disk...): not made. */
+  | 'cannot_write';

@@ -117,7 +117,7 @@ function rule(title: string, width: number): string {
 
 function placeholder(s: SessionView | null): string {
   if (!s) return '';
-  if (s.status === 'lost') return 'its runner is gone: no screen to show';
+  if (s.status === 'lost') return 'its runner is gone: no screen to show (R revives it)';
   if (s.status === 'exited') return 'no last screen was saved';
   return 'waiting for the screen…';
 }

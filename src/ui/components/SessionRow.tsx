@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
-import { statusText } from '../../core/board/board-derived.js';
+import { rowStatusText } from '../../core/board/board-derived.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
@@ -83,7 +83,7 @@ export const SessionRow = memo(function SessionRow({ session: s, selected, marke
         {s.stale ? (
           <Text color="red" dimColor>{fit('no link', STATUS)}</Text>
         ) : (
-          <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(statusText(s), STATUS)}</Text>
+          <Text color={st.color === 'gray' ? undefined : st.color} dimColor={st.color === 'gray'} bold={st.bold}>{fit(rowStatusText(s), STATUS)}</Text>
         )}{' '}
         <Text>{since.padStart(TIME)}</Text>
       </Text>
