@@ -215,9 +215,9 @@ describe('a runner that cannot write its heartbeat', () => {
     const runnerPid = record('e1').runnerPid!;
     const age = agedRecord('e1');
     disk.fill();
-    expect(run(['kill', 'e1']).stdout).toBe('e1 exited (killed by SIGTERM)\n');
+    expect(run(['kill', 'e1']).stdout).toBe('e1 killed (SIGTERM)\n');
     age();
-    await waitFor('ls says exited, disk full', () => / exited\(SIGTERM\) · disk full /.test(row('e1')), 5000, 100);
+    await waitFor('ls says killed, disk full', () => / killed\(SIGTERM\) · disk full /.test(row('e1')), 5000, 100);
     expect(isPidAlive(runnerPid)).toBe(true);
     expect(run(['revive', 'e1']).stdout).toMatch(/^e1 has exited, it is not lost/);
 
@@ -225,7 +225,7 @@ describe('a runner that cannot write its heartbeat', () => {
     await waitFor('the runner gone', () => !isPidAlive(runnerPid));
     expect(record('e1')).toMatchObject({ status: 'exited', exitSignal: 'SIGTERM' });
     expect(fs.existsSync(path.join(home, 'sessions', record('e1').id, 'final-screen.ans'))).toBe(true);
-    expect(row('e1')).toMatch(/ exited\(SIGTERM\) /);
+    expect(row('e1')).toMatch(/ killed\(SIGTERM\) /);
     expect(disk.leftovers()).toEqual([]);
   });
 
