@@ -132,8 +132,9 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .configureOutput(COMMANDER_OUTPUT);
   const wanted = argv.length > 2 ? commandsFor(argv) : COMMANDS;
   for (const register of await Promise.all(wanted.map((c) => c.load()))) register(program);
-  // After the commands: they would take the program's help command as their own.
-  program.helpCommand('help [command]', "a command's help (help alone: this one)").addHelpText('after', PROGRAM_HELP_AFTER);
+  // The top-level help (its help command and examples) is only ever shown by the whole program: a
+  // run of one command has no use for them. After the commands: they would take it as their own.
+  if (wanted === COMMANDS) program.helpCommand('help [command]', "a command's help (help alone: this one)").addHelpText('after', PROGRAM_HELP_AFTER);
   program.hook('preSubcommand', programOptionsFor);
   const settle = (c: Command): void => {
     c.exitOverride().configureOutput({ ...COMMANDER_OUTPUT, outputError: commanderErrorOutput(c) });
