@@ -133,6 +133,11 @@ export function printErr(text: string): void {
   stderr.print(text);
 }
 
+/** How wide a line on stdout may be: the terminal's width, 80 off a terminal. */
+export function outputWidth(): number {
+  return stdout.helpWidth;
+}
+
 /** `fn` runs once stdout's reader has gone (a `| head` that had enough): a command that prints until stopped ends there. */
 export function onStdoutGone(fn: () => void): void {
   stdout.onReaderGone(fn);

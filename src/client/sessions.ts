@@ -248,8 +248,12 @@ export function writeWiringFiles(dir: string, files: Record<string, string>): vo
 /** Writes host.json as given and starts the session's runner, detached; resolves once it serves. */
 export async function startRunner(home: string, record: HostRecord, time: Time): Promise<HostRecord> {
   // The folder the session runs in may be gone (a worktree deleted by hand): say so, not a spawn ENOENT.
+  // A worktree gone is 9, as for every worktree command; another folder gone, 5 (it cannot run), as revive says.
   if (!fs.existsSync(record.cwd) || !fs.statSync(record.cwd).isDirectory()) {
-    throw new UserError(`session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`, EXIT.usage);
+    throw new UserError(
+      `session ${record.name} cannot start: its folder ${record.cwd} is gone${record.worktree ? ' (its worktree was deleted by hand?)' : ''}; remove it with: agent-board rm ${record.name}`,
+      record.worktree ? EXIT.notARepo : EXIT.sessionUnavailable,
+    );
   }
   if (!fs.existsSync(RUNNER_ENTRY)) throw new UserError(`${RUNNER_ENTRY} is missing: ${rebuildFix()}`, EXIT.failure);
   const file = hostFile(home, record.id);

@@ -58,7 +58,7 @@ export function stderrTail(child: ChildProcess): () => string {
     tail
       .split(/\r?\n/)
       .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('(add --help')) // commander's hint says nothing about the failure
+      .filter((l) => l && !l.startsWith('(add --help')) // an older agent-board's commander hint says nothing about the failure
       .pop() ?? '';
 }
 

@@ -61,7 +61,7 @@ async function check(w: WorktreeInfo, req: MergeRequest): Promise<string> {
       );
     }
   } else if (req.mode === 'rebase') {
-    throw new UserError(`the worktree ${w.path} was deleted, so there is nowhere to rebase ${w.branch}; merge without --rebase`, EXIT.failure);
+    throw new UserError(`the worktree ${w.path} was deleted, so there is nowhere to rebase ${w.branch}; merge without --rebase`, EXIT.notARepo);
   }
   const target = req.into ?? w.base;
   if (!(await localBranch(target, w.repo))) {

@@ -126,7 +126,7 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     };
     const send = async (name: string, text: string) => {
       const r = await lane.ab(['send', name, text]);
-      expect(r.stdout, r.stderr).toMatch(/ applied$/m);
+      expect(r.stdout, r.stderr).toMatch(/^applied: typed /m);
     };
 
     it('`new --agent` starts it; it turns idle', async () => {

@@ -98,7 +98,10 @@ describe('agent-board chat', () => {
     expect(cli(home, ['chat', 'config', '--room', 'lab', '--max-hops', 'ten']).code).toBe(2);
     expect(cli(home, ['chat', 'config', '--room', 'lab', '--max-hops', '4']).stdout).toBe('room lab: max hops 4\n');
     expect(fs.statSync(path.join(home, 'rooms', 'lab', 'room.json')).mode & 0o777).toBe(0o600);
-    for (let i = 1; i <= 3; i++) expect(cli(home, ['chat', 'post', `hop ${i}`], agent).stdout).toBe(`posted #${i} to lab\n`);
+    for (let i = 1; i <= 3; i++) {
+      expect(cli(home, ['chat', 'post', `hop ${i}`], agent).stdout).toBe(`posted #${i} to lab\n`);
+      expect(cli(home, ['chat', 'rooms']).stdout).toMatch(new RegExp(`^lab {2}#${i} {2}${i} ${i === 1 ? 'hop' : 'hops'} {2}alice$`, 'm'));
+    }
     const fourth = cli(home, ['chat', 'post', 'hop 4'], agent);
     expect(fourth.stdout).toMatch(/^posted #4 to lab\n#5 \d\d:\d\d system: loop guard: 4 agent messages without a human; wakes paused\. A human can resume with \/continue \(agent-board chat continue\)\n$/);
     const kept = cli(home, ['chat', 'post', 'hop 5'], agent);

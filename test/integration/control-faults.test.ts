@@ -61,7 +61,8 @@ describe('the fault window: the runner dies between accept and apply', () => {
     // Retried with its id, send asks first and refuses to type it: exit 8.
     const again = await cliAsync(home, ['send', id, '--command-id', p.commandId, '<fault-window>']);
     expect(again.code).toBe(8);
-    expect(again.stdout).toBe(`${p.commandId} unconfirmed\n`);
+    expect(again.stdout).toMatch(/^unconfirmed: maybe typed "<fault-w[^"]*" \(\+ Enter\) into \S+; command /); // the text cut to 80 columns
+    expect(again.stdout).toContain(`into ${readHost(home, id).name}; command ${p.commandId.slice(0, 8)}…\n`);
     expect(again.stderr).toMatch(/accepted_unknown/);
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
     // --wait accepted does not make it look accepted either.
@@ -71,7 +72,7 @@ describe('the fault window: the runner dies between accept and apply', () => {
     // Still reported, never replayed; the new program works for new prompts.
     const fresh = await cliAsync(home, ['send', id, '<after-restart>']);
     expect(fresh.code).toBe(0);
-    expect(fresh.stdout).toMatch(/^\S+ applied\n$/);
+    expect(fresh.stdout).toMatch(/^applied: typed "<after-restart>" \(\+ Enter\) into \S+; command [0-9a-f]{8}…\n$/);
     const later = await d.reconcile([p.commandId]);
     expect(later.unresolved).toEqual([{ commandId: p.commandId, status: 'accepted_unknown' }]);
     await waitFor('fresh typed', () => received(dir).includes('<after-restart>'));

@@ -46,7 +46,7 @@ describe('an unwritable journal', () => {
       const cliRun = await cliAsync(home, ['send', id, '<refused-2>', '--timeout', '5s']);
       expect(cliRun.code).not.toBe(0);
       expect(cliRun.code).not.toBe(8);
-      expect(cliRun.stdout).toMatch(/^[0-9a-f-]{36} not typed\n$/);
+      expect(cliRun.stdout).toMatch(/^not typed: "<refused-2>" \(\+ Enter\) into \S+; command [0-9a-f]{8}…\n$/);
       expect(cliRun.stderr.trim().split('\n')).toHaveLength(1);
       expect(cliRun.stderr).toMatch(/journal/);
 

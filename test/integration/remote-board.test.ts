@@ -205,7 +205,7 @@ describe("the board's --host on the command line", () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toBe('agent-board: invalid --host "-oProxyCommand=x": use host or user@host\n');
     }
-    expect(cli(localHome, ['--host']).stderr).toBe('agent-board: --host needs a [user@]host\n');
+    expect(cli(localHome, ['--host']).stderr).toBe('agent-board: option "--host <[user@]host>" argument missing; see: agent-board --help\n');
     expect(cli(localHome, ['--bogus']).stderr).toBe('agent-board: unknown option "--bogus"; see: agent-board --help\n');
     expect(cli(localHome, ['--host', 'box', 'extra']).stderr).toBe('agent-board: unknown command "extra"; see: agent-board --help\n');
     // Good hosts: only the terminal is missing (a script gets this line, not a board).

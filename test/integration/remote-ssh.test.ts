@@ -87,6 +87,10 @@ describe.skipIf(!sshd)('sessions on another machine, over ssh', () => {
     const table = await cliAsync(localHome, ['ls', '--host', sshd!.target], { env });
     expect(table.stdout).toMatch(new RegExp(`${id}\\s+far\\s+shell\\s+(starting|busy|idle)\\s`));
     expect(cli(localHome, ['ls', '--json']).stdout.trim()).toBe('[]'); // the local home is untouched
+    // --host before the command is the command's own.
+    const before = await cliAsync(localHome, ['--host', sshd!.target, 'ls', '--json'], { env });
+    expect(before).toMatchObject({ code: 0, stderr: '' });
+    expect((JSON.parse(before.stdout) as Array<{ id: string }>).map((s) => s.id)).toEqual([id]);
   });
 
   it('peek --host prints the remote screen', async () => {
@@ -110,15 +114,19 @@ describe.skipIf(!sshd)('sessions on another machine, over ssh', () => {
 
   it('send --host types a prompt once into the remote session and reports it applied; its id retried is not typed again', async () => {
     const id = await remoteShell();
-    const r = await cliAsync(localHome, ['send', '--host', sshd!.target, id, 'echo sent-over-$((6*7))'], { env });
+    const r = await cliAsync(localHome, ['send', '--host', sshd!.target, id, '--json', 'echo sent-over-$((6*7))'], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const [commandId, status] = r.stdout.trim().split(' ');
-    expect(status).toBe('applied');
+    const sent = JSON.parse(r.stdout) as { status: string; commandId: string; session: string; name: string; host: string };
+    expect(sent).toMatchObject({ status: 'applied', session: id, name: 'far', host: sshd!.target });
     await waitFor('the prompt ran remotely', () => cli(remoteHome, ['peek', id]).stdout.includes('sent-over-42'));
-    const again = await cliAsync(localHome, ['send', '--host', sshd!.target, id, '--command-id', commandId!, 'echo sent-over-$((6*7))'], { env });
+    // Retried with its id (and --host before the command): asked first, applied, and says what and where.
+    const again = await cliAsync(localHome, ['--host', sshd!.target, 'send', id, '--command-id', sent.commandId, 'echo sent-over-$((6*7))'], { env });
     expect(again.code).toBe(0);
-    expect(again.stdout.trim()).toBe(`${commandId} applied`);
+    // The text is cut to keep the line within 80 columns.
+    expect(again.stdout).toMatch(/^applied: typed "echo [^"]*" \(\+ Enter\) into far on \S+@127\.0\.0\.1; command [0-9a-f]{8}…\n$/);
+    expect(again.stdout.trimEnd().length).toBeLessThanOrEqual(80);
+    expect(again.stdout).toContain(sent.commandId.slice(0, 8));
     const screen = cli(remoteHome, ['peek', id]).stdout;
     expect(screen.match(/echo sent-over/g)).toHaveLength(1); // typed once, not twice
     const unknown = await cliAsync(localHome, ['send', '--host', sshd!.target, 'nope', 'hi'], { env });

@@ -11,7 +11,10 @@ let home: string;
 let dir: string;
 const open = useControlHome((h, d) => ((home = h), (dir = d)));
 
-const LINE = /^([0-9a-f-]{36}) (applied|accepted|unconfirmed|not typed)\n$/;
+/** What send prints: the status first, what was typed where, and the command id's start. */
+const LINE = /^(applied|accepted|unconfirmed|not typed): [^\n]* (?:into|in) [^\n]*; command ([0-9a-f]{8})…\n$/;
+/** `send --json`'s object. */
+const json = (stdout: string) => JSON.parse(stdout) as { status: string; commandId: string; session: string; name: string; message?: string };
 
 async function start(args: string[]): Promise<string> {
   const id = newSession(home, args);
@@ -29,19 +32,22 @@ function enterGap(text: string): number {
 }
 
 describe('agent-board send', () => {
-  it('types the prompt, presses Enter after the agent kind’s delay, prints "<commandId> applied" and exits 0', async () => {
+  it('types the prompt, presses Enter after the agent kind’s delay, says what it typed where and exits 0', async () => {
     const id = await start(['--name', 'shelly', ...recorderArgs(dir)]);
     const r = await cliAsync(home, ['send', 'shelly', 'hello', 'there']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    const [, commandId, status] = LINE.exec(r.stdout)!;
-    expect(status).toBe('applied');
+    expect(r.stdout).toMatch(/^applied: typed "hello there" \(\+ Enter\) into shelly; command [0-9a-f]{8}…\n$/);
     expect(received(dir)).toBe('hello there\r');
     expect(enterGap('hello there')).toBeGreaterThanOrEqual(140); // shell kind: 150 ms
-    expect(journalLines(home, id).map((l) => [l.kind, l.commandId])).toEqual([['accepted', commandId], ['applied', commandId]]);
+    const journal = journalLines(home, id);
+    const commandId = journal[0]!.commandId as string;
+    expect(r.stdout).toContain(`command ${commandId.slice(0, 8)}…`);
+    expect(journal.map((l) => [l.kind, l.commandId])).toEqual([['accepted', commandId], ['applied', commandId]]);
 
-    // The same id again: asked first, answered applied, not typed twice.
-    const again = await cliAsync(home, ['send', id, '--command-id', commandId!, 'hello there']);
-    expect(again).toMatchObject({ code: 0, stdout: `${commandId} applied\n` });
+    // The same id again: asked first, answered applied, not typed twice; --json has the whole id for a script.
+    const again = await cliAsync(home, ['send', id, '--command-id', commandId, '--json', 'hello there']);
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(json(again.stdout)).toEqual({ status: 'applied', commandId, session: id, name: 'shelly' });
     expect(count(received(dir), 'hello there')).toBe(1);
     // Usage errors say so (exit 2) and send nothing.
     expect((await cliAsync(home, ['send', id, '--wait', 'typed', 'x'])).code).toBe(2);
@@ -56,7 +62,7 @@ describe('agent-board send', () => {
     expect(enterGap('fix the bug')).toBeGreaterThanOrEqual(390);
     const r = await cliAsync(home, ['send', 'cc', '--no-enter', 'draft']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(LINE);
+    expect(r.stdout).toMatch(/^applied: typed "draft" into cc; command [0-9a-f]{8}…\n$/);
     expect(received(dir)).toBe('fix the bug\rdraft');
   });
 
@@ -84,12 +90,13 @@ describe('agent-board send', () => {
     const id = await start(['--name', 'busy', ...recorderArgs(dir, '--tick', '100')]);
     const queued = await cliAsync(home, ['send', 'busy', '--when-idle', '--quiet', '1500ms', '--wait', 'accepted', '<queued>']);
     expect(queued.code).toBe(0);
-    const [, queuedId, status] = LINE.exec(queued.stdout)!;
-    expect(status).toBe('accepted');
+    expect(queued.stdout).toMatch(/^accepted: queued "<queued>" \(\+ Enter\) in busy until quiet; command [0-9a-f]{8}…\n$/);
+    const queuedId = journalLines(home, id)[0]!.commandId as string;
+    expect(queued.stdout).toContain(`command ${queuedId.slice(0, 8)}…`);
     // Waiting for applied while the program keeps printing: not confirmed in time, exit 8, and still queued.
-    const waited = await cliAsync(home, ['send', 'busy', '--when-idle', '--quiet', '1500ms', '--timeout', '1s', '<waited>']);
+    const waited = await cliAsync(home, ['send', 'busy', '--when-idle', '--quiet', '1500ms', '--timeout', '1s', '--json', '<waited>']);
     expect(waited.code).toBe(8);
-    const [, waitedId, waitedStatus] = LINE.exec(waited.stdout)!;
+    const { status: waitedStatus, commandId: waitedId } = json(waited.stdout);
     expect(waitedStatus).toBe('unconfirmed');
     expect(waited.stderr).toMatch(/--command-id/);
     expect(received(dir)).toBe('');
@@ -103,8 +110,8 @@ describe('agent-board send', () => {
     await waitFor('both typed', () => received(dir).endsWith('<waited>\r'), 10_000);
     expect(received(dir)).toBe('\x10<queued>\r<waited>\r');
     // Retried with its id once typed: applied, not typed again.
-    const retry = await cliAsync(home, ['send', 'busy', '--command-id', waitedId!, '<waited>']);
-    expect(retry).toMatchObject({ code: 0, stdout: `${waitedId} applied\n` });
+    const retry = await cliAsync(home, ['send', 'busy', '--command-id', waitedId, '<waited>']);
+    expect(retry).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^applied: typed "<waited>" \\(\\+ Enter\\) into busy; command ${waitedId.slice(0, 8)}…\n$`)) });
     expect(count(received(dir), '<waited>')).toBe(1);
   });
 
@@ -119,7 +126,8 @@ describe('agent-board send', () => {
     const exited = await cliAsync(home, ['send', id, 'hi']);
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(exited.code).toBe(5);
-    expect(exited.stdout).toMatch(/^[0-9a-f-]{36} not typed\n$/);
+    expect(exited.stdout).toMatch(LINE);
+    expect(exited.stdout).toMatch(/^not typed: "hi" \(\+ Enter\) into /);
     expect(exited.stderr).toMatch(/exited/);
   });
 });

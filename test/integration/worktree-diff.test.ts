@@ -152,6 +152,6 @@ describe('agent-board diff', () => {
     fakeSession(home, 'plain');
     const r = cli(home, ['diff', 'plain']);
     expect(r.code).toBe(9);
-    expect(r.stderr).toBe('agent-board: session plain has no worktree: diff needs one started with new --worktree\n');
+    expect(r.stderr).toBe('agent-board: plain has no worktree of its own (start one with new --worktree); diff is for worktree sessions\n');
   });
 });

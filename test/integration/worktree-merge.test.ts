@@ -133,11 +133,11 @@ describe('merge refuses, changing nothing, and says what to do', () => {
     expect(fs.readFileSync(path.join(sb.repo, 'a.txt'), 'utf8')).toBe('edited\n');
   });
 
-  it('a session without a worktree (exit 2), and --squash with --rebase (exit 2)', async () => {
+  it('a session without a worktree (exit 9, as diff and pr say it), and --squash with --rebase (exit 2)', async () => {
     newSession(sb.home, ['--name', 'plain', '--cwd', sb.repo, '--', 'sleep', '60']);
     const r = merge('plain');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/plain has no worktree of its own/);
+    expect(r.code).toBe(9);
+    expect(r.stderr).toBe('agent-board: plain has no worktree of its own (start one with new --worktree); merge is for worktree sessions\n');
     await worktreeSession(sb, 'both');
     expect(merge('both', '--squash', '--rebase').code).toBe(2);
   });

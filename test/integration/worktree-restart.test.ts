@@ -23,7 +23,7 @@ type Rec = { name: string; status: string; cwd: string; worktreeStats?: { missin
 const rec = (name: string) => (JSON.parse(cli(home, ['ls', '--json']).stdout) as Rec[]).find((s) => s.name === name)!;
 
 describe('a worktree deleted by hand', () => {
-  it('restart is one line (exit 2), not a crash; ls lists the session and says the worktree is gone', async () => {
+  it('restart is one line (exit 9: its worktree is gone), not a crash; ls lists the session and says the worktree is gone', async () => {
     const made = cli(home, ['new', '--name', 'wt', '--worktree', '--cwd', repo, '--', 'sh']);
     expect(made.code, made.stderr).toBe(0);
     const dir = rec('wt').cwd;
@@ -31,7 +31,7 @@ describe('a worktree deleted by hand', () => {
     await waitFor('exited', () => rec('wt').status === 'exited');
     fs.rmSync(dir, { recursive: true, force: true });
     const r = cli(home, ['restart', 'wt']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(9);
     expect(r.stderr).toBe(`agent-board: session wt cannot start: its folder ${dir} is gone (its worktree was deleted by hand?); remove it with: agent-board rm wt\n`);
     expect(rec('wt').status).toBe('exited');
     const ls = cli(home, ['ls']);

@@ -15,9 +15,16 @@ describe('the CLI loads only the command it runs', () => {
   it('help, an option first, or an unknown word load every command', async () => {
     const all = (await buildProgram(argv('--help'))).commands.length;
     expect(all).toBeGreaterThan(16);
-    for (const words of [['--help'], ['help'], ['--notify-cmd', 'x'], ['atach']]) {
+    for (const words of [['--help'], ['help'], ['help', 'new'], ['--bogus'], ['atach']]) {
       expect(names(words)).toHaveLength(all);
     }
+  });
+
+  it("the program's own options are looked past: the command after them, or the board with none", () => {
+    expect(names(['--host', 'box', 'ls'])).toEqual(['ls', 'board']);
+    expect(names(['--host=box', 'attach', 'x'])).toEqual(['attach', 'board']);
+    expect(names(['--host', 'a', '--host', 'b'])).toEqual(['board']);
+    expect(names(['--notify-cmd', 'x'])).toEqual(['board']);
   });
 
   it('the version loads no command, and the program still answers it', async () => {

@@ -10,5 +10,10 @@ export function registerAttach(program: Command): void {
     .option('-r, --read-only', 'watch without typing or resizing')
     .option('--detach-key <key>', 'the key that detaches: Ctrl-\\ unless set here, e.g. ctrl-] (also AGENT_BOARD_DETACH_KEY); named over the first frame (AGENT_BOARD_ATTACH_HINT=0: not)')
     .option('--host <[user@]host>', 'a session on another machine, over ssh')
+    .addHelpText('after', DETACHING)
     .action(async (ref: string, o: AttachCliOptions) => attachTo(ref, o));
 }
+
+const DETACHING = `
+Detaching: Ctrl-\\ (or the key of --detach-key or AGENT_BOARD_DETACH_KEY) leaves
+the session running, and agent-board attach <session> comes back to it.`;

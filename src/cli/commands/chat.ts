@@ -98,7 +98,7 @@ export function registerChat(program: Command): void {
         const records = readRoom(home, room);
         const g = loopGuard(records, readRoomConfig(home, room).maxHops);
         const members = roomMembers(home, room).join(', ') || '(no sessions)';
-        const state = g.paused ? 'paused' : `${g.hops} hops`;
+        const state = g.paused ? 'paused' : `${g.hops} ${g.hops === 1 ? 'hop' : 'hops'}`;
         printOut(`${room}  #${records.at(-1)?.id ?? 0}  ${state}  ${members}\n`);
       }
     });

@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import { findSession } from '../../client/sessions.js';
 import { worktreeDiff } from '../../client/worktree-diff.js';
 import { colorPatch, diffJson, statText } from '../../core/worktree/diff-text.js';
-import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
+import { worktreeOf } from '../worktree-of.js';
 
 /**
  * `agent-board diff <session> [--stat] [--json] [--color]`: everything a
  * worktree session changed against its base (committed, uncommitted and new
  * untracked files), from the merge base (src/client/worktree-diff.ts). A
- * session without a worktree is refused with exit 9.
+ * session without a worktree is refused with exit 9, as merge and pr refuse it.
  */
 export function registerDiff(program: Command): void {
   program
@@ -21,10 +21,10 @@ export function registerDiff(program: Command): void {
     .option('--color', 'colour the patch (file and hunk headers, additions, removals)')
     .action(async (ref: string, o: { stat?: boolean; json?: boolean; color?: boolean }) => {
       const s = findSession(getHome(), ref);
-      if (!s.worktree) throw new UserError(`session ${s.name} has no worktree: diff needs one started with new --worktree`, EXIT.notARepo);
-      const d = await worktreeDiff(s.worktree);
+      const w = worktreeOf(s, 'diff');
+      const d = await worktreeDiff(w);
       if (o.json) {
-        const json = { id: s.id, name: s.name, branch: s.worktree.branch, base: d.base, mergeBase: d.mergeBase, ...diffJson(d.model) };
+        const json = { id: s.id, name: s.name, branch: w.branch, base: d.base, mergeBase: d.mergeBase, ...diffJson(d.model) };
         process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       } else if (o.stat) {
         process.stdout.write(`${statText(d.model)}\n`);

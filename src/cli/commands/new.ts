@@ -6,7 +6,9 @@ import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { attachTo } from '../attach-to.js';
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/terminal/detach-key.js';
 import { cliTime } from '../cli-time.js';
+import { wholeNumber } from '../whole-number.js';
 
 interface NewFlags {
   name?: string;
@@ -46,6 +48,15 @@ export function registerNew(program: Command): void {
       if (o.worktree === undefined && (o.base !== undefined || o.reuseBranch || o.setup !== undefined)) {
         throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
       }
+      const scrollback = wholeNumber(o.scrollback, '--scrollback');
+      // --attach's mistakes are said before a session is started, not after.
+      if (o.attach) {
+        const key = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
+        if (!key.ok) throw new UserError(key.message, EXIT.usage);
+        if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError('--attach needs a terminal; without it, new prints the id', EXIT.usage);
+      } else if (o.detachKey !== undefined) {
+        throw new UserError('--detach-key goes with --attach', EXIT.usage);
+      }
       const registry = kindRegistry();
       for (const e of registry.errors) process.stderr.write(`agent-board: ${e}\n`);
       if (o.agent !== undefined && !registry.kinds.has(o.agent)) {
@@ -62,7 +73,7 @@ export function registerNew(program: Command): void {
         worktree: o.worktree === undefined ? undefined : { branch: typeof o.worktree === 'string' ? o.worktree : undefined, base: o.base, reuse: o.reuseBranch === true, setup: o.setup },
         cols: process.stdout.columns,
         rows: process.stdout.rows,
-        scrollback: Math.max(0, Number.parseInt(o.scrollback, 10) || 0),
+        scrollback,
       };
       if (o.interactive) {
         const { askNewSession } = await import('../new-interactive.js');

@@ -9,6 +9,7 @@ import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
+import { wholeNumber } from '../whole-number.js';
 
 interface PeekOptions {
   ansi?: boolean;
@@ -25,8 +26,8 @@ export function registerPeek(program: Command): void {
     .option('--scrollback <lines>', 'also print up to this many lines of history', '0')
     .option('--host <[user@]host>', 'a session on another machine, over ssh')
     .action(async (ref: string, o: PeekOptions) => {
+      const wanted = wholeNumber(o.scrollback, '--scrollback');
       const time = cliTime();
-      const wanted = Math.max(0, Number.parseInt(o.scrollback, 10) || 0);
       if (o.host) {
         // An exited remote session: the bridge's refusal says so (exit 5).
         const conn = await connectRemote(o.host, ref, { client: 'peek', readOnly: true, scheduler: time.scheduler });

@@ -5,8 +5,10 @@ import { findSessionAsked } from '../../client/silent-runners.js';
 import { assessWorktree, workAtRisk } from '../../client/worktree-remove.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import type { SessionView } from '../../state/host-store.js';
+import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
+import { worktreeOf } from '../worktree-of.js';
 
 /** One y/N question on the terminal; anything but y or yes is no. */
 function ask(question: string): Promise<boolean> {
@@ -21,9 +23,7 @@ function ask(question: string): Promise<boolean> {
 }
 
 /** --discard deletes work: asked on a terminal (unless --yes), refused without one (unless --yes). */
-async function confirmDiscard(s: SessionView, yes: boolean): Promise<void> {
-  const w = s.worktree;
-  if (!w) throw new UserError(`${s.name} has no worktree: --discard is for worktree sessions; rm it without --discard`, EXIT.usage);
+async function confirmDiscard(s: SessionView, w: WorktreeInfo, yes: boolean): Promise<void> {
   if (yes) return;
   const risk = workAtRisk(await assessWorktree(w), w);
   if (!risk) return; // nothing would be lost: nothing to confirm
@@ -41,14 +41,15 @@ export function registerRm(program: Command): void {
     .option('--discard', "also delete the session's worktree and branch with any uncommitted or unmerged work (asks first)")
     .option('-y, --yes', 'with --discard: do not ask (needed without a terminal)')
     .action(async (ref: string, o: { force?: boolean; discard?: boolean; yes?: boolean }) => {
+      if (o.yes && !o.discard) throw new UserError('--yes goes with --discard', EXIT.usage);
       const home = getHome();
       const s = await findSessionAsked(home, ref, cliTime().scheduler);
-      if (o.yes && !o.discard) throw new UserError('--yes goes with --discard', EXIT.usage);
       if (o.discard) {
+        const w = worktreeOf(s, 'rm --discard');
         if ((s.status === 'running' || s.status === 'starting') && !o.force) {
           throw new UserError(`${s.name} is still running; end it with: agent-board kill ${s.name} (or rm --force)`, EXIT.failure);
         }
-        await confirmDiscard(s, o.yes === true);
+        await confirmDiscard(s, w, o.yes === true);
       }
       const note = await removeSessionReporting(home, s, cliTime(), o.force, o.discard);
       process.stdout.write(`removed ${s.name}${note ? `; ${note}` : ''}\n`);

@@ -10,7 +10,8 @@ import { textArgument } from '../text-arg.js';
 import { parseDuration } from '../duration.js';
 import { cliTime } from '../cli-time.js';
 import type { Time } from '../../core/clock.js';
-import { printOut } from '../print.js';
+import { outputWidth, printOut } from '../print.js';
+import { sendJson, sendLine, type SendTarget } from '../send-line.js';
 
 export interface SendCliOptions {
   enter: boolean;
@@ -20,6 +21,7 @@ export interface SendCliOptions {
   quiet: string;
   commandId?: string;
   host?: string;
+  json?: boolean;
 }
 
 export function registerSend(program: Command): void {
@@ -35,14 +37,16 @@ export function registerSend(program: Command): void {
     .option('--quiet <duration>', 'with --when-idle: how long without output counts as idle', '2s')
     .option('--command-id <id>', 'the id of an earlier send to retry: the session is asked first, so it is never typed twice')
     .option('--host <user@box>', 'a session on another machine, over ssh')
+    .option('--json', 'print the outcome as one JSON object: status, commandId (whole), session, name')
     .action(async (ref: string, words: string[], o: SendCliOptions) => {
-      const text = await textArgument(words, 'send', (t) => t === '');
       if (o.wait !== 'accepted' && o.wait !== 'applied') throw new UserError(`--wait must be accepted or applied, not "${o.wait}"`, EXIT.usage);
       if (o.commandId !== undefined && !isCommandId(o.commandId)) throw new UserError('--command-id must be 1-128 characters of A-Z a-z 0-9 . _ : -', EXIT.usage);
       const timeoutMs = parseDuration(o.timeout, '--timeout');
       const quietMs = parseDuration(o.quiet, '--quiet');
+      const text = await textArgument(words, 'send', (t) => t === '');
       const time = cliTime();
-      const connect = connector(ref, o.host, time);
+      const target: SendTarget = { name: ref, host: o.host };
+      const connect = connector(ref, o.host, time, target);
       const outcome = await sendDurable({
         time,
         connect,
@@ -54,24 +58,32 @@ export function registerSend(program: Command): void {
         wait: o.wait,
         timeoutMs,
       });
+      printOut(`${o.json ? sendJson(outcome, target) : sendLine(outcome, { text, enter: o.enter, whenIdle: o.whenIdle === true }, target, outputWidth())}\n`);
       report(outcome);
     });
 }
 
-function connector(ref: string, host: string | undefined, time: Time) {
+/** How each attempt connects; `target` learns the session's name and id (over --host, from its runner's hello). */
+function connector(ref: string, host: string | undefined, time: Time, target: SendTarget) {
   // remote.ts costs nothing to load (attach takes it too, and the bundle has it in the hot chunk).
   if (host) {
-    return () => connectRemote(host, ref, { client: 'send', scheduler: time.scheduler });
+    return async () => {
+      const conn = await connectRemote(host, ref, { client: 'send', scheduler: time.scheduler });
+      target.name = conn.hello.host.name;
+      target.id = conn.hello.host.id;
+      return conn;
+    };
   }
   const home = getHome();
   const first = findSession(home, ref); // an unknown session fails here, before anything is sent
+  target.name = first.name;
+  target.id = first.id;
   // Each attempt reads the session afresh: it may have been restarted meanwhile.
   return () => connectSession(home, findSession(home, first.id), 'send', time);
 }
 
-/** The id goes to stdout first so a script can retry with it; failures are one line on stderr. */
+/** The outcome's line is on stdout (what was typed where, with the command id to retry with); a failure is one line on stderr. */
 function report(o: SendOutcome): void {
-  printOut(`${o.commandId} ${o.status === 'not_typed' ? 'not typed' : o.status}\n`);
   switch (o.status) {
     case 'applied':
     case 'accepted':
