@@ -141,7 +141,7 @@ describe('every command that writes, on a full disk', () => {
     fs.rmSync(path.join(home, 'sessions', record('gone').id, 'final-screen.ans'));
     disk.fill();
     const send = run(['send', 'd1', 'typed-while-full']);
-    expect(send.stdout).toMatch(/^[0-9a-f-]{36} not typed\n$/);
+    expect(send.stdout).toMatch(/^not typed: "typed-while-full" \(\+ Enter\) into d1; command [0-9a-f]{8}…\n$/);
     expectOneLine(send, 15, /could not write the session's command journal \(.+control-journal\.jsonl\): the disk is full \(ENOSPC\); free some space and send it again\n$/);
     expectOneLine(run(['fork', 'd1']), 15, FULL);
     expectOneLine(run(['demo', '--no-board']), 15, /could not write room demo's settings/);
@@ -150,7 +150,7 @@ describe('every command that writes, on a full disk', () => {
     expect(ls().map((s) => s.name)).toEqual(['d1']);
     expect(disk.leftovers()).toEqual([]);
     disk.free();
-    expect(run(['send', 'd1', 'typed-after']).stdout).toMatch(/ applied\n$/);
+    expect(run(['send', 'd1', 'typed-after']).stdout).toMatch(/^applied: typed "typed-after" \(\+ Enter\) into d1; /);
     const peek = await waitFor('typed-after shown', () => {
       const out = run(['peek', 'd1']).stdout;
       return out.includes('typed-after') ? out : null;
