@@ -4,7 +4,7 @@ import { EXIT, UserError } from '../state/errors.js';
 import { commanderErrorOutput } from './commander-errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { reportFailure } from './fail.js';
-import { PROGRAM_HELP_AFTER } from './program-help.js';
+import { dressTopLevelHelp } from './program-help.js';
 import { COMMANDER_OUTPUT } from './print.js';
 
 type Register = (program: Command) => void;
@@ -134,7 +134,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   for (const register of await Promise.all(wanted.map((c) => c.load()))) register(program);
   // The top-level help (its help command and examples) is only ever shown by the whole program: a
   // run of one command has no use for them. After the commands: they would take it as their own.
-  if (wanted === COMMANDS) program.helpCommand('help [command]', "a command's help (help alone: this one)").addHelpText('after', PROGRAM_HELP_AFTER);
+  if (wanted === COMMANDS) dressTopLevelHelp(program);
   program.hook('preSubcommand', programOptionsFor);
   const settle = (c: Command): void => {
     c.exitOverride().configureOutput({ ...COMMANDER_OUTPUT, outputError: commanderErrorOutput(c) });

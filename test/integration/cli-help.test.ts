@@ -28,7 +28,11 @@ describe('help', () => {
 
   it('the top-level help has --host, the help command, examples and how to detach, within 80 columns', () => {
     const help = cli(home, ['--help']).stdout;
-    expect(help).toMatch(/^ {2}--host <\[user@\]host> +with ls, peek, attach, send, explain: that$/m);
+    expect(help).toMatch(/^ {2}--host <\[user@\]host> +with ls, peek, attach, send, explain: that command$/m);
+    // The commands in groups, one line each, no [options] in the list.
+    expect(help).toContain('\nSessions:\n  new [command...]          start a session (an agent, a shell, any program)\n');
+    expect(help).toMatch(/\nWorktrees:\n {2}merge <session> /);
+    expect(help).not.toContain('[options] <session>');
     expect(help).toMatch(/^ {2}help \[command\] +a command's help/m);
     expect(help).toContain('\nExamples:\n  agent-board new -n api -- claude ');
     expect(help).toContain('agent-board attach api             full screen; Ctrl-\\ detaches, api runs on');

@@ -131,7 +131,7 @@ describe('the CLI prints to a pipe or a file without node streams', () => {
       expect(got.length).toBeGreaterThan(filled);
       const help = got.slice(filled);
       expect(help).toMatch(/^Usage: agent-board \[options\] \[command\]/);
-      expect(help).toContain('Commands:');
+      expect(help).toContain('Sessions:');
       expect(help.trimEnd().split('\n').at(-1)).toBe('Exit codes: docs/cli.md, "Exit codes".'); // the help's last line: it came whole
     } finally {
       fs.closeSync(fd);

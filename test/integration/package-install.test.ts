@@ -105,12 +105,13 @@ afterAll(() => {
 });
 
 describe('the package, installed from its tarball', () => {
-  it('holds what runs and no tests, bench or sources; installs quietly', () => {
+  it('holds what runs and its docs, and no tests, bench or sources; installs quietly', () => {
     const files = run('tar', ['tzf', tarball], process.env).stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    for (const f of ['bin/agent-board', 'bin/package.json', 'dist/bundle/hot.js', 'dist/bundle/hot.js.cache', 'dist/bundle/main.js', 'dist/bundle/runner.cjs', 'dist/bundle/demo-agent.js', 'src/core/agents/rules/claude.json', 'src/runner/native/binding.gyp', 'src/runner/native/echo_relay.c', 'scripts/postinstall.cjs', 'package.json', 'README.md']) {
+    for (const f of ['bin/agent-board', 'bin/package.json', 'dist/bundle/hot.js', 'dist/bundle/hot.js.cache', 'dist/bundle/main.js', 'dist/bundle/runner.cjs', 'dist/bundle/demo-agent.js', 'src/core/agents/rules/claude.json', 'src/runner/native/binding.gyp', 'src/runner/native/echo_relay.c', 'scripts/postinstall.cjs', 'package.json', 'README.md', 'docs/cli.md']) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => /^(test|bench|docs|\.ci)\//.test(f) || /^src\/(?!core\/agents\/rules\/|runner\/native\/[^/]+\.(c|gyp)$)/.test(f) || /^dist\/(?!bundle\/)/.test(f) || f.endsWith('.ts'))).toEqual([]);
+    // The docs go along: the help and the errors point at docs/cli.md.
+    expect(files.filter((f) => /^(test|bench|\.ci)\//.test(f) || /^src\/(?!core\/agents\/rules\/|runner\/native\/[^/]+\.(c|gyp)$)/.test(f) || /^dist\/(?!bundle\/)/.test(f) || f.endsWith('.ts'))).toEqual([]);
     expect(files.some((f) => f.includes('/build/'))).toBe(false);
 
     // One line, npm's own: nothing from node-gyp, nothing of ours, no notice about install scripts.
