@@ -95,9 +95,9 @@ describe('filter', () => {
     const s = withSessions([demo('alice', 'bob'), demo('bob', 'alice')]);
     expect(names(run(s, { type: 'open-filter' }, { type: 'type', text: 'bob' }))).toEqual(['bob']);
     expect(names(run(s, { type: 'open-filter' }, { type: 'type', text: 'demo' }))).toEqual(['alice', 'bob']);
-    // The program's name still matches, and a shell's own command line as typed.
-    expect(matchesFilter(demo('alice', 'bob'), 'node')).toBe(true);
-    expect(matchesFilter(demo('alice', 'bob'), 'demo-agent')).toBe(false);
+    // The program as ls shows it still matches (a node script by its name), and a shell's own command line as typed.
+    expect(matchesFilter(demo('alice', 'bob'), 'demo-agent')).toBe(true);
+    expect(matchesFilter(demo('alice', 'bob'), 'node')).toBe(false);
     expect(matchesFilter(S('c', { agent: 'claude', command: '/usr/local/bin/claude', args: ['--settings', '/home/x/hooks.json'] }), 'hooks')).toBe(false);
   });
 

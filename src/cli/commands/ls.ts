@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
 import { askSilentRunners } from '../../client/silent-runners.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
+import { commandShown } from '../../core/command-shown.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
@@ -54,7 +55,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
       ago(s.createdAt, now),
       ago(s.lastOutputAt, now),
       ...(worktrees ? [s.worktree ? worktreeSummary(s.worktree, s.worktreeStats) : '-'] : []),
-      [s.command, ...s.args].join(' ').slice(0, 40),
+      commandShown(s).slice(0, 40),
     ]);
   }
   process.stdout.write(table(rows) + '\n');

@@ -5,6 +5,7 @@
  */
 import type { BoardSession, BoardState } from './board-types.js';
 import type { KeyMode } from './keybindings.js';
+import { commandWords } from '../command-shown.js';
 import { exitKind, sessionState, stateNote, withStateNote } from '../session-state.js';
 
 /**
@@ -34,9 +35,7 @@ export function rowStatusText(s: BoardSession): string {
 export function matchesFilter(s: BoardSession, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const program = s.command.slice(s.command.lastIndexOf('/') + 1);
-  const command = s.agent === 'shell' ? [program, ...s.args] : [program];
-  const hay = [s.name, s.agent, s.foregroundAgent ?? '', ...command, statusText(s), s.host ?? ''].join(' ').toLowerCase();
+  const hay = [s.name, s.agent, s.foregroundAgent ?? '', ...commandWords(s), statusText(s), s.host ?? ''].join(' ').toLowerCase();
   return words.every((w) => hay.includes(w));
 }
 

@@ -11,7 +11,7 @@ import type { CommentTarget, DiffRows } from './diff-view.js';
 
 /** What the state keeps of a session: enough to list, filter and select it. */
 /** A row: a host record's fields the board reads, and the machine it is on (the board's --host; none: this one). */
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite'> & {
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'extraArgs' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite'> & {
   host?: string;
   /** Its machine cannot be reached now (the board's --host): the row shows what was, and counts as `no link`. */
   stale?: boolean;
