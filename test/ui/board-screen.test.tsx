@@ -138,6 +138,9 @@ describe('the board at 80x24', () => {
     expect(text).toContain('While attached, Ctrl-\\ comes back here; the session keeps running.');
     expect(text).toContain('Esc, ? or q closes this help.');
     expect(m.out.lines().every((l) => l.length <= 80)).toBe(true);
+    // No key's line is cut at 80 columns.
+    expect(text).not.toContain('…');
+    expect(text).toContain('D         review its worktree diff');
     m.stdin.press(KEY.esc);
     await eventually(m.out, () => expect(m!.out.text()).not.toContain('Forms and the filter'));
     expect(m.out.text()).toContain('› ● api');

@@ -136,7 +136,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Mark, keys: [ch(' ')], label: 'Space', help: 'mark / unmark (*)' },
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
-    { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its diff, comment (? keys)' },
+    { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its worktree diff' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
     { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
