@@ -62,6 +62,9 @@ export function stderrTail(child: ChildProcess): () => string {
       .pop() ?? '';
 }
 
+/** Every exit code of docs/cli.md: the remote agent-board's own is passed on as it is. */
+const KNOWN_CODES: ReadonlySet<number> = new Set(Object.values(EXIT));
+
 /** A failure reported by ssh or the remote agent-board; sshFailed when ssh itself could not get through. */
 export class RemoteError extends UserError {
   constructor(message: string, exitCode: ExitCode, readonly sshFailed: boolean) {
@@ -77,9 +80,12 @@ export function remoteFailure(host: string, end: ChildEnd | null, line: string, 
   if (code === null) return new RemoteError(`${host}: ${fallback}`, unavailable, true);
   if (code === 255) return new RemoteError(`cannot reach ${host} over ssh: ${line || 'ssh failed'}`, unavailable, true);
   // agent-board's own errors: one line, prefixed, with an exit code of docs/cli.md.
-  if (code >= 1 && code <= 7 && line.startsWith('agent-board: ')) {
-    // Its hints name local commands; over there they need the --host too.
-    const message = line.slice('agent-board: '.length).replace(/(agent-board (?:ls|peek|attach))(?=\s|$)/g, `$1 --host ${host}`);
+  if (code !== 0 && KNOWN_CODES.has(code) && line.startsWith('agent-board: ')) {
+    // Its hints name local commands; over there they need the --host too, or ssh for those without one.
+    const message = line
+      .slice('agent-board: '.length)
+      .replace(/(agent-board (?:ls|peek|attach|send|explain))(?=\s|$)/g, `$1 --host ${host}`)
+      .replace(/(?<!ssh \S+ )(agent-board (?:revive|rm|restart|kill|rename)\b)/g, `ssh ${host} $1`);
     return new RemoteError(`${host}: ${message}`, code as ExitCode, false);
   }
   if (code === 0) return new RemoteError(`${host}: the session closed the connection`, unavailable, false);
