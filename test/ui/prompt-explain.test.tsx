@@ -41,6 +41,8 @@ describe('marks and the prompt line', () => {
     m.stdin.press('p');
     await eventually(m.out, () => expect(text()).toMatch(/── prompt to alpha, gamma ─+/));
     expect(footer()).toBe('Enter send  Esc cancel');
+    // What Enter does, whole at 80 columns.
+    expect(text()).toContain('Enter types it (into all 2) + Enter, exactly once, as send does; Esc cancels');
     await m.stdin.type('fix the tests', 'j', 'q'); // list keys are text here
     await eventually(m.out, () => expect(text()).toContain('› fix the testsjq'));
     m.stdin.press(KEY.backspace + KEY.backspace);

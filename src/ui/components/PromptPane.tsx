@@ -39,7 +39,7 @@ export function PromptPane({ prompt: o, rows, width }: PromptPaneProps) {
             <TextField value={o.input} focused width={Math.max(5, width - 2)} />
           </Box>
           <Text dimColor wrap="truncate-end">
-            Enter types it, then Enter, into {o.targets.length === 1 ? 'it' : `all ${o.targets.length}`}, exactly once each (as agent-board send); Esc cancels
+            Enter types it{o.targets.length === 1 ? '' : ` (into all ${o.targets.length})`} + Enter, exactly once, as send does; Esc cancels
           </Text>
         </>
       ) : (
