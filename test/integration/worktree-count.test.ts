@@ -1,0 +1,149 @@
+/**
+ * The counts of a few changed paths, built on the last whole count, are the
+ * whole count's numbers: a random walk of edits, new files, deletions,
+ * folders made, moved and deleted, binary files, mode changes and ignore
+ * rules on a real
+ * repository, each counted by the paths it touched and compared with a
+ * whole count of a fresh counter; git's own changes (add, commit) are
+ * whole counts, and the walk goes on from them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorktreeInfo, WorktreeStats } from '../../src/core/worktree/worktree.js';
+import { WorktreeCounter, worktreeStats } from '../../src/state/worktree-count.js';
+import { FakeTime } from '../helpers/fake-time.js';
+import { mulberry32 } from '../helpers/rng.js';
+import { makeRepo, sh } from './worktree-new-helpers.js';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
+});
+
+const time = new FakeTime(Date.UTC(2026, 0, 2, 3, 4, 5));
+const counts = ({ at: _at, ...s }: WorktreeStats) => s;
+
+function worktree(): WorktreeInfo {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) files[`d${i % 3}/f${i}.txt`] = `line ${i}\n`.repeat(i + 1);
+  files['top.txt'] = 'top\n';
+  files['.gitignore'] = '*.log\n';
+  const { root, repo } = makeRepo(files);
+  roots.push(root);
+  const dir = path.join(root, 'wt');
+  sh(repo, 'worktree', 'add', '-q', '-b', 'agent/x', dir);
+  return { repo, path: dir, branch: 'agent/x', base: 'main', baseCommit: sh(repo, 'rev-parse', 'HEAD').trim(), createdBranch: true };
+}
+
+/** Every file and folder of the worktree but git's own, relative. */
+function entries(root: string, rel = ''): { files: string[]; dirs: string[] } {
+  const out = { files: [] as string[], dirs: [] as string[] };
+  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    if (e.name === '.git') continue;
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      out.dirs.push(p);
+      const sub = entries(root, p);
+      out.files.push(...sub.files);
+      out.dirs.push(...sub.dirs);
+    } else out.files.push(p);
+  }
+  return out;
+}
+
+describe('WorktreeCounter', () => {
+  it('counting the changed paths alone gives what a whole count gives, step after step', async () => {
+    const w = worktree();
+    const rand = mulberry32(28);
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const at = (p: string) => path.join(w.path, p);
+    const counter = new WorktreeCounter(w, time);
+    await counter.full();
+    let n = 0;
+    for (let step = 0; step < 60; step++) {
+      const { files, dirs } = entries(w.path);
+      const op = Math.floor(rand() * 12);
+      let touched: string[] | 'git';
+      let what: string;
+      if (op === 0 || op === 1) {
+        const f = pick(files);
+        fs.appendFileSync(at(f), `more ${step}\n`);
+        [touched, what] = [[f], `append to ${f}`];
+      } else if (op === 2) {
+        const f = pick(files);
+        fs.writeFileSync(at(f), `rewritten ${step}\n`);
+        [touched, what] = [[f], `rewrite ${f}`];
+      } else if (op === 3) {
+        const d = pick(['', ...dirs]);
+        const f = `${d ? `${d}/` : ''}new${n++}.${rand() < 0.2 ? 'log' : 'txt'}`;
+        fs.writeFileSync(at(f), 'a\nb\nc');
+        [touched, what] = [[f], `new file ${f}`];
+      } else if (op === 4 && files.length > 3) {
+        const f = pick(files);
+        fs.rmSync(at(f));
+        [touched, what] = [[f], `delete ${f}`];
+      } else if (op === 5) {
+        const d = `nd${n++}`;
+        fs.mkdirSync(at(`${d}/inner`), { recursive: true });
+        fs.writeFileSync(at(`${d}/one.txt`), '1\n');
+        fs.writeFileSync(at(`${d}/inner/two.txt`), '1\n2\n');
+        [touched, what] = [[d], `new folder ${d}`];
+      } else if (op === 6 && dirs.length > 0) {
+        const d = pick(dirs);
+        const to = `moved${n++}`;
+        fs.renameSync(at(d), at(to));
+        [touched, what] = [[d, to], `move ${d} to ${to}`];
+      } else if (op === 7 && dirs.length > 1) {
+        const d = pick(dirs);
+        fs.rmSync(at(d), { recursive: true });
+        [touched, what] = [[d], `delete folder ${d}`];
+      } else if (op === 8) {
+        const f = pick(files);
+        fs.writeFileSync(at(f), Buffer.from([0, 1, 2, 10]));
+        [touched, what] = [[f], `binary ${f}`];
+      } else if (op === 9) {
+        const f = pick(files);
+        fs.chmodSync(at(f), fs.statSync(at(f)).mode ^ 0o111);
+        [touched, what] = [[f], `chmod ${f}`];
+      } else if (op === 10 && dirs.length > 0) {
+        const f = `${pick(dirs)}/.gitignore`;
+        fs.writeFileSync(at(f), rand() < 0.5 ? 'new*\n' : '*.txt\n!f*\n');
+        [touched, what] = [[f], `ignore rules in ${f}`];
+      } else {
+        sh(w.path, 'add', '-A');
+        if (rand() < 0.5) sh(w.path, 'commit', '-q', '--allow-empty', '-m', `step ${step}`);
+        [touched, what] = ['git', 'git add (and commit)'];
+      }
+      const got = touched === 'git' ? await counter.full() : await counter.paths(touched);
+      const want = await worktreeStats(w, time);
+      expect(want.error).toBeUndefined();
+      expect(counts(got), `step ${step}: ${what}`).toEqual(counts(want));
+    }
+  }, 60_000);
+
+  it('a file known to be untracked is counted again without git', async () => {
+    const w = worktree();
+    fs.writeFileSync(path.join(w.path, 'notes.txt'), 'one\n');
+    const counter = new WorktreeCounter(w, time);
+    expect(counts(await counter.full())).toMatchObject({ files: 1, added: 1, uncommitted: 1 });
+    const before = counter.gitRuns;
+    fs.appendFileSync(path.join(w.path, 'notes.txt'), 'two\nthree\n');
+    expect(counts(await counter.paths(['notes.txt']))).toMatchObject({ files: 1, added: 3, uncommitted: 1 });
+    expect(counter.gitRuns).toBe(before);
+    fs.appendFileSync(path.join(w.path, 'top.txt'), 'more\n');
+    expect(counts(await counter.paths(['top.txt']))).toMatchObject({ files: 2, added: 4, uncommitted: 2 });
+    expect(counter.gitRuns).toBe(before + 2); // diff and status, of that path alone
+  });
+
+  it('a second whole count with HEAD and the base where they were asks git three times, not five', async () => {
+    const w = worktree();
+    const counter = new WorktreeCounter(w, time);
+    await counter.full();
+    const before = counter.gitRuns;
+    await counter.full();
+    expect(counter.gitRuns - before).toBe(3); // rev-parse, diff, status: merge-base and rev-list kept
+    sh(w.repo, 'commit', '-q', '--allow-empty', '-m', 'the base moves');
+    expect(counts(await counter.full())).toMatchObject({ behind: 1 });
+  });
+});
