@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
-import { git, gitComplaint } from './git.js';
+import { git, gitComplaint, type GitResult } from './git.js';
 import { countLines, numstatByPath, parseStatus } from './worktree-stats.js';
 
 /** More changed paths than this in one count: the whole worktree is counted instead (a checkout, a generator). */
@@ -29,7 +29,7 @@ export const MAX_PATHS_PER_COUNT = 200;
 class GitFailed extends Error {}
 
 /** Where the commit counts stand: recomputed only when HEAD or the base moved. */
-interface Commits {
+export interface Commits {
   head: string;
   base: string;
   mergeBase: string;
@@ -38,6 +38,21 @@ interface Commits {
 }
 
 const ZERO = { files: 0, added: 0, removed: 0, ahead: 0, behind: 0, uncommitted: 0 };
+
+/** How a whole count asks for the status (a count of some paths adds them). */
+export const STATUS = ['status', '--porcelain', '-z', '-uall', '--no-renames'];
+
+/** HEAD's commit and the base's, or why git could not say. */
+export type Revs = { head: string; base: string } | { error: string };
+
+/** HEAD and the base (as named, so new commits on it show as behind; its recorded commit if it is gone). */
+export async function revs(w: WorktreeInfo, git: (args: string[]) => Promise<GitResult>): Promise<Revs> {
+  let r = await git(['rev-parse', 'HEAD', `${w.base}^{commit}`]);
+  if (r.code !== 0) r = await git(['rev-parse', 'HEAD', `${w.baseCommit}^{commit}`]);
+  if (r.code !== 0) return { error: gitComplaint(r) };
+  const [head, base] = r.stdout.trim().split('\n');
+  return head && base ? { head, base } : { error: `git rev-parse said nothing of HEAD and ${w.base}` };
+}
 
 /** Whether `p` is `dir` or inside it (paths relative to the worktree, `/`-separated). */
 const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
@@ -60,14 +75,25 @@ export class WorktreeCounter {
     private readonly clock: Clock,
   ) {}
 
-  /** Counts the whole worktree. */
-  async full(): Promise<WorktreeStats> {
+  /** Where HEAD and the base were at the last whole count (null before one, or after a failure). */
+  get commitsCounted(): Commits | null {
+    return this.known ? this.commits : null;
+  }
+
+  /**
+   * Counts the whole worktree. `given`: what the caller asked git already
+   * (HEAD's and the base's commits, `status` as whole counts run it), and
+   * the commit counts of a count before, used when HEAD and the base are
+   * where they were then.
+   */
+  async full(given: { revs?: Revs; status?: string; commits?: Commits } = {}): Promise<WorktreeStats> {
     this.known = false;
+    if (given.commits) this.commits = given.commits;
     return this.guarded(async () => {
-      const c = await this.commitCounts();
+      const c = await this.commitCounts(given.revs);
       const [numstat, status] = await Promise.all([
         this.run(['diff', '--numstat', '-z', '--no-renames', c.mergeBase]),
-        this.run(['status', '--porcelain', '-z', '-uall', '--no-renames']),
+        given.status ?? this.run(STATUS),
       ]);
       this.numstat.clear();
       this.status.clear();
@@ -97,7 +123,7 @@ export class WorktreeCounter {
       // --literal-pathspecs: a file named `*.ts` is that file, not a pattern.
       const [numstat, status] = await Promise.all([
         this.run(['--literal-pathspecs', 'diff', '--numstat', '-z', '--no-renames', this.commits!.mergeBase, ...spec]),
-        this.run(['--literal-pathspecs', 'status', '--porcelain', '-z', '-uall', '--no-renames', ...spec]),
+        this.run(['--literal-pathspecs', ...STATUS, ...spec]),
       ]);
       for (const map of [this.numstat, this.status, this.untrackedLines]) {
         for (const p of map.keys()) if (viaGit.some((d) => within(p, d))) map.delete(p);
@@ -155,14 +181,10 @@ export class WorktreeCounter {
     };
   }
 
-  /** HEAD and the base (as named, so new commits on it show as behind; its recorded commit if it is gone), and what follows from them. */
-  private async commitCounts(): Promise<Commits> {
-    const w = this.info;
-    let r = await this.git(['rev-parse', 'HEAD', `${w.base}^{commit}`]);
-    if (r.code !== 0) r = await this.git(['rev-parse', 'HEAD', `${w.baseCommit}^{commit}`]);
-    if (r.code !== 0) throw new GitFailed(gitComplaint(r));
-    const [head, base] = r.stdout.trim().split('\n');
-    if (!head || !base) throw new GitFailed(`git rev-parse said nothing of HEAD and ${w.base}`);
+  private async commitCounts(given?: Revs): Promise<Commits> {
+    const r = given ?? (await revs(this.info, (args) => this.git(args)));
+    if ('error' in r) throw new GitFailed(r.error);
+    const { head, base } = r;
     const last = this.commits;
     if (last && last.head === head && last.base === base) return last;
     const [mergeBase, counts] = await Promise.all([this.run(['merge-base', base, head]), this.run(['rev-list', '--left-right', '--count', `${base}...${head}`])]);

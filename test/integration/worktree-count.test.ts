@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorktreeInfo, WorktreeStats } from '../../src/core/worktree/worktree.js';
 import { WorktreeCounter, worktreeStats } from '../../src/state/worktree-count.js';
+import { countWhenRead } from '../../src/state/worktree-read-count.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { mulberry32 } from '../helpers/rng.js';
 import { makeRepo, sh } from './worktree-new-helpers.js';
@@ -52,69 +53,77 @@ function entries(root: string, rel = ''): { files: string[]; dirs: string[] } {
   return out;
 }
 
+let made = 0;
+
+/** One random change to the worktree: what it touched (the paths, or `git` for git's own files), and what it was. */
+function randomChange(w: WorktreeInfo, rand: () => number, step: number): { touched: string[] | 'git'; what: string } {
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const at = (p: string) => path.join(w.path, p);
+  const n = made++;
+  const { files, dirs } = entries(w.path);
+  const op = Math.floor(rand() * 12);
+  let touched: string[] | 'git';
+  let what: string;
+  if (op === 0 || op === 1) {
+    const f = pick(files);
+    fs.appendFileSync(at(f), `more ${step}\n`);
+    [touched, what] = [[f], `append to ${f}`];
+  } else if (op === 2) {
+    const f = pick(files);
+    fs.writeFileSync(at(f), `rewritten ${step}\n`);
+    [touched, what] = [[f], `rewrite ${f}`];
+  } else if (op === 3) {
+    const d = pick(['', ...dirs]);
+    const f = `${d ? `${d}/` : ''}new${n}.${rand() < 0.2 ? 'log' : 'txt'}`;
+    fs.writeFileSync(at(f), 'a\nb\nc');
+    [touched, what] = [[f], `new file ${f}`];
+  } else if (op === 4 && files.length > 3) {
+    const f = pick(files);
+    fs.rmSync(at(f));
+    [touched, what] = [[f], `delete ${f}`];
+  } else if (op === 5) {
+    const d = `nd${n}`;
+    fs.mkdirSync(at(`${d}/inner`), { recursive: true });
+    fs.writeFileSync(at(`${d}/one.txt`), '1\n');
+    fs.writeFileSync(at(`${d}/inner/two.txt`), '1\n2\n');
+    [touched, what] = [[d], `new folder ${d}`];
+  } else if (op === 6 && dirs.length > 0) {
+    const d = pick(dirs);
+    const to = `moved${n}`;
+    fs.renameSync(at(d), at(to));
+    [touched, what] = [[d, to], `move ${d} to ${to}`];
+  } else if (op === 7 && dirs.length > 1) {
+    const d = pick(dirs);
+    fs.rmSync(at(d), { recursive: true });
+    [touched, what] = [[d], `delete folder ${d}`];
+  } else if (op === 8) {
+    const f = pick(files);
+    fs.writeFileSync(at(f), Buffer.from([0, 1, 2, 10]));
+    [touched, what] = [[f], `binary ${f}`];
+  } else if (op === 9) {
+    const f = pick(files);
+    fs.chmodSync(at(f), fs.statSync(at(f)).mode ^ 0o111);
+    [touched, what] = [[f], `chmod ${f}`];
+  } else if (op === 10 && dirs.length > 0) {
+    const f = `${pick(dirs)}/.gitignore`;
+    fs.writeFileSync(at(f), rand() < 0.5 ? 'new*\n' : '*.txt\n!f*\n');
+    [touched, what] = [[f], `ignore rules in ${f}`];
+  } else {
+    sh(w.path, 'add', '-A');
+    if (rand() < 0.5) sh(w.path, 'commit', '-q', '--allow-empty', '-m', `step ${step}`);
+    [touched, what] = ['git', 'git add (and commit)'];
+  }
+  return { touched, what };
+}
+
 describe('WorktreeCounter', () => {
   it('counting the changed paths alone gives what a whole count gives, step after step', async () => {
     const w = worktree();
     const rand = mulberry32(28);
-    const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const at = (p: string) => path.join(w.path, p);
     const counter = new WorktreeCounter(w, time);
     await counter.full();
-    let n = 0;
     for (let step = 0; step < 60; step++) {
-      const { files, dirs } = entries(w.path);
-      const op = Math.floor(rand() * 12);
-      let touched: string[] | 'git';
-      let what: string;
-      if (op === 0 || op === 1) {
-        const f = pick(files);
-        fs.appendFileSync(at(f), `more ${step}\n`);
-        [touched, what] = [[f], `append to ${f}`];
-      } else if (op === 2) {
-        const f = pick(files);
-        fs.writeFileSync(at(f), `rewritten ${step}\n`);
-        [touched, what] = [[f], `rewrite ${f}`];
-      } else if (op === 3) {
-        const d = pick(['', ...dirs]);
-        const f = `${d ? `${d}/` : ''}new${n++}.${rand() < 0.2 ? 'log' : 'txt'}`;
-        fs.writeFileSync(at(f), 'a\nb\nc');
-        [touched, what] = [[f], `new file ${f}`];
-      } else if (op === 4 && files.length > 3) {
-        const f = pick(files);
-        fs.rmSync(at(f));
-        [touched, what] = [[f], `delete ${f}`];
-      } else if (op === 5) {
-        const d = `nd${n++}`;
-        fs.mkdirSync(at(`${d}/inner`), { recursive: true });
-        fs.writeFileSync(at(`${d}/one.txt`), '1\n');
-        fs.writeFileSync(at(`${d}/inner/two.txt`), '1\n2\n');
-        [touched, what] = [[d], `new folder ${d}`];
-      } else if (op === 6 && dirs.length > 0) {
-        const d = pick(dirs);
-        const to = `moved${n++}`;
-        fs.renameSync(at(d), at(to));
-        [touched, what] = [[d, to], `move ${d} to ${to}`];
-      } else if (op === 7 && dirs.length > 1) {
-        const d = pick(dirs);
-        fs.rmSync(at(d), { recursive: true });
-        [touched, what] = [[d], `delete folder ${d}`];
-      } else if (op === 8) {
-        const f = pick(files);
-        fs.writeFileSync(at(f), Buffer.from([0, 1, 2, 10]));
-        [touched, what] = [[f], `binary ${f}`];
-      } else if (op === 9) {
-        const f = pick(files);
-        fs.chmodSync(at(f), fs.statSync(at(f)).mode ^ 0o111);
-        [touched, what] = [[f], `chmod ${f}`];
-      } else if (op === 10 && dirs.length > 0) {
-        const f = `${pick(dirs)}/.gitignore`;
-        fs.writeFileSync(at(f), rand() < 0.5 ? 'new*\n' : '*.txt\n!f*\n');
-        [touched, what] = [[f], `ignore rules in ${f}`];
-      } else {
-        sh(w.path, 'add', '-A');
-        if (rand() < 0.5) sh(w.path, 'commit', '-q', '--allow-empty', '-m', `step ${step}`);
-        [touched, what] = ['git', 'git add (and commit)'];
-      }
+      const { touched, what } = randomChange(w, rand, step);
       const got = touched === 'git' ? await counter.full() : await counter.paths(touched);
       const want = await worktreeStats(w, time);
       expect(want.error).toBeUndefined();
@@ -145,5 +154,39 @@ describe('WorktreeCounter', () => {
     expect(counter.gitRuns - before).toBe(3); // rev-parse, diff, status: merge-base and rev-list kept
     sh(w.repo, 'commit', '-q', '--allow-empty', '-m', 'the base moves');
     expect(counts(await counter.full())).toMatchObject({ behind: 1 });
+  });
+});
+
+describe('countWhenRead (ls, for a session no runner keeps fresh)', () => {
+  it('is the truth after every change, and the last count again (its own time) when nothing it read changed', async () => {
+    const w = worktree();
+    const kept = path.join(path.dirname(w.path), 'worktree-count.json');
+    // A clock a day ahead: every file counted is long settled, so each count is kept.
+    const later = new FakeTime(Date.now() + 86_400_000);
+    const rand = mulberry32(7);
+    for (let step = 0; step < 40; step++) {
+      const { what } = randomChange(w, rand, step);
+      const want = counts(await worktreeStats(w, time));
+      later.advance(1000);
+      const first = await countWhenRead(w, kept, later);
+      expect(counts(first), `step ${step}: ${what}`).toEqual(want);
+      later.advance(1000);
+      const again = await countWhenRead(w, kept, later);
+      expect(again, `step ${step}: read again`).toEqual(first); // its `at` too: that count's record, kept
+    }
+  }, 60_000);
+
+  it('an edit that keeps a file as long, and its state in git, is seen', async () => {
+    const w = worktree();
+    const kept = path.join(path.dirname(w.path), 'worktree-count.json');
+    const later = new FakeTime(Date.now() + 86_400_000);
+    fs.writeFileSync(path.join(w.path, 'top.txt'), 'TOP\n');
+    expect(counts(await countWhenRead(w, kept, later))).toMatchObject({ files: 1, added: 1, removed: 1, uncommitted: 1 });
+    fs.writeFileSync(path.join(w.path, 'top.txt'), 'a\nb\n'); // as long, still modified
+    expect(counts(await countWhenRead(w, kept, later))).toMatchObject({ files: 1, added: 2, removed: 1, uncommitted: 1 });
+    sh(w.path, 'commit', '-qam', 'x');
+    expect(counts(await countWhenRead(w, kept, later))).toMatchObject({ files: 1, ahead: 1, uncommitted: 0 });
+    fs.writeFileSync(path.join(w.path, 'top.txt'), 'c\nd\n'); // as long again, modified again
+    expect(counts(await countWhenRead(w, kept, later))).toMatchObject({ files: 1, added: 2, removed: 1, ahead: 1, uncommitted: 1 });
   });
 });

@@ -23,7 +23,7 @@ export function registerLs(program: Command): void {
       const time = cliTime();
       // A runner that runs but whose heartbeat is stale on disk is asked before it is called lost (a full disk, or wedged).
       // A worktree session whose runner is gone is counted now: nothing kept its counts fresh since.
-      const here = async () => withFreshCounts(await askSilentRunners(getHome(), listSessions(getHome()), time.scheduler), time.clock);
+      const here = async () => withFreshCounts(getHome(), await askSilentRunners(getHome(), listSessions(getHome()), time.scheduler), time.clock);
       const sessions = o.host ? await listRemote(o.host, time.scheduler) : await here();
       printSessions(sessions, o.json === true, o.host);
     });
