@@ -2,14 +2,17 @@ import type { Clock, Scheduler } from '../core/clock.js';
 import { MutableDisposable } from '../core/lifetime.js';
 import type { WorktreeStats } from '../core/worktree/worktree.js';
 
-/** A change is counted this long after it at the earliest, so a burst (a commit writes a dozen files) is one count. */
-export const WORKTREE_SETTLE_MS = 250;
+/**
+ * A change is counted this long after it: what changes in that second (a
+ * commit writes a dozen files, an agent edits a few) is one count.
+ */
+export const WORKTREE_SETTLE_MS = 1000;
 /**
  * Never two counts closer than this: an agent writing all the time costs a
- * count a second. With the settle time it bounds how stale a count can be:
- * a change is counted by a count that starts at most this long after it
- * (after the one running then, if one was), well inside the 2 s a user may
- * wait (docs/worktrees.md).
+ * count every second or two. With the settle time it bounds how stale a
+ * count can be: a change is counted by a count that starts at most this long
+ * after it (after the one running then, if one was), inside the 2 s a user
+ * may wait (docs/worktrees.md).
  */
 export const WORKTREE_MIN_INTERVAL_MS = 1000;
 

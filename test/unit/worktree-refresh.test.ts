@@ -45,18 +45,18 @@ describe('WorktreeRefresher', () => {
     expect(written.map((s) => s.files)).toEqual([0, 1]);
   });
 
-  it('a burst of changes is one count, the settle time (250 ms) after its first change; an unchanged count is not written', async () => {
+  it('a burst of changes is one count, the settle time (1 s) after its first change; an unchanged count is not written', async () => {
     const { time, r, written } = rig();
     r.now();
     time.advance(0);
     await flush();
     time.advance(10_000);
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 45; i++) {
       r.changed();
       time.advance(30);
     }
     await flush();
-    expect(r.runs).toBe(2); // at 250 ms, inside the burst
+    expect(r.runs).toBe(2); // at 1 s, inside the burst
     time.advance(2000);
     await flush();
     expect(r.runs).toBe(3); // the burst's end, a second after that one
