@@ -20,7 +20,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
+import type { Disposable } from '../core/lifetime.js';
 import { git, gitComplaint, type GitResult } from './git.js';
+import { PrivateIndex } from './worktree-index.js';
 import { countLines, numstatByPath, parseStatus } from './worktree-stats.js';
 
 /** More changed paths than this in one count: the whole worktree is counted instead (a checkout, a generator). */
@@ -57,7 +59,7 @@ export async function revs(w: WorktreeInfo, git: (args: string[]) => Promise<Git
 /** Whether `p` is `dir` or inside it (paths relative to the worktree, `/`-separated). */
 const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
 
-export class WorktreeCounter {
+export class WorktreeCounter implements Disposable {
   /** Tracked paths that differ from the merge base: lines added and removed. */
   private readonly numstat = new Map<string, { added: number; removed: number }>();
   /** Paths `git status` lists, with their two-letter state (`??`: untracked). */
@@ -67,13 +69,22 @@ export class WorktreeCounter {
   private commits: Commits | null = null;
   /** The maps hold a whole count (and nothing failed since). */
   private known = false;
+  /** Our copy of the worktree's index (src/state/worktree-index.ts), and the environment that points git at it. */
+  private readonly index: PrivateIndex;
+  private env: NodeJS.ProcessEnv = {};
   /** git runs so far (for the tests and the bench). */
   gitRuns = 0;
 
   constructor(
     private readonly info: WorktreeInfo,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.index = new PrivateIndex(info.path);
+  }
+
+  dispose(): void {
+    this.index.dispose();
+  }
 
   /** Where HEAD and the base were at the last whole count (null before one, or after a failure). */
   get commitsCounted(): Commits | null {
@@ -90,6 +101,7 @@ export class WorktreeCounter {
     this.known = false;
     if (given.commits) this.commits = given.commits;
     return this.guarded(async () => {
+      this.env = await this.index.env();
       const c = await this.commitCounts(given.revs);
       const [numstat, status] = await Promise.all([
         this.run(['diff', '--numstat', '-z', '--no-renames', c.mergeBase]),
@@ -114,7 +126,8 @@ export class WorktreeCounter {
   async paths(changed: Iterable<string>): Promise<WorktreeStats> {
     // A `.gitignore` rules its folder: that folder is counted again (the top one's rules all).
     const list = topmost([...changed].map((p) => (path.posix.basename(p) === '.gitignore' ? path.posix.dirname(p) : p)));
-    if (!this.known || !this.commits || list.includes('.') || list.length > MAX_PATHS_PER_COUNT) return this.full();
+    // The index changed (something staged, committed or checked out, unseen): only a whole count sees what that did.
+    if (!this.known || !this.commits || list.includes('.') || list.length > MAX_PATHS_PER_COUNT || this.index.stale) return this.full();
     return this.guarded(async () => {
       const viaGit: string[] = [];
       for (const p of list) if (!this.recountUntracked(p)) viaGit.push(p);
@@ -217,7 +230,7 @@ export class WorktreeCounter {
 
   private git(args: string[]) {
     this.gitRuns++;
-    return git(args, { cwd: this.info.path });
+    return git(args, { cwd: this.info.path, env: this.env });
   }
 
   private async run(args: string[]): Promise<string> {
@@ -235,7 +248,12 @@ function topmost(paths: Iterable<string>): string[] {
   return out;
 }
 
-/** A one-off whole count (for whoever reads a session no runner keeps fresh). */
-export function worktreeStats(w: WorktreeInfo, clock: Clock): Promise<WorktreeStats> {
-  return new WorktreeCounter(w, clock).full();
+/** A one-off whole count. */
+export async function worktreeStats(w: WorktreeInfo, clock: Clock): Promise<WorktreeStats> {
+  const counter = new WorktreeCounter(w, clock);
+  try {
+    return await counter.full();
+  } finally {
+    counter.dispose();
+  }
 }

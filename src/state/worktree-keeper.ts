@@ -46,7 +46,9 @@ export class WorktreeKeeper implements Disposable {
     this.counter = new WorktreeCounter(d.info, d.clock);
     this.refresher = new WorktreeRefresher({ compute: () => this.count(), write: d.write, clock: d.clock, scheduler: d.scheduler });
     // The first count once the watches are up, so that nothing between the two is missed.
-    void this.watch().finally(() => this.refresher.now());
+    void this.watch()
+      .catch((err: unknown) => d.log(`worktree watch could not start: ${(err as Error).message}`))
+      .finally(() => this.refresher.now());
   }
 
   /** Counts taken, and the git runs they took (for the tests and the bench). */
@@ -63,6 +65,7 @@ export class WorktreeKeeper implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.refresher.dispose();
+    this.counter.dispose();
     this.files?.dispose();
     this.gitState?.dispose();
   }

@@ -63,6 +63,14 @@ function keep(file: string, kept: Kept): void {
 /** The worktree's counts now; `keptFile` holds the last such count's record. Never throws. */
 export async function countWhenRead(w: WorktreeInfo, keptFile: string, clock: Clock): Promise<WorktreeStats> {
   const counter = new WorktreeCounter(w, clock);
+  try {
+    return await count(w, keptFile, clock, counter);
+  } finally {
+    counter.dispose();
+  }
+}
+
+async function count(w: WorktreeInfo, keptFile: string, clock: Clock, counter: WorktreeCounter): Promise<WorktreeStats> {
   if (!fs.existsSync(w.path)) return counter.full();
   const startedAt = clock.now();
   const run = (args: string[]) => git(args, { cwd: w.path });

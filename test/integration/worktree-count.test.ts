@@ -18,9 +18,16 @@ import { mulberry32 } from '../helpers/rng.js';
 import { makeRepo, sh } from './worktree-new-helpers.js';
 
 const roots: string[] = [];
+const counters: WorktreeCounter[] = [];
 afterEach(() => {
+  for (const c of counters.splice(0)) c.dispose();
   for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true });
 });
+const counterOf = (w: WorktreeInfo) => {
+  const c = new WorktreeCounter(w, time);
+  counters.push(c);
+  return c;
+};
 
 const time = new FakeTime(Date.UTC(2026, 0, 2, 3, 4, 5));
 const counts = ({ at: _at, ...s }: WorktreeStats) => s;
@@ -120,7 +127,7 @@ describe('WorktreeCounter', () => {
   it('counting the changed paths alone gives what a whole count gives, step after step', async () => {
     const w = worktree();
     const rand = mulberry32(28);
-    const counter = new WorktreeCounter(w, time);
+    const counter = counterOf(w);
     await counter.full();
     for (let step = 0; step < 60; step++) {
       const { touched, what } = randomChange(w, rand, step);
@@ -134,7 +141,7 @@ describe('WorktreeCounter', () => {
   it('a file known to be untracked is counted again without git', async () => {
     const w = worktree();
     fs.writeFileSync(path.join(w.path, 'notes.txt'), 'one\n');
-    const counter = new WorktreeCounter(w, time);
+    const counter = counterOf(w);
     expect(counts(await counter.full())).toMatchObject({ files: 1, added: 1, uncommitted: 1 });
     const before = counter.gitRuns;
     fs.appendFileSync(path.join(w.path, 'notes.txt'), 'two\nthree\n');
@@ -147,13 +154,36 @@ describe('WorktreeCounter', () => {
 
   it('a second whole count with HEAD and the base where they were asks git three times, not five', async () => {
     const w = worktree();
-    const counter = new WorktreeCounter(w, time);
+    const counter = counterOf(w);
     await counter.full();
     const before = counter.gitRuns;
     await counter.full();
     expect(counter.gitRuns - before).toBe(3); // rev-parse, diff, status: merge-base and rev-list kept
     sh(w.repo, 'commit', '-q', '--allow-empty', '-m', 'the base moves');
     expect(counts(await counter.full())).toMatchObject({ behind: 1 });
+  });
+});
+
+describe("a count and the worktree's own index", () => {
+  it('never writes it, nor takes its lock: git diff would, to keep the times it refreshed', async () => {
+    const w = worktree();
+    const index = sh(w.path, 'rev-parse', '--path-format=absolute', '--git-path', 'index').trim();
+    const before = fs.statSync(index);
+    const stamp = (st: fs.Stats) => [st.ino, st.size, st.mtimeMs];
+    // Times that changed with the content the same: what git diff refreshes and writes back.
+    const later = new Date(Date.now() + 5000);
+    for (const f of ['top.txt', 'd0/f0.txt', 'd1/f1.txt']) fs.utimesSync(path.join(w.path, f), later, later);
+    fs.appendFileSync(path.join(w.path, 'd2/f2.txt'), 'more\n');
+    const counter = counterOf(w);
+    expect(counts(await counter.full())).toMatchObject({ files: 1, added: 1, uncommitted: 1 });
+    expect(counts(await counter.paths(['top.txt', 'd2/f2.txt']))).toMatchObject({ files: 1, added: 1, uncommitted: 1 });
+    expect(counts(await worktreeStats(w, time))).toMatchObject({ files: 1, added: 1, uncommitted: 1 });
+    expect(counts(await countWhenRead(w, path.join(path.dirname(w.path), 'kept.json'), time))).toMatchObject({ files: 1, added: 1 });
+    expect(stamp(fs.statSync(index))).toEqual(stamp(before));
+    // The agent's git add, while the counter holds its copy: it takes the lock as always.
+    fs.writeFileSync(path.join(w.path, 'x.txt'), 'x\n');
+    sh(w.path, 'add', 'x.txt');
+    expect(counts(await counter.paths(['x.txt']))).toMatchObject({ files: 2, added: 2, uncommitted: 2 }); // a staged file: the index changed, counted whole
   });
 });
 
