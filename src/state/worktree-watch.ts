@@ -21,12 +21,6 @@ export interface WorktreeWatch extends Disposable {
   readonly complete: boolean;
 }
 
-interface Watched {
-  watcher: fs.FSWatcher;
-  /** The folder's inode when its watch was set: a folder deleted and made again is watched afresh. */
-  ino: number;
-}
-
 /**
  * Tells `onChange` which path changed (relative to `root`, `/`-separated;
  * a folder's path stands for all inside it; null: something, it cannot tell
@@ -36,7 +30,7 @@ interface Watched {
  * watching, and nothing runs until a file changes.
  */
 export function watchWorktree(root: string, onChange: (changed: string | null) => void, o: WatchOptions = {}): WorktreeWatch {
-  const watched = new Map<string, Watched>();
+  const watched = new Map<string, fs.FSWatcher>();
   const max = o.maxDirs ?? MAX_WATCHED_DIRS;
   let complete = true;
   let disposed = false;
@@ -45,7 +39,7 @@ export function watchWorktree(root: string, onChange: (changed: string | null) =
   const forget = (rel: string): void => {
     for (const [dir, w] of watched) {
       if (dir === rel || (rel === '' ? true : dir.startsWith(`${rel}/`))) {
-        w.watcher.close();
+        w.close();
         watched.delete(dir);
       }
     }
@@ -58,10 +52,8 @@ export function watchWorktree(root: string, onChange: (changed: string | null) =
     }
     const abs = path.join(root, rel);
     let w: fs.FSWatcher;
-    let ino: number;
     try {
-      ino = fs.statSync(abs).ino;
-      w = fs.watch(abs, { persistent: false }, (_event, name) => {
+      w = fs.watch(abs, { persistent: false }, (event, name) => {
         if (name === null) {
           onChange(rel || null); // the kernel did not say what: the whole folder
           return;
@@ -69,17 +61,16 @@ export function watchWorktree(root: string, onChange: (changed: string | null) =
         const child = rel ? `${rel}/${String(name)}` : String(name);
         if (SKIPPED.has(String(name))) return;
         // A folder deleted by hand reports itself by name to its own watch: its parent's watch says it properly.
-        if (watched.get(rel)?.watcher === w && !isDir(abs)) {
+        if (watched.get(rel) === w && !isDir(abs)) {
           forget(rel);
           onChange(rel || null);
           return;
         }
         onChange(child);
-        // A folder that appeared is watched too (a rename event names it); one gone, or made again, is dropped or watched afresh.
-        const now = dirIno(path.join(root, child));
-        const known = watched.get(child);
-        if (known && known.ino !== now) forget(child);
-        if (now !== null && !watched.has(child) && !skip(child)) walk(child);
+        // A folder that appeared is watched too (a rename event names it). One that went, or went and
+        // came back (its inode may be the old one's), is watched afresh: the old folder's watch is dead.
+        if (event === 'rename') forget(child);
+        if (!watched.has(child) && !skip(child) && isDir(path.join(root, child))) walk(child);
       });
     } catch (err) {
       complete = false;
@@ -92,7 +83,7 @@ export function watchWorktree(root: string, onChange: (changed: string | null) =
       o.onError?.(rel, err);
       onChange(rel || null);
     });
-    watched.set(rel, { watcher: w, ino });
+    watched.set(rel, w);
   };
   const walk = (rel: string): void => {
     add(rel);
@@ -115,21 +106,16 @@ export function watchWorktree(root: string, onChange: (changed: string | null) =
     },
     dispose: () => {
       disposed = true;
-      for (const w of watched.values()) w.watcher.close();
+      for (const w of watched.values()) w.close();
       watched.clear();
     },
   };
 }
 
-function dirIno(p: string): number | null {
-  try {
-    const st = fs.lstatSync(p);
-    return st.isDirectory() ? st.ino : null;
-  } catch {
-    return null; // gone already: nothing to watch
-  }
-}
-
 function isDir(p: string): boolean {
-  return dirIno(p) !== null;
+  try {
+    return fs.lstatSync(p).isDirectory();
+  } catch {
+    return false; // gone already: nothing to watch
+  }
 }
