@@ -102,10 +102,10 @@ export class WorktreeCounter implements Disposable {
     if (given.commits) this.commits = given.commits;
     return this.guarded(async () => {
       this.env = await this.index.env();
-      const c = await this.commitCounts(given.revs);
-      const [numstat, status] = await Promise.all([
-        this.run(['diff', '--numstat', '-z', '--no-renames', c.mergeBase]),
+      // The status needs no commit: it runs beside the commits' runs and then the diff.
+      const [status, numstat] = await Promise.all([
         given.status ?? this.run(STATUS),
+        this.commitCounts(given.revs).then((c) => this.run(['diff', '--numstat', '-z', '--no-renames', c.mergeBase])),
       ]);
       this.numstat.clear();
       this.status.clear();
