@@ -261,7 +261,7 @@ for (const side of sides) {
   side.feedReady = new Promise((resolve) => f.stdout.once('data', resolve));
 }
 await Promise.all(sides.map((s) => s.feedReady));
-await sleep(3000); // the board's first counts of them
+await sleep(10_000); // the board's first counts of them (a whole count each, all at once)
 const feed0 = sides.map((s) => cpu(s.feed.pid));
 await sleep(SECONDS * 1000);
 for (const [i, side] of sides.entries()) {
