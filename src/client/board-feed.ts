@@ -75,6 +75,7 @@ export class LiveBoardFeed implements BoardFeed {
     this.notifier = new FrameThrottle(this.clock, this.scheduler, this.o.notifyMs, () => this.errors.guard('a subscriber', () => this.changes.fire()));
     this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.errors.problem(detail) });
     this.worktrees = new WorktreeFollow({
+      home,
       clock: this.clock,
       scheduler: this.scheduler,
       changed: (id) =>

@@ -9,10 +9,13 @@ import type { Clock, Scheduler } from '../core/clock.js';
 import type { Disposable } from '../core/lifetime.js';
 import type { WorktreeStats } from '../core/worktree/worktree.js';
 import type { SessionView } from '../state/host-store.js';
+import { sessionDir } from '../state/paths.js';
 import { WorktreeKeeper } from '../state/worktree-keeper.js';
 import { countedByReaders } from './worktree-counts.js';
 
 export interface FollowDeps {
+  /** The home: a count keeps its copy of the index in the session's folder. */
+  home: string;
   clock: Clock;
   scheduler: Scheduler;
   /** A session's counts changed: its view is to be made again. */
@@ -55,6 +58,7 @@ export class WorktreeFollow implements Disposable {
           log: (line) => this.d.log(`${id}: ${line}`),
           clock: this.d.clock,
           scheduler: this.d.scheduler,
+          place: sessionDir(this.d.home, id),
         }),
       };
       this.followed.set(id, entry);

@@ -12,6 +12,8 @@ export interface LiveStatsDeps {
   log(line: string): void;
   clock: Clock;
   scheduler: Scheduler;
+  /** The session's folder (src/state/worktree-index.ts keeps a copy of the index there). */
+  place: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface LiveStatsDeps {
  * Dispose when the session ends.
  */
 export function keepWorktreeStatsFresh(d: LiveStatsDeps): Disposable {
-  const keeper = new WorktreeKeeper({ info: d.info, write: d.write, log: d.log, clock: d.clock, scheduler: d.scheduler });
+  const keeper = new WorktreeKeeper({ info: d.info, write: d.write, log: d.log, clock: d.clock, scheduler: d.scheduler, place: d.place });
   const turnEnds = d.onActivity((a) => {
     if (a === 'idle' || a === 'waiting') keeper.recount();
   });

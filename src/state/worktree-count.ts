@@ -75,11 +75,13 @@ export class WorktreeCounter implements Disposable {
   /** git runs so far (for the tests and the bench). */
   gitRuns = 0;
 
+  /** `place`: the session's folder, where the copy of the index is kept (else a temporary folder). */
   constructor(
     private readonly info: WorktreeInfo,
     private readonly clock: Clock,
+    place?: string,
   ) {
-    this.index = new PrivateIndex(info.path);
+    this.index = new PrivateIndex(info.path, place);
   }
 
   dispose(): void {

@@ -12,12 +12,20 @@
  * inode); it is the same index, so git says the same of it. A repository
  * with a split index (`sharedindex.*` files) keeps its real index: writing a
  * copy would add shared files to it.
+ *
+ * Where: `worktree-index.<pid>` in the session's folder (gone with `rm`; one
+ * file a process, so two boards never replace each other's, and those of
+ * processes that are gone are swept when a copy is first made), else a
+ * private temporary folder, removed on dispose.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Disposable } from '../core/lifetime.js';
 import { git } from './git.js';
+import { isPidAlive } from './host-store.js';
+
+const PREFIX = 'worktree-index.';
 
 const stampOf = (file: string): string | null => {
   try {
@@ -31,12 +39,18 @@ const stampOf = (file: string): string | null => {
 export class PrivateIndex implements Disposable {
   /** The real index's path, once asked; null: git could not say, or it is not to be copied. */
   private real: string | null | undefined;
-  private dir: string | null = null;
+  /** The copy's path once made; and the temporary folder it is in, when there is no session folder. */
+  private copy: string | null = null;
+  private tmpDir: string | null = null;
   /** The real index's stamp when the copy was taken. */
   private copied: string | null = null;
   private disposed = false;
 
-  constructor(private readonly worktree: string) {}
+  /** `place`: the session's folder, where the copy is kept; none: a temporary folder. */
+  constructor(
+    private readonly worktree: string,
+    private readonly place?: string,
+  ) {}
 
   /** Whether the real index changed since the copy was taken: a count of some paths will not do then. */
   get stale(): boolean {
@@ -50,8 +64,7 @@ export class PrivateIndex implements Disposable {
     const stamp = stampOf(this.real);
     if (stamp === null) return {};
     try {
-      this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'agent-board-index-'));
-      const copy = path.join(this.dir, 'index');
+      const copy = (this.copy ??= this.makePlace());
       if (stamp !== this.copied) {
         fs.copyFileSync(this.real, `${copy}.new`);
         fs.renameSync(`${copy}.new`, copy);
@@ -67,8 +80,22 @@ export class PrivateIndex implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
-    this.dir = null;
+    if (this.copy) for (const f of [this.copy, `${this.copy}.new`, `${this.copy}.lock`]) fs.rmSync(f, { force: true });
+    if (this.tmpDir) fs.rmSync(this.tmpDir, { recursive: true, force: true });
+    this.copy = this.tmpDir = null;
+  }
+
+  /** Where this process's copy goes; the copies of processes that are gone are removed on the way. */
+  private makePlace(): string {
+    if (!this.place) {
+      this.tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-board-index-'));
+      return path.join(this.tmpDir, 'index');
+    }
+    for (const name of fs.readdirSync(this.place)) {
+      const pid = Number(name.slice(PREFIX.length).split('.')[0]);
+      if (name.startsWith(PREFIX) && pid !== process.pid && !isPidAlive(pid)) fs.rmSync(path.join(this.place, name), { force: true });
+    }
+    return path.join(this.place, `${PREFIX}${process.pid}`);
   }
 
   private async locate(): Promise<string | null> {

@@ -22,6 +22,8 @@ export interface KeeperDeps {
   log(line: string): void;
   clock: Clock;
   scheduler: Scheduler;
+  /** The session's folder: where a count's copy of the index is kept (src/state/worktree-index.ts). */
+  place?: string;
 }
 
 /** Folders git ignores as a whole (`node_modules/`, `dist/`): not watched. */
@@ -43,7 +45,7 @@ export class WorktreeKeeper implements Disposable {
   private disposed = false;
 
   constructor(private readonly d: KeeperDeps) {
-    this.counter = new WorktreeCounter(d.info, d.clock);
+    this.counter = new WorktreeCounter(d.info, d.clock, d.place);
     this.refresher = new WorktreeRefresher({ compute: () => this.count(), write: d.write, clock: d.clock, scheduler: d.scheduler });
     // The first count once the watches are up, so that nothing between the two is missed.
     void this.watch()

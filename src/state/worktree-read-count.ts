@@ -62,7 +62,7 @@ function keep(file: string, kept: Kept): void {
 
 /** The worktree's counts now; `keptFile` holds the last such count's record. Never throws. */
 export async function countWhenRead(w: WorktreeInfo, keptFile: string, clock: Clock): Promise<WorktreeStats> {
-  const counter = new WorktreeCounter(w, clock);
+  const counter = new WorktreeCounter(w, clock, path.dirname(keptFile));
   try {
     return await count(w, keptFile, clock, counter);
   } finally {

@@ -187,6 +187,21 @@ describe("a count and the worktree's own index", () => {
   });
 });
 
+describe("the count's copy of the index", () => {
+  it("is kept in the session's folder, one a process; a gone process's is swept, and dispose takes ours", async () => {
+    const w = worktree();
+    const place = fs.mkdtempSync(path.join(path.dirname(w.path), 'session-'));
+    fs.writeFileSync(path.join(place, 'worktree-index.2147483646'), 'a dead process left this');
+    fs.writeFileSync(path.join(place, 'host.json'), '{}');
+    const counter = new WorktreeCounter(w, time, place);
+    fs.appendFileSync(path.join(w.path, 'top.txt'), 'more\n');
+    expect(counts(await counter.full())).toMatchObject({ files: 1, added: 1 });
+    expect(fs.readdirSync(place).sort()).toEqual(['host.json', `worktree-index.${process.pid}`]);
+    counter.dispose();
+    expect(fs.readdirSync(place)).toEqual(['host.json']);
+  });
+});
+
 describe('countWhenRead (ls, for a session no runner keeps fresh)', () => {
   it('is the truth after every change, and the last count again (its own time) when nothing it read changed', async () => {
     const w = worktree();
