@@ -17,6 +17,7 @@ import { byAge, feedView, readRecord, sameButHeartbeat } from './feed-records.js
 import { FeedPreview, type PreviewTarget } from './feed-preview.js';
 import { FrameThrottle } from './frame-throttle.js';
 import { StatusLink } from './status-link.js';
+import { WorktreeFollow } from './worktree-follow.js';
 
 export { FEED_BUG_MESSAGE } from './feed-errors.js';
 
@@ -60,6 +61,8 @@ export class LiveBoardFeed implements BoardFeed {
   private readonly notifier: FrameThrottle;
   private listStale = true;
   private readonly previewer: FeedPreview;
+  /** The counts of worktree sessions whose runner is gone, which nobody else keeps fresh. */
+  private readonly worktrees: WorktreeFollow;
   private disposed = false;
   private view: TermSize | null;
 
@@ -71,7 +74,18 @@ export class LiveBoardFeed implements BoardFeed {
     this.scheduler = options.scheduler;
     this.notifier = new FrameThrottle(this.clock, this.scheduler, this.o.notifyMs, () => this.errors.guard('a subscriber', () => this.changes.fire()));
     this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.errors.problem(detail) });
-    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifier, this.sweepTimer, this.previewer]) this.store.add(d);
+    this.worktrees = new WorktreeFollow({
+      home,
+      clock: this.clock,
+      scheduler: this.scheduler,
+      changed: (id) =>
+        this.errors.guard('a worktree count', () => {
+          const e = this.entries.get(id);
+          if (e) this.updateView(e);
+        }),
+      log: (line) => this.errors.problem(`board feed: ${line}`),
+    });
+    for (const d of [this.changes, this.errors, this.rootWatcher, this.refreshTimer, this.notifier, this.sweepTimer, this.previewer, this.worktrees]) this.store.add(d);
     this.store.add(
       toDisposable(() => {
         for (const e of this.entries.values()) e.link.dispose();
@@ -194,7 +208,7 @@ export class LiveBoardFeed implements BoardFeed {
 
   private add(record: HostRecord): void {
     const id = record.id;
-    const e: Entry = { id, record, view: feedView(record, this.clock.now()), link: null as unknown as StatusLink };
+    const e: Entry = { id, record, view: this.worktrees.view(id, feedView(record, this.clock.now())), link: null as unknown as StatusLink };
     e.link = new StatusLink({
       home: this.home,
       id,
@@ -229,6 +243,7 @@ export class LiveBoardFeed implements BoardFeed {
     const e = this.entries.get(id);
     if (!e) return;
     e.link.dispose();
+    this.worktrees.stop(id);
     this.entries.delete(id);
     this.changed();
     this.previewer.gone(id);
@@ -261,7 +276,7 @@ export class LiveBoardFeed implements BoardFeed {
   }
 
   private updateView(e: Entry): void {
-    const view = feedView(e.record, this.clock.now(), e.link);
+    const view = this.worktrees.view(e.id, feedView(e.record, this.clock.now(), e.link));
     if (sameButHeartbeat(e.view, view)) return;
     e.view = view;
     this.changed();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { GitMissingError, git, gitComplaint, type GitResult } from '../state/git.js';
 
@@ -74,10 +75,29 @@ async function deleteBranch(w: WorktreeInfo, work: WorktreeWork): Promise<string
 async function deleteWorktree(w: WorktreeInfo, work: WorktreeWork, force: boolean): Promise<string | null> {
   if (work.missing) {
     await run(['worktree', 'prune'], w.repo);
+    removeEmptyWorktreesDir(w);
     return null;
   }
   const r = await run(['worktree', 'remove', ...(force ? ['--force'] : []), w.path], w.repo);
-  return r.code === 0 ? null : gitComplaint(r);
+  if (r.code !== 0) return gitComplaint(r);
+  removeEmptyWorktreesDir(w);
+  return null;
+}
+
+/**
+ * The default folder worktrees go in, `<repo>.worktrees/` beside the main
+ * checkout, made by `new --worktree`: removed with its last worktree, and
+ * only when empty (rmdir removes nothing else). A folder the user named
+ * (AGENT_BOARD_WORKTREE_DIR, `.agent-board.json`) is theirs and stays.
+ */
+function removeEmptyWorktreesDir(w: WorktreeInfo): void {
+  const dir = path.dirname(w.path);
+  if (dir !== path.join(path.dirname(w.repo), `${path.basename(w.repo)}.worktrees`)) return;
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Not empty (another worktree, or anything else), or gone already: it stays as it is.
+  }
 }
 
 /** Deletes or keeps the worktree and its branch; one line saying which, and why. */

@@ -14,7 +14,7 @@ import { DisposableStore, toDisposable } from '../core/lifetime.js';
 import { ensureHome } from '../state/home.js';
 import { readHostFile } from '../state/host-store.js';
 import { bootId, processStartTime } from '../state/proc-identity.js';
-import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, socketPath } from '../state/paths.js';
+import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { fileLogger } from './log.js';
 import { listen, serve, type RunnerServer } from './server.js';
@@ -169,6 +169,7 @@ export async function runRunner(id: string): Promise<void> {
         log,
         clock,
         scheduler,
+        place: sessionDir(home, id),
       }),
     );
   }

@@ -1,56 +1,37 @@
-/** A worktree session's counts, kept fresh by its runner: at start, at each turn's end, after changes in the worktree. */
+/** A worktree session's counts, kept fresh by its runner while the runner lives (docs/worktrees.md, "What a session shows"). */
 import type { Clock, Scheduler } from '../core/clock.js';
 import type { Disposable } from '../core/lifetime.js';
 import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
-import { git } from '../state/git.js';
-import { worktreeStats } from '../state/worktree-stats.js';
-import { WorktreeRefresher } from './worktree-refresh.js';
-import { watchWorktree } from './worktree-watch.js';
+import { WorktreeKeeper } from '../state/worktree-keeper.js';
 
 export interface LiveStatsDeps {
   info: WorktreeInfo;
-  /** The activity tracker's onChange: a turn's end (idle or waiting) counts again. */
+  /** The activity tracker's onChange: a turn's end (idle or waiting) counts everything again. */
   onActivity(fn: (activity: string) => void): Disposable;
   write(stats: WorktreeStats): void;
   log(line: string): void;
   clock: Clock;
   scheduler: Scheduler;
-}
-
-/** Folders git ignores as a whole (`node_modules/`, `dist/`): not watched. */
-async function ignoredDirs(dir: string): Promise<Set<string>> {
-  const r = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: dir }).catch(() => null); // no git: as if it ignored nothing
-  if (!r || r.code !== 0) return new Set(); // watch everything: costlier, still right
-  return new Set(r.stdout.split('\0').filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1)));
+  /** The session's folder (src/state/worktree-index.ts keeps a copy of the index there). */
+  place: string;
 }
 
 /**
- * A worktree session's counts, kept fresh by its runner for the session's
- * life (docs/worktrees.md, "What a session shows"): counted at start, at
- * each turn's end, and after changes in the worktree (debounced, at most
- * every few seconds); written to host.json. Dispose when the session ends.
+ * Counts at start, after every change to the worktree's files or to git's
+ * own (src/state/worktree-keeper.ts), and everything again at each turn's
+ * end; written to host.json. The runner is the one writer of a session's
+ * counts: once it is gone, whoever shows the session counts for itself.
+ * Dispose when the session ends.
  */
 export function keepWorktreeStatsFresh(d: LiveStatsDeps): Disposable {
-  const refresher = new WorktreeRefresher({ compute: () => worktreeStats(d.info, d.clock), write: d.write, clock: d.clock, scheduler: d.scheduler });
-  let watcher: Disposable | null = null;
-  let disposed = false;
+  const keeper = new WorktreeKeeper({ info: d.info, write: d.write, log: d.log, clock: d.clock, scheduler: d.scheduler, place: d.place });
   const turnEnds = d.onActivity((a) => {
-    if (a === 'idle' || a === 'waiting') refresher.now();
-  });
-  refresher.now();
-  void ignoredDirs(d.info.path).then((ignored) => {
-    if (disposed) return;
-    watcher = watchWorktree(d.info.path, () => refresher.changed(), {
-      ignoredDirs: ignored,
-      onError: (dir, err) => d.log(`worktree watch of ${dir || '.'} stopped: ${err.message}`),
-    });
+    if (a === 'idle' || a === 'waiting') keeper.recount();
   });
   return {
     dispose: () => {
-      disposed = true;
       turnEnds.dispose();
-      watcher?.dispose();
-      refresher.dispose();
+      keeper.dispose();
     },
   };
 }

@@ -77,6 +77,24 @@ describe('rm deletes what is safely home', () => {
     expect(worktrees()).toBe(1);
   });
 
+  it('the worktrees folder beside the repository goes with its last worktree, and only when nothing else is in it', async () => {
+    const a = await worktreeSession(sb, 'one');
+    const b = await worktreeSession(sb, 'two');
+    const dir = path.dirname(a.w.path);
+    expect(dir).toBe(`${sb.repo}.worktrees`);
+    expect(rm('one').code).toBe(0);
+    expect(fs.existsSync(a.w.path)).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(b.w.path)]); // the other worktree's: kept
+    fs.writeFileSync(path.join(dir, 'mine.txt'), 'keep me\n');
+    expect(rm('two').code).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual(['mine.txt']); // not ours to delete
+    fs.rmSync(path.join(dir, 'mine.txt'));
+    const c = await worktreeSession(sb, 'three');
+    fs.rmSync(c.w.path, { recursive: true, force: true }); // deleted by hand: pruned, and the folder left empty goes too
+    expect(rm('three').code).toBe(0);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
   it('a squash merge, once committed, counts as merged', async () => {
     const { w } = await worktreeSession(sb, 'squashed');
     commitFile(w.path, 'b.txt', 'one\n');

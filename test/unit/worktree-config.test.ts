@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { branchSlug, readRepoConfig, worktreePath } from '../../src/state/worktree-config.js';
-import { countLines, parseNumstat, parseStatus } from '../../src/state/worktree-stats.js';
+import { countLines, numstatByPath, parseStatus } from '../../src/state/worktree-stats.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,9 +36,14 @@ describe('where worktrees live', () => {
 });
 
 describe("git's output, counted", () => {
-  it('numstat: files, lines; a binary file is a file without lines', () => {
-    expect(parseNumstat('3\t1\ta.ts\0-\t-\timg.png\0' + '10\t0\tb/c.ts\0')).toEqual({ files: 3, added: 13, removed: 1 });
-    expect(parseNumstat('')).toEqual({ files: 0, added: 0, removed: 0 });
+  it('numstat: each file with its lines; a binary file is a file without lines; a name may hold a tab', () => {
+    const n = numstatByPath('3\t1\ta.ts\0-\t-\timg.png\0' + '10\t0\tb/c\td.ts\0');
+    expect([...n]).toEqual([
+      ['a.ts', { added: 3, removed: 1 }],
+      ['img.png', { added: 0, removed: 0 }],
+      ['b/c\td.ts', { added: 10, removed: 0 }],
+    ]);
+    expect(numstatByPath('').size).toBe(0);
   });
 
   it('status: one entry a path, a rename once', () => {

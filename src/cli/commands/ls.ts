@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { listRemote } from '../../client/remote.js';
 import { askSilentRunners } from '../../client/silent-runners.js';
+import { withFreshCounts } from '../../client/worktree-counts.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { commandShown } from '../../core/command-shown.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
@@ -22,7 +23,9 @@ export function registerLs(program: Command): void {
     .action(async (o: { json?: boolean; host?: string }) => {
       const time = cliTime();
       // A runner that runs but whose heartbeat is stale on disk is asked before it is called lost (a full disk, or wedged).
-      const sessions = o.host ? await listRemote(o.host, time.scheduler) : await askSilentRunners(getHome(), listSessions(getHome()), time.scheduler);
+      // A worktree session whose runner is gone is counted now: nothing kept its counts fresh since.
+      const here = async () => withFreshCounts(getHome(), await askSilentRunners(getHome(), listSessions(getHome()), time.scheduler), time.clock);
+      const sessions = o.host ? await listRemote(o.host, time.scheduler) : await here();
       printSessions(sessions, o.json === true, o.host);
     });
 }

@@ -2,10 +2,19 @@ import type { Clock, Scheduler } from '../core/clock.js';
 import { MutableDisposable } from '../core/lifetime.js';
 import type { WorktreeStats } from '../core/worktree/worktree.js';
 
-/** A burst of file changes is counted this long after its first change. */
-export const WORKTREE_DEBOUNCE_MS = 2000;
-/** Never two counts closer than this: an agent writing all the time costs one git round a few seconds. */
-export const WORKTREE_MIN_INTERVAL_MS = 5000;
+/**
+ * A change is counted this long after it: what changes in that second (a
+ * commit writes a dozen files, an agent edits a few) is one count.
+ */
+export const WORKTREE_SETTLE_MS = 1000;
+/**
+ * Never two counts closer than this: an agent writing all the time costs a
+ * count every second or two. With the settle time it bounds how stale a
+ * count can be: a change is counted by a count that starts at most this long
+ * after it (after the one running then, if one was), inside the 2 s a user
+ * may wait (docs/worktrees.md).
+ */
+export const WORKTREE_MIN_INTERVAL_MS = 1000;
 
 export interface RefreshDeps {
   compute(): Promise<WorktreeStats>;
@@ -13,7 +22,7 @@ export interface RefreshDeps {
   write(stats: WorktreeStats): void;
   clock: Clock;
   scheduler: Scheduler;
-  debounceMs?: number;
+  settleMs?: number;
   minIntervalMs?: number;
 }
 
@@ -25,16 +34,19 @@ function sameCounts(a: WorktreeStats | null, b: WorktreeStats): boolean {
 }
 
 /**
- * When a worktree session's counts are taken again: at once when asked
- * (start, a turn's end), a debounce after a file change, never more often
- * than the minimum interval, and never two at a time (a request during a
- * count makes one more after it). Time comes from the injected clock.
+ * When a worktree's counts are taken again: as soon as the minimum interval
+ * allows when asked (a session started, a turn ended), the settle time after
+ * a change, never more often than the minimum interval, and never two at a
+ * time (a change during a count makes one more after it, its settle time
+ * counted from the change). What a count looks at is the caller's business
+ * (`compute`). Time comes from the injected clock.
  */
 export class WorktreeRefresher {
   private readonly timer = new MutableDisposable();
   private dueAt = Number.POSITIVE_INFINITY;
   private running = false;
-  private again = false;
+  /** A change (or a request) came during the running count: the earliest time the next may start. */
+  private again: number | null = null;
   private lastRunAt = Number.NEGATIVE_INFINITY;
   private last: WorktreeStats | null = null;
   private disposed = false;
@@ -45,17 +57,12 @@ export class WorktreeRefresher {
 
   /** Count as soon as the minimum interval allows (the session started, a turn ended). */
   now(): void {
-    this.request(0);
+    this.request(this.d.clock.now());
   }
 
-  /** Something in the worktree changed: count after the debounce. */
+  /** Something the count reads changed: count after the settle time. */
   changed(): void {
-    this.request(this.d.debounceMs ?? WORKTREE_DEBOUNCE_MS);
-  }
-
-  /** Whether the last count found the folder gone (the watchers have nothing left to watch). */
-  get missing(): boolean {
-    return this.last?.missing === true;
+    this.request(this.d.clock.now() + (this.d.settleMs ?? WORKTREE_SETTLE_MS));
   }
 
   dispose(): void {
@@ -63,14 +70,15 @@ export class WorktreeRefresher {
     this.timer.dispose();
   }
 
-  private request(delayMs: number): void {
+  /** Count at `earliest`, or as soon after it as the minimum interval allows. */
+  private request(earliest: number): void {
     if (this.disposed) return;
     if (this.running) {
-      this.again = true;
+      this.again = Math.min(this.again ?? earliest, earliest);
       return;
     }
     const now = this.d.clock.now();
-    const at = Math.max(now + delayMs, this.lastRunAt + (this.d.minIntervalMs ?? WORKTREE_MIN_INTERVAL_MS));
+    const at = Math.max(earliest, now, this.lastRunAt + (this.d.minIntervalMs ?? WORKTREE_MIN_INTERVAL_MS));
     if (this.timer.value && this.dueAt <= at) return; // already due as soon
     this.dueAt = at;
     this.timer.value = this.d.scheduler.setTimeout(() => void this.run(), at - now);
@@ -90,10 +98,9 @@ export class WorktreeRefresher {
       }
     } finally {
       this.running = false;
-      if (this.again) {
-        this.again = false;
-        this.changed();
-      }
+      const again = this.again;
+      this.again = null;
+      if (again !== null) this.request(again);
     }
   }
 }
