@@ -1,8 +1,7 @@
 /** The board's live data (the real BoardFeed of src/client/board-api.ts): the sessions, their status, the preview. */
-import fs from 'node:fs';
 import type { Clock, Scheduler } from '../core/clock.js';
 import { feedTuning, type BoardFeedOptions, type FeedTuning } from './board-feed-options.js';
-import { SessionsFolder } from './feed-folder.js';
+import { SessionsFolder, watchSessionsFolder } from './feed-folder.js';
 import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
@@ -14,23 +13,14 @@ import type { BoardFeed, FeedError, PreviewScreen } from './board-api.js';
 import { FeedErrors } from './feed-errors.js';
 import { asHostRecord } from '../state/host-store.js';
 import { byAge, feedView, readRecord, sameButHeartbeat } from './feed-records.js';
-import { FeedPreview, type PreviewTarget } from './feed-preview.js';
+import { live, target, type Entry } from './feed-entry.js';
+import { FeedPreview } from './feed-preview.js';
 import { FrameThrottle } from './frame-throttle.js';
 import { StatusLink } from './status-link.js';
 import { WorktreeFollow } from './worktree-follow.js';
 
 export { FEED_BUG_MESSAGE } from './feed-errors.js';
 
-interface Entry {
-  id: string;
-  record: HostRecord;
-  view: SessionView;
-  /** Status pushes from the runner, or a watch on the folder while there are none. */
-  link: StatusLink;
-}
-
-/** A session with a runner to talk to: running or starting, or lost only for want of an answer (its runner runs: asked again at each sweep). */
-const live = (e: Entry) => e.view.status === 'running' || e.view.status === 'starting' || e.view.heartbeatStale === true;
 
 /**
  * The board's live data: every session in the home with the status a user
@@ -171,17 +161,8 @@ export class LiveBoardFeed implements BoardFeed {
   // ---- the sessions folder -------------------------------------------------
 
   private watchRoot(): void {
-    try {
-      const w = fs.watch(sessionsDir(this.home), () => this.scheduleRefresh(this.o.rescanMs));
-      const held = toDisposable(() => w.close());
-      w.on('error', () => {
-        if (this.rootWatcher.value === held) this.rootWatcher.clear(); // the sweep watches again
-        else w.close();
-      });
-      this.rootWatcher.value = held;
-    } catch {
-      this.rootWatcher.clear(); // the sweep watches again; until then the sweep's rescan sees changes
-    }
+    // A watch that cannot be had, or breaks, is none: the sweep watches again, and rescans meanwhile.
+    watchSessionsFolder(this.home, this.rootWatcher, () => this.scheduleRefresh(this.o.rescanMs));
   }
 
   private scheduleRefresh(ms: number): void {
@@ -304,7 +285,3 @@ export class LiveBoardFeed implements BoardFeed {
   }
 }
 
-/** What the preview needs of a session. */
-function target(e: Entry): PreviewTarget {
-  return { id: e.id, live: live(e), cols: e.view.cols, rows: e.view.rows, finalCols: e.record.cols, finalRows: e.record.rows };
-}

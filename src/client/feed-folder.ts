@@ -4,6 +4,7 @@
  * again a few times before the feed gives up on it; a later change of the folder brings it back.
  */
 import fs from 'node:fs';
+import { toDisposable, type MutableDisposable } from '../core/lifetime.js';
 import type { HostRecord } from '../core/protocol/protocol.js';
 import { sessionsDir } from '../state/paths.js';
 import { readRecord } from './feed-records.js';
@@ -52,5 +53,23 @@ export class SessionsFolder {
       if (tries <= this.pendingTries) lookAgain = true;
     }
     return { gone, appeared, lookAgain };
+  }
+}
+
+/**
+ * Watches the sessions folder into `slot`: `changed` on every event. A watch that cannot be had,
+ * or that breaks, leaves the slot empty, for the caller's sweep to watch again.
+ */
+export function watchSessionsFolder(home: string, slot: MutableDisposable, changed: () => void): void {
+  try {
+    const w = fs.watch(sessionsDir(home), changed);
+    const held = toDisposable(() => w.close());
+    w.on('error', () => {
+      if (slot.value === held) slot.clear();
+      else w.close();
+    });
+    slot.value = held;
+  } catch {
+    slot.clear();
   }
 }
