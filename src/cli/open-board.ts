@@ -76,7 +76,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       home,
       feed,
       chat,
-      actions: createBoardActions(home, time, process.env, hosts),
+      actions: createBoardActions(home, time, process.env, hosts, viewSize),
       time,
       log,
       stdin: process.stdin,

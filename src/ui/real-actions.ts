@@ -15,9 +15,8 @@ import { EXIT, UserError } from '../state/errors.js';
 import type { BoardActions, ChatPosted } from '../client/board-api.js';
 import { sessionIo } from './session-io.js';
 
-/** Sessions the board starts get this size until someone attaches and resizes them. */
-export const BOARD_NEW_COLS = 80;
-export const BOARD_NEW_ROWS = 24;
+/** The size of a session the board starts when the board does not say its terminal's (the tests'). */
+const DEFAULT_NEW_SIZE = { cols: 80, rows: 24 };
 
 /** Anything else (a file system error, a bug) still reaches the footer as one line. */
 async function oneLine<T>(work: () => Promise<T>): Promise<T> {
@@ -58,12 +57,22 @@ async function postFromBoard(home: string, env: NodeJS.ProcessEnv, room: string,
 }
 
 /** What the board does to sessions and chats, through the same client library as the CLI. */
-/** `hosts`: the board's other machines; a room `host/room` is theirs only when `host` is one of them. */
-export function createBoardActions(home: string, time: Time, env: NodeJS.ProcessEnv = process.env, hosts: readonly string[] = []): BoardActions {
+/**
+ * `hosts`: the board's other machines; a room `host/room` is theirs only when `host` is one of them.
+ * `newSize`: the board's terminal, the size a session it starts gets (as `new` at a terminal does),
+ * so its first attach from here needs no resize and the preview shows it whole.
+ */
+export function createBoardActions(
+  home: string,
+  time: Time,
+  env: NodeJS.ProcessEnv = process.env,
+  hosts: readonly string[] = [],
+  newSize: () => { cols: number; rows: number } = () => DEFAULT_NEW_SIZE,
+): BoardActions {
   return {
     newKinds: (cwd) => kindChoices(cwd),
     planNew: (input, taken) => {
-      const req = formRequest(input, { cols: BOARD_NEW_COLS, rows: BOARD_NEW_ROWS });
+      const req = formRequest(input, newSize());
       if ('error' in req) return { kind: input.kind, name: input.name ?? '', branch: null, runs: '', line: '', problem: req.error, repo: null };
       const { opts: _, ...plan } = planNewSession(req, { taken, from: process.cwd() });
       return plan;
@@ -71,7 +80,7 @@ export function createBoardActions(home: string, time: Time, env: NodeJS.Process
     // What `agent-board new` runs: the same plan, in place or in a new worktree (src/client/new-session.ts).
     create: (input) =>
       oneLine(async () => {
-        const req = formRequest(input, { cols: BOARD_NEW_COLS, rows: BOARD_NEW_ROWS });
+        const req = formRequest(input, newSize());
         if ('error' in req) throw new UserError(req.error, EXIT.usage);
         return startNewSession(home, req, planNewSession(req, { taken: [] }), time);
       }),

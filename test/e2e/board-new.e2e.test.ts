@@ -61,6 +61,8 @@ interface Rec {
   status: string;
   cwd: string;
   worktree?: { branch: string; path: string; repo: string };
+  cols: number;
+  rows: number;
 }
 const lsJson = (): Rec[] => JSON.parse(cli(home, ['ls', '--json']).stdout) as Rec[];
 /** The form's line for a field, its frame taken off. */
@@ -131,7 +133,7 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     await t.waitForScreen('the outer prompt after q', (x) => x.text.trimEnd().endsWith(OUTER));
   });
 
-  it('the form at 200x50 sits in the body, with the same lines', { timeout: 60_000 }, async () => {
+  it('the form at 200x50 sits in the body, with the same lines; what it starts is 200x50', { timeout: 60_000 }, async () => {
     const t = await outerTerminal(200, 50);
     t.typeLine('agent-board');
     await t.waitForScreen('the empty board', (s) => s.text.includes('No sessions yet.'));
@@ -143,8 +145,13 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     expect(field(s, 'arguments')).toBeDefined(); // an agent's own program: the field is its arguments
     expect(inForm(s, 'runs     claude (claude, with its hooks and chat tools)')).toBe(true);
     expect(s.lines.find((l) => l.startsWith('╭'))!.length).toBe(100);
-    t.keys(['Escape']);
-    await t.waitForScreen('the empty board again', (x) => x.text.includes('No sessions yet.'));
+    // A shell started from here gets the board's own terminal size, as `new` at a terminal does:
+    // its first attach from the board resizes nothing, and the preview shows it whole.
+    t.keys(['Left']);
+    await t.waitForScreen('shell chosen', (x) => /‹ shell ›/.test(field(x, 'kind') ?? ''));
+    t.keys(['Enter']);
+    await t.waitForScreen('the shell started', (x) => /^› \S \S+ +shell /m.test(x.text));
+    expect(lsJson().map((x) => [x.cols, x.rows])).toEqual([[200, 50]]);
     t.type('q');
     await t.waitForScreen('the outer prompt after q', (x) => x.text.trimEnd().endsWith(OUTER));
   });
