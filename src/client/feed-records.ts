@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { effectiveStatus } from '../core/protocol/host-status.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { asHostRecord, isZombie, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile } from '../state/paths.js';
 import { RUNNER_START_TIMEOUT_MS } from './sessions.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { KindRegistry } from '../core/agents/kind-rules.js';
 import { checkRoomName, DEFAULT_ROOM } from '../core/chat/chat.js';
 import type { Time } from '../core/clock.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { branchForSession } from '../core/worktree/worktree.js';
 import { kindRegistry } from '../state/kind-files.js';

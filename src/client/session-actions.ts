@@ -4,7 +4,7 @@ import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { writing } from '../state/write-errors.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { isPidAlive, isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';

@@ -6,7 +6,7 @@
  * A shell, which has no conversation, forks as a fresh shell in its folder.
  */
 import type { Time } from '../core/clock.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { roomOf } from '../core/chat/chat.js';
 import { gitSync } from '../state/git.js';
 import { listSessions, readHostFile, type SessionView } from '../state/host-store.js';

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import type { Time } from '../core/clock.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { UserError } from '../state/errors.js';
 import { readHostFile, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile, socketPath } from '../state/paths.js';

@@ -9,7 +9,7 @@ import type net from 'node:net';
 import { DisposableStore, toDisposable, type Disposable } from '../core/lifetime.js';
 import type { Framing } from '../core/protocol/binary-framing.js';
 import { createFrameDecoder, type FrameDecoder } from '../core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../core/protocol/protocol.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { clampSize, type TermSize } from '../core/protocol/size.js';
 import type { Logger } from './log.js';
 import { encodeFor, type SharedFrame } from './wire-framing.js';
