@@ -19,7 +19,8 @@ import { listSessions } from '../state/host-store.js';
 import { DEMO_AGENT } from './demo-program.js';
 import { recognizeKind } from './recognize-kind.js';
 import { splitCommandLine } from './command-line.js';
-import { createSession, findExecutable, type NewSessionOptions } from './sessions.js';
+import { createSession, type NewSessionOptions } from './session-create.js';
+import { findExecutable } from './find-executable.js';
 import { shellQuote } from './ssh.js';
 import { createWorktreeSession } from './worktree-session.js';
 

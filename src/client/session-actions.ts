@@ -11,7 +11,9 @@ import { DisposableStore } from '../core/lifetime.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
-import { connectSession, startRunner, writeWiringFiles } from './sessions.js';
+import { connectSession } from './sessions.js';
+import { startRunner } from './runner-start.js';
+import { writeWiringFiles } from './wiring-place.js';
 import { relaunchArgs, type ConversationOutcome } from './conversation-launch.js';
 import { removeWorktree } from './worktree-remove.js';
 
