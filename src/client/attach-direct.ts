@@ -8,7 +8,8 @@
  */
 import type { Scheduler } from '../core/clock.js';
 import type { Disposable } from '../core/lifetime.js';
-import type { DirectRequest, RunnerMessage } from '../core/protocol/protocol.js';
+import type { DirectRequest } from '../core/protocol/client-messages.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { AltScreenTracker } from '../core/terminal/terminal-restore.js';
 import type { AttachKeys } from './attach-keys.js';

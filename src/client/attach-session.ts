@@ -1,7 +1,8 @@
 /** How an attach reaches its session, local or over ssh, first time and on every reconnect; and how it ended, in words. */
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
-import type { ClientMessage, HostRecord } from '../core/protocol/protocol.js';
+import type { ClientMessage } from '../core/protocol/client-messages.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
 import { connectRemote, listRemote, RemoteError } from './remote.js';

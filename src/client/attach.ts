@@ -1,7 +1,8 @@
 /** The full-screen attach client: the user's terminal on a session until the detach key, the exit, or the runner's loss. */
 import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import { kindNamed } from '../state/kind-files.js';
-import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage } from '../core/protocol/client-messages.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { JiggleChain } from './jiggle-chain.js';
 import { DisposableStore, MutableDisposable } from '../core/lifetime.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';

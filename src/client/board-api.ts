@@ -10,7 +10,7 @@ import type { ReviveOutcome } from './session-revive.js';
 import type { Disposable, Event } from '../core/lifetime.js';
 import type { ChatEvent, ChatRecord } from '../core/chat/chat.js';
 import type { DiffModel } from '../core/worktree/diff-model.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { SessionView } from '../state/host-store.js';
 import type { NewKind } from '../core/board/board-types.js';

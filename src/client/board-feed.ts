@@ -4,7 +4,7 @@ import { feedTuning, type BoardFeedOptions, type FeedTuning } from './board-feed
 import { SessionsFolder, watchSessionsFolder } from './feed-folder.js';
 import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { TermSize } from '../core/protocol/size.js';
 import { ensurePrivateDir } from '../state/home.js';
 import type { SessionView } from '../state/host-store.js';

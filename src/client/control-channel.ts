@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { withEnvelope, type AckStage, type CmdAck, type ControlType, type ReconcileResult } from '../core/protocol/control-protocol.js';
-import type { ClientMessage, RunnerMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage } from '../core/protocol/client-messages.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { DisposableStore, type Disposable } from '../core/lifetime.js';
 import type { RunnerConnection } from './connection.js';
 

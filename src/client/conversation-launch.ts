@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { AgentKind } from '../core/agents/agent-kinds.js';
 import { launchFor, type Launch } from '../core/agents/agent-wiring.js';
 import { conversationHome, conversationWords, savedPattern, wordsPickConversation, type ConversationRules } from '../core/agents/conversation.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { kindNamed } from '../state/kind-files.js';
 import { sessionDir } from '../state/paths.js';

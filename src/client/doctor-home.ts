@@ -6,7 +6,7 @@ import { listSessions } from '../state/host-store.js';
 import type { Check } from './doctor-check.js';
 import { askSilentRunners } from './silent-runners.js';
 import type { Scheduler } from '../core/clock.js';
-import { RUNNER_ENTRY } from './sessions.js';
+import { RUNNER_ENTRY } from './runner-start.js';
 import { rebuildFix } from '../state/this-copy.js';
 
 /** The state home: a directory of ours that nobody else can write (what ensurePrivateDir insists on). */

@@ -1,6 +1,6 @@
 /** `send`'s path for a prompt (the CLI's and the board's): typed exactly once, or reported unconfirmed. */
 import { retryAction } from '../core/protocol/control-retry.js';
-import type { InputMsg } from '../core/protocol/protocol.js';
+import type { InputMsg } from '../core/protocol/client-messages.js';
 import { UserError, EXIT } from '../state/errors.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';

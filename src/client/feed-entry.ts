@@ -1,5 +1,5 @@
 /** One session as the board feed (src/client/board-feed.ts) holds it, and what the feed asks of one. */
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { SessionView } from '../state/host-store.js';
 import type { PreviewTarget } from './feed-preview.js';
 import type { StatusLink } from './status-link.js';

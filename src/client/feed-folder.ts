@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { toDisposable, type MutableDisposable } from '../core/lifetime.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { sessionsDir } from '../state/paths.js';
 import { readRecord } from './feed-records.js';
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { effectiveStatus } from '../core/protocol/host-status.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { asHostRecord, isZombie, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile } from '../state/paths.js';
-import { RUNNER_START_TIMEOUT_MS } from './sessions.js';
+import { RUNNER_START_TIMEOUT_MS } from './runner-start.js';
 
 /**
  * Host records as the board feed takes them in: checked, since a bad

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { KindRegistry } from '../core/agents/kind-rules.js';
 import { checkRoomName, DEFAULT_ROOM } from '../core/chat/chat.js';
 import type { Time } from '../core/clock.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { branchForSession } from '../core/worktree/worktree.js';
 import { kindRegistry } from '../state/kind-files.js';
@@ -19,7 +19,8 @@ import { listSessions } from '../state/host-store.js';
 import { DEMO_AGENT } from './demo-program.js';
 import { recognizeKind } from './recognize-kind.js';
 import { splitCommandLine } from './command-line.js';
-import { createSession, findExecutable, type NewSessionOptions } from './sessions.js';
+import { createSession, type NewSessionOptions } from './session-create.js';
+import { findExecutable } from './find-executable.js';
 import { shellQuote } from './ssh.js';
 import { createWorktreeSession } from './worktree-session.js';
 

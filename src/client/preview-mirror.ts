@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
-import type { RunnerMessage } from '../core/protocol/protocol.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 import { finalScreenFile, socketPath } from '../state/paths.js';
 import type { PreviewScreen } from './board-api.js';

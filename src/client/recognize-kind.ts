@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { KindRegistry } from '../core/agents/kind-rules.js';
 import { kindOfCommand } from '../core/agents/program-kind.js';
 import { kindRegistry } from '../state/kind-files.js';
-import { findExecutable } from './sessions.js';
+import { findExecutable } from './find-executable.js';
 
 /**
  * The agent kind a command line starts, for `new -- <program>` and the

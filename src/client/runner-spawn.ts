@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Time } from '../core/clock.js';
 import { isoTime } from '../core/iso-time.js';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { scopeUnitName, systemdEnvOff, systemdRunArgs } from '../core/systemd-scope.js';
 import { readUserConfig } from '../state/config.js';
 import { configuredKillUserProcesses, lingerFile } from './logind-files.js';

@@ -4,14 +4,16 @@ import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { writing } from '../state/write-errors.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { isPidAlive, isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
-import { connectSession, startRunner, writeWiringFiles } from './sessions.js';
+import { connectSession } from './sessions.js';
+import { startRunner } from './runner-start.js';
+import { writeWiringFiles } from './wiring-place.js';
 import { relaunchArgs, type ConversationOutcome } from './conversation-launch.js';
 import { removeWorktree } from './worktree-remove.js';
 

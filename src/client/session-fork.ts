@@ -6,7 +6,7 @@
  * A shell, which has no conversation, forks as a fresh shell in its folder.
  */
 import type { Time } from '../core/clock.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { roomOf } from '../core/chat/chat.js';
 import { gitSync } from '../state/git.js';
 import { listSessions, readHostFile, type SessionView } from '../state/host-store.js';
@@ -16,7 +16,7 @@ import { EXIT, UserError } from '../state/errors.js';
 import { importedConversation, planConversation, type ConversationOutcome, type ConversationPlan } from './conversation-launch.js';
 import { sleep } from './client-time.js';
 import { RunnerConnection } from './connection.js';
-import { createSession, type NewSessionOptions } from './sessions.js';
+import { createSession, type NewSessionOptions } from './session-create.js';
 import { createWorktreeSession } from './worktree-session.js';
 
 /** How long a fork looks for the file its agent imported the conversation into (Gemini without hooks writes it within its first seconds). */

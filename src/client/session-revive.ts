@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import type { Time } from '../core/clock.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { UserError } from '../state/errors.js';
 import { readHostFile, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile, socketPath } from '../state/paths.js';
@@ -16,7 +16,7 @@ import { RunnerConnection } from './connection.js';
 import { askSilentRunner } from './silent-runners.js';
 import { stateNote } from '../core/session-state.js';
 import { restartSession, type Restarted } from './session-actions.js';
-import { RUNNER_START_TIMEOUT_MS } from './sessions.js';
+import { RUNNER_START_TIMEOUT_MS } from './runner-start.js';
 
 /**
  * How many sessions are revived at once. A runner's start is mostly waiting (the node start,

@@ -6,7 +6,7 @@
  * off Linux, when the output is no terminal, or with AGENT_BOARD_DIRECT=0.
  */
 import fs from 'node:fs';
-import type { DirectRequest } from '../core/protocol/protocol.js';
+import type { DirectRequest } from '../core/protocol/client-messages.js';
 import { bootId, processStartTime } from '../state/proc-identity.js';
 
 /**

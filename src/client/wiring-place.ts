@@ -6,7 +6,7 @@
  * be root's) are owned by root and not writable by group or others. Otherwise
  * it skips the file with a security warning on the user's screen and none of
  * our hooks fire. So a state home under /tmp (mode 1777) cannot hold it, and a
- * user other than root has no such folder at all.
+ * user other than root has no such folder at all. `writeWiringFiles` writes them where they go.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentKind } from '../core/agents/agent-kinds.js';
 import type { GeminiSystemLayer, WiringPlace } from '../core/agents/agent-wiring.js';
-import { makeDirs, writing } from '../state/write-errors.js';
+import { makeDirs, writeFileAtomic, writing } from '../state/write-errors.js';
 
 /** Why Gemini would refuse a file root writes in `dir` (made 0700 if missing), or null when it would read it. */
 export function geminiRefusal(dir: string): string | null {
@@ -138,4 +138,13 @@ export function geminiSystemLayer(env: NodeJS.ProcessEnv = process.env): GeminiS
     // none, or not JSON
   }
   return { settings, defaultsPath };
+}
+
+/** Files an agent kind's wiring needs (Gemini's settings layer), 0600, in a folder made 0700. */
+export function writeWiringFiles(dir: string, files: Record<string, string>): void {
+  if (Object.keys(files).length) writing("the agent's settings folder", dir, () => makeDirs(dir));
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    writing("the agent's settings", file, () => writeFileAtomic(file, content));
+  }
 }

@@ -2,11 +2,11 @@
 import type { Time } from '../core/clock.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { branchForSession } from '../core/worktree/worktree.js';
 import { listSessions } from '../state/host-store.js';
 import { kindNamed } from '../state/kind-files.js';
-import { createSession, type NewSessionOptions } from './sessions.js';
+import { createSession, type NewSessionOptions } from './session-create.js';
 import { makeWorktree, type MadeWorktree } from './worktree-create.js';
 
 export interface WorktreeSessionOptions {

@@ -4,7 +4,7 @@
  * `/usr/bin/node /…/dist/bundle/demo-agent.js`); and for an agent kind only the words the user
  * gave, never the arguments agent-board wrote for its wiring (`--settings …`, `--peer bob`).
  */
-import type { HostRecord } from './protocol/protocol.js';
+import type { HostRecord } from './protocol/host-record.js';
 
 const SCRIPT = /\.(c|m)?js$/;
 

@@ -4,7 +4,7 @@
  * the runner from the agent's hooks, title, screen or bytes; see
  * src/core/agents/activity.ts). The board, `ls` and the notifications all use it.
  */
-import type { HostRecord } from './protocol/protocol.js';
+import type { HostRecord } from './protocol/host-record.js';
 import { writeFailureWord } from './write-failure.js';
 
 /** Every state word a session can show (the type is read off this list). */

@@ -1,54 +1,21 @@
 /**
- * One client connection of the runner, as tmux keeps its clients: who it said it is (hello), where
- * it is in the terminal stream (none, snapshot, live, lagging) and what it asked for (its size,
- * status pushes). Its state is private and changes only through the methods below; a stream
- * change the table does not allow is refused (an error value, and a line in the runner log), so
- * a bug shows up as a log line instead of a client that silently stops getting output.
+ * One client connection of the runner, as tmux keeps its clients: who it said it is and what it
+ * asked for (its ClientProfile: client-profile.ts), where it is in the terminal stream (none,
+ * snapshot, live, lagging: stream-state.ts) and where its output goes (its socket, or its
+ * terminal: direct output). Its state is private and changes only through the methods below; a
+ * stream change the table does not allow is refused (an error value, and a line in the runner
+ * log), so a bug shows up as a log line instead of a client that silently stops getting output.
  */
 import type net from 'node:net';
 import { DisposableStore, toDisposable, type Disposable } from '../core/lifetime.js';
 import type { Framing } from '../core/protocol/binary-framing.js';
 import { createFrameDecoder, type FrameDecoder } from '../core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../core/protocol/protocol.js';
-import { clampSize, type TermSize } from '../core/protocol/size.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import type { Logger } from './log.js';
 import { encodeFor, type SharedFrame } from './wire-framing.js';
 import type { OutputSink } from './output-sink.js';
-
-/**
- * A client's output backlog beyond this (bytes queued in our socket) means it
- * cannot keep up: we drop what it has not been sent and give it a fresh
- * snapshot once it drains, as tmux does. The bound scales with the screen so a
- * big terminal is not judged by a small one's standard (tmux: 8 x cols x rows).
- */
-export const MIN_CLIENT_BACKLOG = 1024 * 1024;
-export const clientBacklogLimit = (cols: number, rows: number) => Math.max(MIN_CLIENT_BACKLOG, 8 * cols * rows);
-
-/** Where a client is in the terminal stream. */
-export type StreamState =
-  | 'none' // has not subscribed
-  | 'snapshot' // a snapshot is being prepared; output waits in the ring
-  | 'live' // gets every chunk from `cursor` on
-  | 'lagging'; // fell behind; gets a fresh snapshot when its socket drains
-
-/**
- * The stream changes a client may make. A snapshot may start over from anywhere (a new
- * subscribe, the ring losing what a snapshot needed, a drained laggard); live comes from a
- * snapshot's end or a replay; only a live client can fall behind.
- */
-const LEGAL: Readonly<Record<StreamState, readonly StreamState[]>> = {
-  none: ['snapshot', 'live'],
-  snapshot: ['snapshot', 'live'],
-  live: ['snapshot', 'live', 'lagging'],
-  lagging: ['snapshot', 'live'],
-};
-
-export type Transition = { ok: true } | { ok: false; message: string };
-
-/** The guard every stream change goes through. */
-export function streamTransition(from: StreamState, to: StreamState): Transition {
-  return LEGAL[from].includes(to) ? { ok: true } : { ok: false, message: `stream ${from} -> ${to} is not a legal change` };
-}
+import { ClientProfile } from './client-profile.js';
+import { streamTransition, type StreamState, type Transition } from './stream-state.js';
 
 /** One output chunk as the ring holds it. */
 export interface Chunk {
@@ -66,18 +33,12 @@ export interface AttachHintLike extends Disposable {
 
 let nextClientId = 1;
 
-export class ClientConn implements Disposable {
+export class ClientConn extends ClientProfile implements Disposable {
   readonly id = nextClientId++;
   readonly decoder: FrameDecoder = createFrameDecoder();
-  private hello: { readOnly: boolean; name: string } | null = null;
   private state: StreamState = 'none';
   /** The next output seq this client should get (live only). */
   private next = 0;
-  private wanted: TermSize | null = null;
-  private statusPushes = false;
-  private viewSize: TermSize | null = null;
-  private activeAt = 0;
-  private saidDetach = false;
   /** The attach's note over its first frames, while it is due (src/runner/attach-hint.ts). */
   private note: AttachHintLike | null = null;
   /** How frames to this client are written: NDJSON until its hello's reply picked another. */
@@ -89,18 +50,8 @@ export class ClientConn implements Disposable {
   constructor(
     readonly socket: net.Socket,
     private readonly log: Logger,
-  ) {}
-
-  get greeted(): boolean {
-    return this.hello !== null;
-  }
-
-  get readOnly(): boolean {
-    return this.hello?.readOnly ?? false;
-  }
-
-  get name(): string {
-    return this.hello?.name ?? '';
+  ) {
+    super();
   }
 
   get stream(): StreamState {
@@ -112,16 +63,6 @@ export class ClientConn implements Disposable {
     return this.next;
   }
 
-  /** The size this client last asked for (interactive clients only). */
-  get size(): TermSize | null {
-    return this.wanted;
-  }
-
-  /** Wants a `status` push on every host record change (the board does). */
-  get watchesStatus(): boolean {
-    return this.statusPushes;
-  }
-
   /** The note over this client's frames while it is due, or null. */
   get hint(): AttachHintLike | null {
     return this.note?.showing ? this.note : null;
@@ -131,21 +72,6 @@ export class ClientConn implements Disposable {
   showHint(h: AttachHintLike | null): void {
     this.note?.dispose();
     this.note = h;
-  }
-
-  /** The client asked to leave (`detach`), rather than its connection dropping (it may reconnect). */
-  get detached(): boolean {
-    return this.saidDetach;
-  }
-
-  /** It asked to leave. */
-  detach(): void {
-    this.saidDetach = true;
-  }
-
-  /** When the client last typed or resized (ms since the epoch), for the latest-active resize policy. */
-  get lastActive(): number {
-    return this.activeAt;
   }
 
   get closed(): boolean {
@@ -182,11 +108,6 @@ export class ClientConn implements Disposable {
     this.send({ type: 'direct_off', altScreen: r.altScreen, cut: r.cut, ...(r.keys ? { keys: r.keys } : {}) });
   }
 
-  /** hello: who the client is. A second hello says it again (the last one counts). */
-  greet(hello: { readOnly: boolean; name: string }): void {
-    this.hello = { ...hello };
-  }
-
   /** The framing this client's frames are written in. */
   get framing(): Framing {
     return this.wire;
@@ -195,28 +116,6 @@ export class ClientConn implements Disposable {
   /** Every frame from now on goes in `framing` (called right after the hello's reply, which went in the old one). */
   useFraming(framing: Framing): void {
     this.wire = framing;
-  }
-
-  /** Status pushes from now on; `view` (when given) is this watcher's own terminal size, the last one kept. */
-  watchStatus(view?: TermSize): void {
-    this.statusPushes = true;
-    if (view) this.viewSize = clampSize(view.cols, view.rows);
-  }
-
-  /** The watcher's own terminal size, offered for when no attach holds the size (src/runner/size-policy.ts); null: none. */
-  get view(): TermSize | null {
-    return this.viewSize;
-  }
-
-  /** The client typed or resized at `at`. */
-  touch(at: number): void {
-    this.activeAt = at;
-  }
-
-  /** The client's own size, asked for at `at`. */
-  want(size: TermSize, at: number): void {
-    this.wanted = size;
-    this.activeAt = at;
   }
 
   /** A snapshot is being made for this client: output waits in the ring meanwhile. */

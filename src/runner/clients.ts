@@ -1,6 +1,6 @@
 /** The runner's connected clients, and what goes to all of them at once (status pushes). */
 import type { Disposable } from '../core/lifetime.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { TermSize } from '../core/protocol/size.js';
 import type { ClientConn } from './client-conn.js';
 import { SharedFrame } from './wire-framing.js';

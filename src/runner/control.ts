@@ -16,7 +16,7 @@ import {
   type RejectCode,
 } from '../core/protocol/control-protocol.js';
 import { MutableDisposable, type Disposable } from '../core/lifetime.js';
-import type { ClientMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage } from '../core/protocol/client-messages.js';
 import { ResizeTracker } from '../core/terminal/resize-tracker.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';

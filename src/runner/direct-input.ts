@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import tty from 'node:tty';
 import type { Disposable } from '../core/lifetime.js';
-import type { ClientMessage, DirectRequest } from '../core/protocol/protocol.js';
+import type { ClientMessage, DirectRequest } from '../core/protocol/client-messages.js';
 import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import tty from 'node:tty';
 import type { Clock, Scheduler } from '../core/clock.js';
-import type { ClientMessage, DirectRequest } from '../core/protocol/protocol.js';
+import type { ClientMessage, DirectRequest } from '../core/protocol/client-messages.js';
 import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
 import { offerInput, type DirectInput } from './direct-input.js';

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import tty from 'node:tty';
 import type { Clock, Scheduler } from '../core/clock.js';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
-import type { RunnerMessage } from '../core/protocol/protocol.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import type { KeyOwner } from './direct-input.js';
 import { ShownAhead, type EchoRelay, type RelayTerminal } from './echo-relay.js';

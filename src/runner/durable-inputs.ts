@@ -8,7 +8,7 @@ import {
   type CommandState,
 } from '../core/protocol/command-journal.js';
 import type { CmdAck, CommandStatus } from '../core/protocol/control-protocol.js';
-import type { InputMsg } from '../core/protocol/protocol.js';
+import type { InputMsg } from '../core/protocol/client-messages.js';
 import { ENTER_ECHO_WAIT_MS } from '../core/agents/agent-kinds.js';
 import { ENTER, promptBytes } from '../core/terminal/prompt-text.js';
 import type { CommandJournal } from './journal.js';

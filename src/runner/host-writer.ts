@@ -6,7 +6,7 @@
 import type { Clock, Scheduler } from '../core/clock.js';
 import { HEARTBEAT_INTERVAL_MS } from '../core/protocol/host-status.js';
 import { DisposableStore, Emitter, MutableDisposable, type Event } from '../core/lifetime.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { writeHostFile } from '../state/host-store.js';
 import { isoTime } from '../core/iso-time.js';
 

@@ -10,15 +10,10 @@
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import { pickFraming } from '../core/protocol/binary-framing.js';
 import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';
-import {
-  PROTOCOL_VERSION,
-  type ClientMessage,
-  type ClientMessageType,
-  type ErrorMsg,
-  type HostRecord,
-  type InputMsg,
-  type SubscribeTerminal,
-} from '../core/protocol/protocol.js';
+import { PROTOCOL_VERSION } from '../core/protocol/protocol.js';
+import type { ClientMessage, ClientMessageType, InputMsg, SubscribeTerminal } from '../core/protocol/client-messages.js';
+import type { ErrorMsg } from '../core/protocol/runner-messages.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { TermSize } from '../core/protocol/size.js';
 import type { ClientConn } from './client-conn.js';
 import { HANDBACK_TIMEOUT_MS } from './direct-terminal.js';

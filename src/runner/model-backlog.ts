@@ -14,7 +14,7 @@ import { isAscii } from 'node:buffer';
  * units, at most 2 bytes each): 32 MiB is about 1.2 s of parsing at xterm's 27 MiB/s from bytes,
  * and 32 MiB of memory (the ring holds 4 MiB of the same output as strings already). Resuming
  * 8 MiB lower (about 0.3 s of parsing) keeps a program that prints without end from flapping
- * the PTY on every chunk. Never for a client: a slow client has its own bound (client-conn.ts).
+ * the PTY on every chunk. Never for a client: a slow client has its own bound (stream-state.ts).
  */
 export const BACKLOG_HIGH_BYTES = 32 * 1024 * 1024;
 export const BACKLOG_LOW_BYTES = 24 * 1024 * 1024;

@@ -24,7 +24,7 @@ export function lastScreenLine(model: TerminalModel): string {
 export function saveFinalScreen(model: TerminalModel, file: string): { ok: true } | { ok: false; message: string } {
   try {
     const history = model.historySlice(0, model.historyLength);
-    // A full disk leaves no temporary file (and the runner tries again: Session.finishOnceSaved).
+    // A full disk leaves no temporary file (and the runner tries again: SessionExit.finishOnceSaved).
     writeFileAtomic(file, history + model.screenFrame());
     return { ok: true };
   } catch (err) {

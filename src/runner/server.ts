@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { toDisposable, type Disposable } from '../core/lifetime.js';
 import type { Envelope } from '../core/protocol/control-protocol.js';
-import type { ClientMessage } from '../core/protocol/protocol.js';
+import type { ClientMessage } from '../core/protocol/client-messages.js';
 import { validateClientMessage } from '../core/protocol/validate.js';
 import { ClientConn } from './client-conn.js';
 import { listenUnix } from './listen-unix.js';

@@ -1,7 +1,8 @@
 /** What each client message does to the session (the handlers' side of src/runner/message-table.ts). */
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import type { Clock } from '../core/clock.js';
-import type { DirectRequest, HostRecord, InputMsg, SubscribeTerminal } from '../core/protocol/protocol.js';
+import type { DirectRequest, InputMsg, SubscribeTerminal } from '../core/protocol/client-messages.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { normalizeSignal } from '../core/protocol/signals.js';
 import type { TermSize } from '../core/protocol/size.js';
 import { checkSessionName } from '../core/session-ref.js';

@@ -1,32 +1,34 @@
 /**
  * One session inside its runner, wired: the child in its PTY, the headless model, the output
- * ring, the clients and the control layer. The parts live in their own files (the message
- * table, the terminal stream, the size policy, the commands); this file connects them and owns
- * them: one `dispose()` releases every listener, timer and child it made.
+ * ring, the clients and the control layer. The parts live in their own files (the record, the
+ * activity, the message table, the terminal stream, the size policy, the commands, the exit);
+ * this file connects them and owns them: one `dispose()` releases every listener, timer and
+ * child it made.
  */
 import type { Decision } from '../core/agents/activity-layers.js';
 import type { Clock, Scheduler } from '../core/clock.js';
-import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
-import { HEARTBEAT_INTERVAL_MS } from '../core/protocol/host-status.js';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import type { Envelope } from '../core/protocol/control-protocol.js';
-import type { ClientMessage, HostRecord } from '../core/protocol/protocol.js';
+import type { ClientMessage } from '../core/protocol/client-messages.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { OutputRing } from '../core/terminal/output-ring.js';
-import { kindNamed, kindRegistry } from '../state/kind-files.js';
+import { kindNamed } from '../state/kind-files.js';
 import { launchWithSetup } from '../state/worktree-setup.js';
-import { ActivityTracker } from './activity-tracker.js';
+import type { ActivityTracker } from './activity-tracker.js';
 import type { ClientConn } from './client-conn.js';
 import { ClientSet } from './clients.js';
 import type { Control } from './control.js';
 import { wireControl } from './control-wiring.js';
 import { offerDirect } from './direct-offer.js';
-import { foregroundProgram } from './foreground.js';
-import { HostWriter } from './host-writer.js';
+import type { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
 import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from './message-table.js';
 import { PtyHost, type ChildExit, type PtyOutput } from './pty-host.js';
 import { Redraw } from './redraw.js';
-import { lastScreenLine, saveFinalScreen, screenLines, tailText } from './screen-text.js';
+import { trackActivity } from './session-activity.js';
 import { SessionCommands } from './session-commands.js';
+import { SessionExit } from './session-exit.js';
+import { keepRecord } from './session-record.js';
 import { KillRequest } from './kill-request.js';
 import { SizePolicy } from './size-policy.js';
 import { TerminalModel } from './terminal-model.js';
@@ -68,7 +70,8 @@ export class Session implements Disposable {
   private exitState: ChildExit | null = null;
   /** Whether a user asked the program to end: its exit is then `killed`, not a failure. */
   private readonly kill: KillRequest;
-  private screenFailureTold = false;
+  /** What happens once the program exited (session-exit.ts). */
+  private readonly ending: SessionExit;
   /** When the program last printed (ms since the epoch), for when-idle prompts and wakes. */
   private lastOutputMs = 0;
   private readonly printed = this.store.add(new Emitter<void>());
@@ -100,25 +103,9 @@ export class Session implements Disposable {
         scheduler,
       }),
     );
-    this.host = this.store.add(
-      new HostWriter({
-        file: deps.hostFile,
-        record: rec,
-        clock,
-        scheduler,
-        onError: (err) => log(`could not write host.json: ${err.message}; the session goes on, and says so to its clients`),
-        onRecovered: (code, since) => log(`host.json written again (it could not be since ${since}: ${code})`),
-        heartbeatMs: deps.heartbeatMs,
-        decorate: () => ({ previewLine: lastScreenLine(this.model) }),
-        // whenParsed, not whenSettled: a push must not end the model's rests while output is hot (a
-        // last line needs no sequence boundary), or every burst would be parsed flat out again.
-        settled: (fn) => this.model.whenParsed(fn),
-      }),
-    );
-    this.store.add(this.host.onWrite((host) => this.clients.pushStatus(host, deps.generation)));
-    this.store.add(this.host.onPush((host) => this.clients.pushStatus(host, deps.generation)));
-    // After a burst the model catches up later than the output: host.json's preview is written again from its screen.
-    this.store.add(this.model.onCaughtUp(() => this.host.noteOutput()));
+    const hold = <T extends Disposable>(d: T): T => this.store.add(d);
+    const { hostFile, generation, heartbeatMs } = deps;
+    this.host = keepRecord({ hostFile, record: rec, generation, model: this.model, clients: this.clients, clock, scheduler, log, heartbeatMs, hold });
     // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
@@ -128,21 +115,8 @@ export class Session implements Disposable {
     this.store.add(this.pty.onExit((e) => this.onChildExit(e)));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
     const redraw = this.store.add(new Redraw(this.pty, () => ({ ...this.record, agent: this.activity.effectiveKind.name }), scheduler));
-    const kind = kindNamed(rec.agent);
-    this.activity = this.store.add(
-      new ActivityTracker({
-        kind,
-        kinds: kindRegistry(),
-        view: { title: () => this.model.trackedModes.title, screenLines: () => screenLines(this.model), whenCurrent: (fn) => this.model.whenParsed(fn) },
-        clock,
-        scheduler,
-        hooks: kind.wiring && !rec.hooksNote ? { wired: true } : { wired: false, ...(rec.hooksNote ? { note: rec.hooksNote } : {}) },
-        foreground: () => foregroundProgram(this.pty.pid, this.pty.foregroundGroup()),
-      }),
-    );
+    this.activity = trackActivity({ record: rec, model: this.model, pty: this.pty, host: this.host, clock, scheduler, log, hold });
     this.onActivity = this.activity.onChange;
-    // A title read once its chunk is in the model: the state goes out with the line that caused it.
-    this.store.add(this.model.onTitleChange(() => this.model.whenParsed(() => this.activity.titleChanged())));
     const exited = () => this.exitState !== null;
     this.size = this.store.add(new SizePolicy({ pty: this.pty, model: this.model, host: this.host, clients: this.clients, clock, scheduler, exited }));
     const { control, prompts } = wireControl({
@@ -191,21 +165,8 @@ export class Session implements Disposable {
       exited,
     });
     this.routes = { ops: commands, control, exited, now: () => clock.now() };
-    this.store.add(
-      this.activity.onChange(({ reading: r }) => {
-        // At once (the board and the wakes go by it), but no fsync: activity is
-        // advisory and read afresh by a new runner, and the first output after
-        // a pause (a keystroke's echo) turns a session busy: it must not wait
-        // for a disk.
-        this.host.update({ activity: r.activity, activitySource: r.source, activitySince: isoTime(clock.now()) }, true, false);
-      }),
-    );
-    this.store.add(
-      this.activity.onKindChange(({ kind: k, foreground: fg }) => {
-        log(fg ? `foreground: ${fg.argv.join(' ').slice(0, 120)} (pid ${fg.pid}) runs as kind ${k.name}` : `foreground: back to the session's own program (kind ${k.name})`);
-        this.host.update({ foregroundAgent: k.name === rec.agent ? undefined : k.name }, true, false);
-      }),
-    );
+    const { finalScreenFile, onFinished } = deps;
+    this.ending = new SessionExit({ model: this.model, host: this.host, stream: this.stream, control, activity: this.activity, kill: this.kill, log, scheduler, finalScreenFile, heartbeatMs, onFinished, hold });
     this.activity.start();
     // With its start time, so a program left behind by a killed runner is told from a reused pid (host-store.ts leftoverProgram).
     this.host.update({ childPid: this.pty.pid, childStartTime: processStartTime(this.pty.pid) ?? undefined, status: 'running', generation: deps.generation }, true);
@@ -277,57 +238,6 @@ export class Session implements Disposable {
 
   private onChildExit(e: ChildExit): void {
     this.exitState = e;
-    const killed = this.kill.killedWith();
-    this.deps.log(`child exited: code ${e.code} signal ${e.signal}${killed ? ` (killed: ${killed} was asked for)` : ''}`);
-    this.control.sessionEnded(e);
-    this.activity.dispose();
-    // Let the model take in the last output, keep the final screen, then say goodbye.
-    this.model.whenSettled(() => {
-      const screenSaved = this.saveScreen();
-      this.captureResumeId();
-      this.host.update({ status: 'exited', exitCode: e.code, exitSignal: e.signal, killed, childPid: null, childStartTime: undefined, foregroundAgent: undefined }, true);
-      this.stream.farewell({ ...e, ...(killed ? { killed } : {}) });
-      this.finishOnceSaved(screenSaved);
-    });
-  }
-
-  /** The final screen on disk (peek and attach show it once the session ended): whether it is. Told once, not at every try. */
-  private saveScreen(): boolean {
-    const saved = saveFinalScreen(this.model, this.deps.finalScreenFile);
-    if (!saved.ok && !this.screenFailureTold) this.deps.log(`could not save the final screen: ${saved.message}`);
-    this.screenFailureTold ||= !saved.ok;
-    return saved.ok;
-  }
-
-  /**
-   * The runner goes once its exit is on disk. Gone before, it would leave a record that says
-   * `running` with no runner, which every reader takes for lost; so on a full disk it stays,
-   * serving (its hello says exited), and tries again at every heartbeat, the final screen first,
-   * until the record is written (space freed), then finishes as it would have.
-   */
-  private finishOnceSaved(screenSaved: boolean): void {
-    if (this.host.saved) {
-      this.deps.onFinished();
-      return;
-    }
-    this.deps.log('the exit could not be written to host.json: the runner stays until it can');
-    const retry = new MutableDisposable();
-    this.store.add(retry);
-    retry.value = this.deps.scheduler.setInterval(() => {
-      if (!screenSaved) screenSaved = this.saveScreen();
-      if (!this.host.saved) this.host.flush(true);
-      // Its folder gone (`rm` of the exited session): nothing left to save it in.
-      if (!this.host.saved && this.host.record.cannotWrite !== 'ENOENT') return;
-      retry.dispose();
-      this.deps.onFinished();
-    }, this.deps.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
-  }
-
-  /** What the program printed on its way out may name its conversation (`claude --resume <uuid>`, `codex resume <uuid>`). */
-  private captureResumeId(): void {
-    const pattern = kindNamed(this.record.agent).conversation.printed;
-    if (!pattern) return;
-    const m = new RegExp(pattern).exec(tailText(this.model, 60));
-    if (m?.[1] && m[1] !== this.record.resumeId) this.host.update({ resumeId: m[1] });
+    this.ending.childExited(e);
   }
 }

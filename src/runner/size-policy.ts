@@ -8,7 +8,7 @@
  */
 import type { Clock, Scheduler } from '../core/clock.js';
 import { MutableDisposable, type Disposable } from '../core/lifetime.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import { clampSize, type TermSize } from '../core/protocol/size.js';
 import type { ClientConn } from './client-conn.js';
 import type { ClientSet } from './clients.js';

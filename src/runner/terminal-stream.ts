@@ -6,7 +6,8 @@
 import type { Scheduler } from '../core/clock.js';
 import type { DisposableStore } from '../core/lifetime.js';
 import type { OutputRing, RingChunk } from '../core/terminal/output-ring.js';
-import { clientBacklogLimit, type ClientConn } from './client-conn.js';
+import type { ClientConn } from './client-conn.js';
+import { clientBacklogLimit } from './stream-state.js';
 import type { ClientSet } from './clients.js';
 import type { Logger } from './log.js';
 import { EXIT_HANDBACK_TIMEOUT_MS } from './direct-terminal.js';

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import type net from 'node:net';
 import tty from 'node:tty';
-import type { DirectRequest } from '../core/protocol/protocol.js';
+import type { DirectRequest } from '../core/protocol/client-messages.js';
 import { processStartTime } from '../state/proc-identity.js';
 
 /** The only paths a terminal may have: a pseudo-terminal, or a console / serial line. */

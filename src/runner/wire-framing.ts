@@ -6,7 +6,7 @@
  */
 import { FRAME_JSON, HEADER_BYTES, OUTPUT_HEADER_BYTES, writeFrameHeader, writeOutputHeader, type Framing } from '../core/protocol/binary-framing.js';
 import { encodeFrame } from '../core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../core/protocol/protocol.js';
+import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 
 /** What goes to socket.write: a line of text, or bytes. */
 export type WireFrame = string | Uint8Array;

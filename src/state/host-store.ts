@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { effectiveStatus, heartbeatStale, type RunnerLiveness } from '../core/protocol/host-status.js';
-import type { HostRecord, SessionStatus } from '../core/protocol/protocol.js';
+import type { HostRecord, SessionStatus } from '../core/protocol/host-record.js';
 import type { Clock } from '../core/clock.js';
 import { hostFile, sessionsDir } from './paths.js';
 import { bootId, processStartTime } from './proc-identity.js';
@@ -21,7 +21,7 @@ import { writeFileAtomic } from './write-errors.js';
  * for the heartbeat and activity stamps.
  */
 export function writeHostFile(file: string, record: HostRecord, durable = true): void {
-  // What a runner says of its own writes is never on disk (protocol.ts, cannotWrite).
+  // What a runner says of its own writes is never on disk (host-record.ts, cannotWrite).
   const { cannotWrite: _code, cannotWriteSince: _since, ...kept } = record;
   writeFileAtomic(file, JSON.stringify(kept, null, 2) + '\n', durable);
 }

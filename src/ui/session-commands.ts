@@ -2,7 +2,7 @@ import type { Dispatch } from 'react';
 import type { BoardAction, BoardState } from '../core/board/board-types.js';
 import { selectedSession } from '../core/board/board-derived.js';
 import type { KillOutcome } from '../client/session-actions.js';
-import type { HostRecord } from '../core/protocol/protocol.js';
+import type { HostRecord } from '../core/protocol/host-record.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed } from '../client/board-api.js';
 import { formInput } from './new-form-input.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSession } from '../../src/client/sessions.js';
+import { createSession } from '../../src/client/session-create.js';
 import { geminiRefusal, wiringPlace } from '../../src/client/wiring-place.js';
 import { AGENT_KINDS } from '../../src/core/agents/agent-kinds.js';
 import { GEMINI_SETTINGS_FILE, wiringFor } from '../../src/core/agents/agent-wiring.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { writeHostFile } from '../../src/state/host-store.js';
 import { hostFile, sessionDir } from '../../src/state/paths.js';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { createFrameDecoder } from '../../src/core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 
 /** Enough of a net.Socket for a ClientConn: frames written are decoded into `sent`; `queued` stands for writableLength. */
 export class FakeSocket extends EventEmitter {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { createFrameDecoder, encodeFrame } from '../../src/core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { socketPath } from '../../src/state/paths.js';
 
 /**

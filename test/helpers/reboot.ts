@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPidAlive } from '../../src/state/host-store.js';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { waitFor } from './home.js';
 
 /** The host records of a home, by session name. */

@@ -6,7 +6,8 @@
  * types and resizes, as an operator's client would.
  */
 import type { Activity, ActivitySource } from '../../src/core/agents/activity.js';
-import type { HostRecord, StatusMsg } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
+import type { StatusMsg } from '../../src/core/protocol/runner-messages.js';
 import { RawClient } from './raw-client.js';
 
 export interface StatusChange {

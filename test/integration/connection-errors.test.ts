@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunnerConnection, type ProtocolError } from '../../src/client/connection.js';
 import { ControlChannel } from '../../src/client/control-channel.js';
 import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 
 const HELLO = { type: 'hello', protocol: 1, generation: 'gen-1', host: { id: 'abc', name: 'fake' } };

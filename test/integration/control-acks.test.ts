@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CmdAck } from '../../src/core/protocol/control-protocol.js';
 import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
-import type { ErrorMsg, ExitMsg } from '../../src/core/protocol/protocol.js';
+import type { ErrorMsg, ExitMsg } from '../../src/core/protocol/runner-messages.js';
 import { controlJournalFile } from '../../src/state/paths.js';
 import { count, EnvClient, journalLines, newId, readHost, received, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
 import { newSession, waitFor } from '../helpers/home.js';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StatusMsg } from '../../src/core/protocol/protocol.js';
+import type { StatusMsg } from '../../src/core/protocol/runner-messages.js';
 import { controlJournalFile } from '../../src/state/paths.js';
 import { count, journalLines, readHost, received, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
 import { cliAsync, newSession, waitFor } from '../helpers/home.js';

@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostRecord, OutputMsg, RunnerMessage, SnapshotEnd } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
+import type { OutputMsg, RunnerMessage, SnapshotEnd } from '../../src/core/protocol/runner-messages.js';
 import { controlJournalFile } from '../../src/state/paths.js';
 import { EnvClient, readHost, received, recorderArgs, recorderDir, recorderReady } from '../helpers/control.js';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';

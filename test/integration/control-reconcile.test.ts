@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReconcileResult } from '../../src/core/protocol/control-protocol.js';
-import type { OutputMsg, ReplayBegin, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol/protocol.js';
+import type { OutputMsg, ReplayBegin, RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol/runner-messages.js';
 import { count, EnvClient, readHost, reads, received, receivedByChild, recorderArgs, recorderReady, useControlHome } from '../helpers/control.js';
 import { cliAsync, newSession, waitFor } from '../helpers/home.js';
 

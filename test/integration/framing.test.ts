@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunnerConnection, type ProtocolError } from '../../src/client/connection.js';
 import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
-import type { RunnerHello, RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { RunnerHello, RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { socketPath } from '../../src/state/paths.js';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LiveBoardFeed } from '../../src/client/board-feed.js';
 import { rowStatusText, statusText } from '../../src/core/board/board-derived.js';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { cli, destroyHome, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { isPidAlive } from '../../src/state/host-store.js';
 import { cli, destroyHome, newSession, waitFor } from '../helpers/home.js';
 import { powerCut, records } from '../helpers/reboot.js';

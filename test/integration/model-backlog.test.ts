@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutputMsg, SnapshotScreen } from '../../src/core/protocol/protocol.js';
+import type { OutputMsg, SnapshotScreen } from '../../src/core/protocol/runner-messages.js';
 import { BACKLOG_HIGH_BYTES } from '../../src/runner/model-backlog.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
@@ -99,7 +99,7 @@ describe('the model lags behind a burst, not the output', () => {
     for (let attempt = 1; attempt <= BURST_ATTEMPTS && !run; attempt++) {
       run = await burstToClient();
       // Re-snapshotted: this machine stalled the test's own process for longer than the runner's
-      // client bound lasts (client-conn.ts), which is the runner doing its job for a slow client. It
+      // client bound lasts (stream-state.ts), which is the runner doing its job for a slow client. It
       // proves nothing either way about the model, so the burst runs again, in a new session.
       if (!run) console.warn(`the test client fell behind the burst and was re-snapshotted (attempt ${attempt} of ${BURST_ATTEMPTS}); running it again`);
     }

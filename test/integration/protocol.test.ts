@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HostRecord, OutputMsg, RunnerHello, SnapshotBegin } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
+import type { OutputMsg, RunnerHello, SnapshotBegin } from '../../src/core/protocol/runner-messages.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 

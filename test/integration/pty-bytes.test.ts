@@ -10,7 +10,7 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach.js';
 import { RunnerConnection } from '../../src/client/connection.js';
-import type { RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { socketPath } from '../../src/state/paths.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
 import { connector, detachKey } from '../helpers/direct-terminal.js';

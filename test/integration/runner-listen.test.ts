@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { listen } from '../../src/runner/server.js';
 import { writeHostFile } from '../../src/state/host-store.js';
 import { hostFile, runnerLog, sessionDir, socketPath } from '../../src/state/paths.js';

@@ -5,7 +5,7 @@
  * and with a board that offers its terminal's size, the board's size after the detach.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusMsg } from '../../src/core/protocol/protocol.js';
+import type { StatusMsg } from '../../src/core/protocol/runner-messages.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 

@@ -4,7 +4,8 @@
  * `explain` with `explanation` (null: silent, as a runner from before explain).
  */
 import type { RunnerConnection } from '../../src/client/connection.js';
-import type { ClientMessage, RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 import { NONE, toDisposable, type Disposable } from '../../src/core/lifetime.js';
 import { realScheduler } from '../../src/state/real-time.js';

@@ -7,7 +7,7 @@ import { sessionIo } from '../../src/ui/session-io.js';
 import { FakeRunner } from './fake-runner.js';
 import type { ChatRecord } from '../../src/core/chat/chat.js';
 import type { DiffModel } from '../../src/core/worktree/diff-model.js';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, NewSessionPlan, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
 import type { NewKind } from '../../src/core/board/board-types.js';

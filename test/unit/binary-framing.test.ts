@@ -16,7 +16,7 @@ import {
   type Framing,
 } from '../../src/core/protocol/binary-framing.js';
 import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
-import type { RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { createReplyDecoder } from '../../src/core/protocol/reply-framing.js';
 import { validateClientMessage } from '../../src/core/protocol/validate.js';
 import { encodeFor } from '../../src/runner/wire-framing.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ClientConn, streamTransition, type StreamState } from '../../src/runner/client-conn.js';
+import { ClientConn } from '../../src/runner/client-conn.js';
+import { streamTransition, type StreamState } from '../../src/runner/stream-state.js';
 import { SharedFrame } from '../../src/runner/wire-framing.js';
 import { FakeSocket } from '../helpers/fake-socket.js';
 

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../src/core/agents/agent-kinds.js';
 import { launchFor } from '../../src/core/agents/agent-wiring.js';
 import { conversationHome, conversationWords, savedPattern, wordsPickConversation } from '../../src/core/agents/conversation.js';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { importedConversation, newConversation, planConversation, relaunchArgs, savedConversation } from '../../src/client/conversation-launch.js';
 import { forkName } from '../../src/client/session-fork.js';
 import { UserError } from '../../src/state/errors.js';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunnerConnection } from '../../src/client/connection.js';
 import { sendDurable, type SendOutcome } from '../../src/client/durable-send.js';
 import { Emitter, type Event } from '../../src/core/lifetime.js';
-import type { ClientMessage, RunnerMessage } from '../../src/core/protocol/protocol.js';
+import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { EXIT } from '../../src/state/errors.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

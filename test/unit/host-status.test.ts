@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveStatus, heartbeatStale, HEARTBEAT_INTERVAL_MS, HEARTBEAT_STALE_MS } from '../../src/core/protocol/host-status.js';
-import type { HostRecord, SessionStatus } from '../../src/core/protocol/protocol.js';
+import type { HostRecord, SessionStatus } from '../../src/core/protocol/host-record.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_STALE_MS } from '../../src/core/protocol/host-status.js';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { listSessions, viewOf, writeHostFile } from '../../src/state/host-store.js';
 import { hostFile, sessionDir } from '../../src/state/paths.js';
 import { FakeTime } from '../helpers/fake-time.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/core/protocol/control-protocol.js';
-import { PROTOCOL_VERSION, type ClientMessage, type HostRecord } from '../../src/core/protocol/protocol.js';
+import { PROTOCOL_VERSION } from '../../src/core/protocol/protocol.js';
+import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 import { ClientConn } from '../../src/runner/client-conn.js';
 import { Control } from '../../src/runner/control.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_INTERVAL_MS } from '../../src/core/protocol/host-status.js';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { CmdAck } from '../../src/core/protocol/control-protocol.js';
 import { CHAT_POLL_MS, ChatWatch } from '../../src/runner/chat-watch.js';
 import { DEFAULT_QUIET_MS, DurableInputs } from '../../src/runner/durable-inputs.js';

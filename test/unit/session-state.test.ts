@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/core/agents/activity.js';
-import type { SessionStatus } from '../../src/core/protocol/protocol.js';
+import type { SessionStatus } from '../../src/core/protocol/host-record.js';
 import { exitKind, sessionState, stateLabel, stateNote } from '../../src/core/session-state.js';
 import { rowStatusText, statusText } from '../../src/core/board/board-derived.js';
 

@@ -4,7 +4,7 @@
  * after a detach, a while after a dropped connection (it may reconnect).
  */
 import { describe, expect, it } from 'vitest';
-import type { HostRecord } from '../../src/core/protocol/protocol.js';
+import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { ClientConn } from '../../src/runner/client-conn.js';
 import { ClientSet } from '../../src/runner/clients.js';
 import { REST_AFTER_DROP_MS, SizePolicy } from '../../src/runner/size-policy.js';

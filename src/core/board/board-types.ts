@@ -4,7 +4,7 @@
  * the prompt line, the explain and type-through views, the diff review). Types and the new-session
  * form's field order only: the reducer's steps import these, and the reducer imports its steps.
  */
-import type { HostRecord } from '../protocol/protocol.js';
+import type { HostRecord } from '../protocol/host-record.js';
 import type { StatusExplanation } from '../agents/status-explain.js';
 import type { DiffModel } from '../worktree/diff-model.js';
 import type { CommentTarget, DiffRows } from './diff-view.js';

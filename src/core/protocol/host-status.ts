@@ -1,4 +1,4 @@
-import type { HostRecord, SessionStatus } from './protocol.js';
+import type { HostRecord, SessionStatus } from './host-record.js';
 
 /** How often a runner rewrites its heartbeat. */
 export const HEARTBEAT_INTERVAL_MS = 5_000;

@@ -1,6 +1,7 @@
 /** Checks a client's message off the socket, field by field, before the runner acts on it. */
 import { isCommandId, readEnvelope, type Envelope } from './control-protocol.js';
-import type { ClientMessage, DirectInputRequest, DirectRequest, ErrorCode } from './protocol.js';
+import type { ClientMessage, DirectInputRequest, DirectRequest } from './client-messages.js';
+import type { ErrorCode } from './runner-messages.js';
 
 export type Validated =
   | { ok: true; message: ClientMessage; envelope?: Envelope }

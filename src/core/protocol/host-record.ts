@@ -1,0 +1,84 @@
+/**
+ * A session's record, as host.json holds it and as the runner's `hello` and `status` carry it
+ * (docs/protocol.md), and the status word in it.
+ */
+import type { Activity, ActivitySource } from '../agents/activity.js';
+import type { WorktreeInfo, WorktreeStats } from '../worktree/worktree.js';
+
+export type SessionStatus = 'starting' | 'running' | 'exited' | 'lost';
+
+/** What host.json holds and what `hello` / `status` carry. */
+export interface HostRecord {
+  id: string;
+  name: string;
+  /** The chat room the session belongs to; absent (records from before rooms) means `default`. */
+  room?: string;
+  agent: string;
+  command: string;
+  /** Everything the program gets: the kind's flags, the user's extra arguments, the kind's wiring. */
+  args: string[];
+  /** The user's own extra arguments (agent kinds), kept apart so a restart can rebuild the rest. */
+  extraArgs?: string[];
+  /** Environment the agent kind adds (its wiring). */
+  env?: Record<string, string>;
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Last time the runner said it was alive (ISO). */
+  heartbeatAt: string;
+  /**
+   * The runner cannot write this record: the error's code (ENOSPC, EDQUOT, EROFS, EACCES,
+   * EPERM: src/core/write-failure.ts), since `cannotWriteSince` (ISO). Only ever in what the runner
+   * says (hello, status), never in host.json: the first write that works drops both.
+   */
+  cannotWrite?: string;
+  cannotWriteSince?: string;
+  /** Last time the session printed anything (ISO), or null. */
+  lastOutputAt: string | null;
+  /** The last non-blank line on the session's screen, for one-line previews (at most 200 characters). */
+  previewLine?: string;
+  runnerPid: number | null;
+  /**
+   * Who the runner is besides its pid (pids are reused, after a reboot above all): the boot it
+   * runs in (/proc/sys/kernel/random/boot_id) and its process's start time (/proc/<pid>/stat,
+   * field 22). Written by the runner as it starts; absent in older records and off Linux.
+   */
+  runnerBootId?: string;
+  runnerStartTime?: string;
+  childPid: number | null;
+  /** The program's start time (as runnerStartTime), so a program a killed runner left behind is told from a reused pid. */
+  childStartTime?: string;
+  generation: string | null;
+  /** Increases with every change the runner makes to this record (reconcile's hostRevision). */
+  revision?: number;
+  status: SessionStatus;
+  /** What the program is doing (src/core/agents/activity.ts), layered from its best source; absent before it says. */
+  activity?: Activity;
+  activitySource?: ActivitySource;
+  /** When the activity last changed (ISO). */
+  activitySince?: string;
+  /** The session's own git worktree (`new --worktree`), and what its work amounts to (docs/worktrees.md). */
+  worktree?: WorktreeInfo;
+  worktreeStats?: WorktreeStats;
+  /** A worktree's setup command (`--setup`), run in the PTY before the program on the first start only; `startedAt` once it ran. */
+  worktreeSetup?: { command: string; startedAt?: string };
+  /** Set when the kind's hooks could not be wired where it runs (one line: why, and what happens instead). */
+  hooksNote?: string;
+  /** In a shell session: the known agent that is the PTY's foreground program now (its status rules apply). */
+  foregroundAgent?: string;
+  /** The agent's own conversation id, for resume: given by `new`, or learned from its hooks or its exit line (docs/agents.md, "Resume and fork"). */
+  resumeId?: string;
+  /** A fork's source conversation id (`agent-board fork`): until the fork saved a conversation of its own, a restart forks from it again. */
+  forkOf?: string;
+  cols: number;
+  rows: number;
+  exitCode: number | null;
+  exitSignal: string | null;
+  /**
+   * The program ended because a user asked for it: the signal the request sent (`SIGTERM` for
+   * `kill`, the board's x, `rm --force` and `restart`, which also send SIGHUP and, 4 s later,
+   * SIGKILL). Absent when it ended on its own or of a signal nobody asked for (a failure).
+   */
+  killed?: string;
+  scrollback: number;
+}
