@@ -306,7 +306,7 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     expect(s.lines.find((l) => l.includes('  command '))).toMatch(/│ {3}command {3}sh -c 'pwd; echo DELTA-UP; exec sleep 600'\s+│$/);
     t.keys(['Enter']);
     s = await waitForBoard(t, 'delta started, selected, and its screen in the preview', (x) =>
-      footer(x).startsWith('started delta') && selectedName(x) === 'delta' && preview(x)?.title === 'delta 80x24' && preview(x)!.lines.includes('DELTA-UP'),
+      footer(x).startsWith('started delta') && selectedName(x) === 'delta' && preview(x)?.title === `delta ${COLS}x${ROWS}` && preview(x)!.lines.includes('DELTA-UP'),
     );
     expect(rowNames(s)).toEqual(['alpha', 'beta', 'gamma', 'delta']);
     expect(preview(s)!.lines.slice(0, 2)).toEqual([dir, 'DELTA-UP']); // it runs in the directory given
@@ -329,7 +329,7 @@ describe.skipIf(!tmuxAvailable())('the board in a real terminal (tmux)', () => {
     expect(row(s, 'delta')!.glyph).toBe('■');
     // alpha may still be busy from what was typed into it, and marked once it went quiet.
     expect(counts(s)).toMatch(/^agent-board 4 sessions\s+(◐ 1 busy\s+● 2 idle|● 3 idle)\s+■ 1 killed$/);
-    s = await waitForBoard(t, "delta's last screen in the preview", (x) => preview(x)?.title === 'delta 80x24, last screen');
+    s = await waitForBoard(t, "delta's last screen in the preview", (x) => preview(x)?.title === `delta ${COLS}x${ROWS}, last screen`);
     expect(preview(s)!.lines.slice(0, 2)).toEqual([dir, 'DELTA-UP']);
     expect(lsJson().find((x) => x.name === 'delta')).toMatchObject({ status: 'exited', exitSignal: expect.stringMatching(/^SIG(TERM|HUP)$/), killed: 'SIGTERM' });
     expect(lsText()).toMatch(/\bdelta\s+shell\s+killed\(SIG(TERM|HUP)\)\s/);
