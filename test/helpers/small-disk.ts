@@ -35,6 +35,28 @@ export class SmallDisk {
     return disk;
   }
 
+  /**
+   * What a reader sees once a runner has been unable to write for a minute: its host.json (`rec`,
+   * of this disk's home) with a heartbeat 60 s old. The copy is made now, beside the home, before
+   * the disk fills; the function returned puts it in place once the disk is full, by a rename,
+   * with the runner stopped meanwhile: the rename frees the old record's page, which the disk is
+   * topped up with again before the runner can take it.
+   */
+  agedRecord(rec: { id: string; runnerPid?: number | null }): () => void {
+    const old = new Date(Date.now() - 60_000).toISOString();
+    const copy = path.join(this.dir, `aged-${rec.id}.json`);
+    fs.writeFileSync(copy, JSON.stringify({ ...rec, heartbeatAt: old, updatedAt: old }, null, 2) + '\n', { mode: 0o600 });
+    return () => {
+      process.kill(rec.runnerPid!, 'SIGSTOP');
+      try {
+        fs.renameSync(copy, path.join(this.home, 'sessions', rec.id, 'host.json'));
+        this.fill();
+      } finally {
+        process.kill(rec.runnerPid!, 'SIGCONT');
+      }
+    };
+  }
+
   /** Fills the disk: a file grows until the disk says ENOSPC. */
   fill(): void {
     const fd = fs.openSync(this.filler, 'a');

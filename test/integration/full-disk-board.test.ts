@@ -43,19 +43,11 @@ function start(name: string): HostRecord {
   return record(name);
 }
 
-/** host.json a minute old on a full disk, put in place with the runner stopped so it cannot take the freed page (see full-disk-cli.test.ts). */
+/** host.json a minute old on a full disk (SmallDisk.agedRecord). */
 function fillWithAgedRecord(rec: HostRecord): void {
-  const old = new Date(Date.now() - 60_000).toISOString();
-  const copy = path.join(disk.dir, 'aged.json');
-  fs.writeFileSync(copy, JSON.stringify({ ...record(rec.name), heartbeatAt: old, updatedAt: old }));
+  const age = disk.agedRecord(record(rec.name));
   disk.fill();
-  process.kill(rec.runnerPid!, 'SIGSTOP');
-  try {
-    fs.renameSync(copy, path.join(home, 'sessions', rec.id, 'host.json'));
-    disk.fill();
-  } finally {
-    process.kill(rec.runnerPid!, 'SIGCONT');
-  }
+  age();
 }
 
 /** Watches `id`'s status on every change of the feed, for `ms`: every status it showed. */

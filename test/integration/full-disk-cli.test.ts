@@ -46,27 +46,8 @@ function expectOneLine(r: { code: number; stdout: string; stderr: string }, code
   expect(r.stderr).toMatch(line);
 }
 
-/**
- * What a reader sees once a runner has been unable to write for a minute: host.json with a
- * heartbeat 60 s old. Made before the disk fills (a copy beside the home); put in place once it
- * is full, by a rename, with the runner stopped meanwhile: the rename frees the old record's
- * page, which the disk is topped up with again before the runner can take it.
- */
-function agedRecord(name: string): () => void {
-  const rec = record(name);
-  const old = new Date(Date.now() - 60_000).toISOString();
-  const copy = path.join(disk.dir, `aged-${rec.id}.json`);
-  fs.writeFileSync(copy, JSON.stringify({ ...rec, heartbeatAt: old, updatedAt: old }, null, 2) + '\n', { mode: 0o600 });
-  return () => {
-    process.kill(rec.runnerPid!, 'SIGSTOP');
-    try {
-      fs.renameSync(copy, path.join(home, 'sessions', rec.id, 'host.json'));
-      disk.fill();
-    } finally {
-      process.kill(rec.runnerPid!, 'SIGCONT');
-    }
-  };
-}
+/** Its host.json a minute old, once the disk is full (SmallDisk.agedRecord). */
+const agedRecord = (name: string): (() => void) => disk.agedRecord(record(name));
 
 async function idle(name: string): Promise<void> {
   await waitFor(`${name} idle`, () => ls().find((s) => s.name === name)?.state === 'idle', 15_000, 100);
