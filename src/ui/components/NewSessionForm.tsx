@@ -113,7 +113,9 @@ export function NewSessionForm({ form: o, width }: NewSessionFormProps) {
       ))}
       <Text dimColor wrap="truncate-end">{' '.repeat(LABEL)}{hint(focus, o, plan.repo)}</Text>
       <Text> </Text>
-      <Text wrap="truncate-end">
+      {/* Wrapped, not cut: what runs is the one line a user checks before Enter, and a long
+          install path would otherwise push its arguments out of sight. */}
+      <Text wrap="wrap">
         <Text dimColor>{'runs'.padEnd(9)}</Text>
         {plan.runs}
         {plan.kind !== 'shell' ? <Text dimColor>{` (${plan.kind}${ownProgram(o) || plan.kind !== o.fields.kind ? ', with its hooks and chat tools' : ''})`}</Text> : null}
