@@ -52,7 +52,7 @@ export async function connectRemote(host: string, ref: string, opts: ConnectOpti
   const { target } = parseHost(host);
   const { ChildStream } = await import('./ssh-stream.js');
   const child = startChild('ssh', sshArgv(target, ['bridge', ref]));
-  const lastLine = stderrTail(child);
+  const tail = stderrTail(child);
   const ended = childEnd(child);
   try {
     return await RunnerConnection.over(new ChildStream(child, opts.scheduler), { ...opts, timeoutMs: opts.timeoutMs ?? REMOTE_HELLO_TIMEOUT_MS });
@@ -63,7 +63,7 @@ export async function connectRemote(host: string, ref: string, opts: ConnectOpti
     grace.dispose();
     // Ends itself with ssh (most often gone already): nothing to hold.
     terminate(child, { scheduler: opts.scheduler });
-    throw remoteFailure(host, end, lastLine(), `the session did not answer over ssh (${(err as Error).message})`);
+    throw remoteFailure(host, end, tail(), `the session did not answer over ssh (${(err as Error).message})`);
   }
 }
 

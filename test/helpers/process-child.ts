@@ -24,13 +24,21 @@ export async function readyChild(mode: 'stubborn' | 'polite'): Promise<ChildProc
   return child;
 }
 
-/** Whether `pid` is there (a zombie included: our test's own children are reaped by node). */
+/**
+ * Whether `pid` is there and running: a zombie is not (a grandchild whose parent died waits for
+ * init to reap it, and some inits, this machine's among them, never do).
+ */
 export function there(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false; // gone meanwhile
   }
 }
 

@@ -27,6 +27,14 @@ function watch(p: Promise<Ended>): { ended: Ended | null } {
   return seen;
 }
 
+/** Moves the fake clock a poll at a time, in real time, until the end is told (a group is polled once its leader exited). */
+async function polledUntilEnded(time: FakeTime, seen: { ended: Ended | null }): Promise<void> {
+  for (let i = 0; i < 500 && !seen.ended; i++) {
+    time.advance(GONE_POLL_MS);
+    await pause(20);
+  }
+}
+
 describe('terminate', () => {
   it('a program that ignores SIGTERM is killed when the grace is up, not before, and the end says it was forced', async () => {
     const time = new FakeTime();
@@ -87,9 +95,31 @@ describe('terminate', () => {
     parent.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
     await until(() => /grandchild \d+\n/.test(out));
     const grandchild = Number(/grandchild (\d+)/.exec(out)![1]);
-    const ended = await terminate({ group: parent }, { scheduler: time, graceMs: 1000 }).ended;
-    expect(ended).toEqual({ kind: 'killed', signal: 'SIGTERM', forced: false });
+    const seen = watch(terminate({ group: parent }, { scheduler: time, graceMs: 1000 }).ended);
+    await polledUntilEnded(time, seen);
+    expect(seen.ended).toEqual({ kind: 'killed', signal: 'SIGTERM', forced: false });
+    expect(there(grandchild)).toBe(false);
+  });
+
+  it('a whole group whose leader goes at SIGTERM and a child of it does not: the kill when the grace is up reaches that child', async () => {
+    const time = new FakeTime();
+    const parent = spawn(process.execPath, [PROCESS_CHILD, 'parent', 'stubborn'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    children.push(parent);
+    let out = '';
+    parent.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+    await until(() => /grandchild \d+\n/.test(out) && out.includes('grandchild ready\n'));
+    const grandchild = Number(/grandchild (\d+)/.exec(out)![1]);
+    const seen = watch(terminate({ group: parent }, { scheduler: time, graceMs: 1000 }).ended);
+    await until(() => parent.signalCode !== null); // the leader went at SIGTERM
+    time.advance(999); // the group polled meanwhile: the grandchild is still in it
+    await pause(200);
+    expect(seen.ended).toBeNull();
+    expect(there(grandchild)).toBe(true);
+    time.advance(1); // SIGKILL to the group
     await until(() => !there(grandchild));
+    await polledUntilEnded(time, seen);
+    expect(seen.ended).toEqual({ kind: 'killed', signal: 'SIGTERM', forced: true });
+    expect(time.pending).toBe(0);
   });
 
   it('one already gone: nothing is sent, and the end says so', async () => {

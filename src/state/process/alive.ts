@@ -17,19 +17,48 @@ export function isPidAlive(pid: number | null): boolean {
 }
 
 /**
- * Whether any process of group `pgid` is there (its zombies included: the kernel keeps a
- * group while one of them waits to be reaped, and the reaper is usually prompt), or, with
- * `orLeader`, its leader, which may have moved to another group.
+ * Whether any process of group `pgid` is there, zombies counting as gone (a group's members
+ * outlive their parent, the leader, as zombies of init, which may reap them late or never, as
+ * isZombie says); or, with `orLeader`, its leader, which may have moved to another group.
  */
 export function isGroupAlive(pgid: number, orLeader = false): boolean {
   if (pgid <= 1) return false; // never ask about every process (-1) or our own group (0)
+  let there = true;
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EPERM') return true;
+    there = (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return orLeader && isPidAlive(pgid);
+  return (there && !onlyZombies(pgid)) || (orLeader && isPidAlive(pgid));
+}
+
+/**
+ * On Linux, whether the members of group `pgid` that /proc lists are all zombies (and it lists
+ * one: another user's may be hidden from us); elsewhere we cannot tell and say no.
+ */
+function onlyZombies(pgid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return false; // no /proc: kill(-pgid, 0) said what it could
+  }
+  let zombies = 0;
+  for (const name of entries) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue; // not a process
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      // After the command name: state, ppid, pgrp (proc(5)).
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
+      if (Number(pgrp) !== pgid) continue;
+      if (state !== 'Z') return false;
+      zombies++;
+    } catch {
+      // gone meanwhile: not a member any more
+    }
+  }
+  return zombies > 0;
 }
 
 /**

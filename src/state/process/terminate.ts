@@ -81,6 +81,8 @@ export function terminate(target: ProcessTarget, o: TerminateOptions): Terminati
   let resolve!: (e: Ended) => void;
   const ended = new Promise<Ended>((r) => (resolve = r));
   let forced = false;
+  /** How our child ended, when the target is its group and the rest of the group is still to go. */
+  let leader: ChildEnd | null = null;
   const finish = (e: Ended) => {
     if (held.isDisposed) return;
     held.dispose();
@@ -95,7 +97,17 @@ export function terminate(target: ProcessTarget, o: TerminateOptions): Terminati
     return termination;
   }
   if (o.exited) held.add(o.exited(() => finish({ kind: 'gone', forced })));
-  else if (child) held.add(onChildExit(child, (e) => finish({ ...e, forced })));
+  else if (child && child === target) held.add(onChildExit(child, (e) => finish({ ...e, forced })));
+  else if (child) {
+    // Our child's group: its exit is told once the rest of the group is gone too (or still there after the kill).
+    const pgid = child.pid!;
+    held.add(
+      onChildExit(child, (e) => {
+        leader = e;
+        held.add(watchGone(() => isGroupAlive(pgid), () => finish({ ...e, forced }), { scheduler: o.scheduler, pollMs: o.pollMs }));
+      }),
+    );
+  }
 
   const asked = askToEnd(target, o.signals ?? ['SIGTERM']);
   if (asked) finish(asked);
@@ -107,7 +119,7 @@ export function terminate(target: ProcessTarget, o: TerminateOptions): Terminati
       const r = sendSignal(target, o.killSignal ?? 'SIGKILL');
       if (r.kind === 'refused') return finish(r);
       // Gone between the last look and now: the first signals ended it (our child's exit has told already).
-      if (r.kind === 'gone') return finish({ kind: 'gone', forced: false });
+      if (r.kind === 'gone') return finish(leader ? { ...leader, forced: false } : { kind: 'gone', forced: false });
       forced = r.kind === 'sent';
       held.add(o.scheduler.setTimeout(() => finish(polled && !polled() ? { kind: 'gone', forced } : { kind: 'still-alive' }), o.settleMs ?? KILL_SETTLE_MS));
     }, o.graceMs ?? KILL_GRACE_MS),
@@ -136,8 +148,10 @@ function pollTarget(target: ProcessTarget): (() => boolean) | null {
   return null;
 }
 
-/** Our child's exit, as an Ended without `forced`. */
-function onChildExit(child: ChildProcess, fn: (e: { kind: 'exited'; code: number } | { kind: 'killed'; signal: string }) => void): Disposable {
+/** How our child ended, as an Ended without `forced`. */
+type ChildEnd = { kind: 'exited'; code: number } | { kind: 'killed'; signal: string };
+
+function onChildExit(child: ChildProcess, fn: (e: ChildEnd) => void): Disposable {
   const onExit = (code: number | null, signal: NodeJS.Signals | null) => fn(signal ? { kind: 'killed', signal } : { kind: 'exited', code: code ?? 0 });
   child.once('exit', onExit);
   return toDisposable(() => child.off('exit', onExit));
