@@ -166,7 +166,7 @@ describe('agent-board demo', () => {
       writeHostFile(hostFile(home, id), {
         id, name: 'alice', room: 'demo', agent: 'demo', command: 'node', args: [], cwd: home,
         createdAt: at, updatedAt: at, heartbeatAt: at, lastOutputAt: null,
-        runnerPid: gone, runnerBootId: bootId() ?? undefined, childPid: pid, childStartTime: processStartTime(pid)! - 1000,
+        runnerPid: gone, runnerBootId: bootId() ?? undefined, childPid: pid, childStartTime: String(Number(processStartTime(pid)) - 1000),
         generation: 'g', status: 'running', cols: 80, rows: 24, exitCode: null, exitSignal: null, scrollback: 1000,
       });
       expect(ls().find((s) => s.name === 'alice')?.status).toBe('lost');
