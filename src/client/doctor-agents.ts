@@ -11,7 +11,7 @@ import type { Scheduler } from '../core/clock.js';
 import { kindNamed } from '../state/kind-files.js';
 import { homePath } from '../state/home.js';
 import { runTool, VERSION_TIMEOUT_MS, type Check } from './doctor-check.js';
-import { onPath } from './runner-spawn.js';
+import { findProgram } from '../state/process/find-program.js';
 import { fallbackBases, geminiRefusal } from './wiring-place.js';
 
 /** The agent kinds with a program of their own that doctor looks for. */
@@ -59,7 +59,7 @@ const WIRED: Record<(typeof DOCTOR_AGENTS)[number], string> = {
 
 async function agentCheck(name: (typeof DOCTOR_AGENTS)[number], env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check> {
   const program = kindNamed(name).command ?? name;
-  const exe = onPath(program, env);
+  const exe = findProgram(program, { env });
   if (!exe) return { check: name, status: 'warn', message: `${program} is not installed (not on PATH): new --agent ${name} cannot start`, fix: `install ${program}, or name yours with new --agent ${name} --command PATH` };
   // AGENT_BOARD_TEST_VERSION_TIMEOUT_MS: a test's hanging CLI need not take the full wait.
   const v = await runTool(exe, ['--version'], env, scheduler, Number(env.AGENT_BOARD_TEST_VERSION_TIMEOUT_MS) || VERSION_TIMEOUT_MS);

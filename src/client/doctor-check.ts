@@ -1,6 +1,6 @@
 /** One line of `agent-board doctor`, and the bounded way its checks run other programs. */
-import { spawn } from 'node:child_process';
 import type { Scheduler } from '../core/clock.js';
+import { runCommand } from '../state/process/run.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -30,37 +30,15 @@ export interface ToolResult {
 
 /**
  * Runs `cmd args` with stdin closed, never throwing and never longer than `timeoutMs`: then its
- * whole process group is killed (a program's own children would otherwise hold its output open).
+ * whole process group is ended (a program's own children would otherwise hold its output open),
+ * with no grace: a tool asked a question has nothing to save.
  */
-export function runTool(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, scheduler: Scheduler, timeoutMs = TOOL_TIMEOUT_MS): Promise<ToolResult> {
-  return new Promise((resolve) => {
-    const out = { stdout: '', stderr: '' };
-    let settled = false;
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const finish = (r: { ok: boolean; why?: string }) => {
-      if (settled) return;
-      settled = true;
-      timer.dispose();
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      resolve({ ...r, ...out });
-    };
-    const timer = scheduler.setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone: its exit is on the way
-      }
-      finish({ ok: false, why: `no answer within ${timeoutMs / 1000} s` });
-    }, timeoutMs);
-    child.stdout?.on('data', (b: Buffer) => (out.stdout = (out.stdout + b.toString('utf8')).slice(0, OUTPUT_LIMIT)));
-    child.stderr?.on('data', (b: Buffer) => (out.stderr = (out.stderr + b.toString('utf8')).slice(0, OUTPUT_LIMIT)));
-    child.on('error', (e: NodeJS.ErrnoException) => finish({ ok: false, why: e.code === 'ENOENT' ? 'not found' : e.message }));
-    // 'close': the output is all read. A child left behind holding it open is the timer's to end.
-    child.on('close', (code, signal) => {
-      const first = out.stderr.trim().split('\n')[0] ?? '';
-      if (code === 0) finish({ ok: true });
-      else finish({ ok: false, why: `${signal ? `killed by ${signal}` : `exit code ${code}`}${first ? `: ${first}` : ''}` });
-    });
-  });
+export async function runTool(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, scheduler: Scheduler, timeoutMs = TOOL_TIMEOUT_MS): Promise<ToolResult> {
+  const r = await runCommand(cmd, args, { env, group: true, timeoutMs, graceMs: 0, scheduler, stdout: { limit: OUTPUT_LIMIT }, stderr: { limit: OUTPUT_LIMIT } });
+  const out = { stdout: r.stdout, stderr: r.stderr };
+  if (r.timedOut) return { ok: false, why: `no answer within ${timeoutMs / 1000} s`, ...out };
+  if (r.error) return { ok: false, why: r.error.code === 'ENOENT' ? 'not found' : r.error.message, ...out };
+  if (r.code === 0) return { ok: true, ...out };
+  const first = r.stderr.trim().split('\n')[0] ?? '';
+  return { ok: false, why: `${r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`}${first ? `: ${first}` : ''}`, ...out };
 }

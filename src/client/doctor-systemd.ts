@@ -11,7 +11,8 @@ import { logoutVerdict, parseProperties, systemdBool, systemdEnvOff } from '../c
 import { readUserConfig } from '../state/config.js';
 import { runTool, type Check } from './doctor-check.js';
 import { configuredKillUserProcesses, lingerFile } from './logind-files.js';
-import { onPath, userManagerSocket } from './runner-spawn.js';
+import { findProgram } from '../state/process/find-program.js';
+import { userManagerSocket } from './runner-spawn.js';
 
 export async function logoutCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check> {
   const user = env.USER || os.userInfo().username;
@@ -28,7 +29,7 @@ export async function logoutCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler):
   if (socket && fs.existsSync(socket)) {
     const state = await runTool('systemctl', ['--user', 'is-system-running'], env, scheduler);
     // degraded (a failed unit) exits non-zero but the manager answers.
-    userManager = /^(running|degraded|starting|initializing|maintenance)\b/.test(state.stdout.trim()) && onPath('systemd-run', env) !== null;
+    userManager = /^(running|degraded|starting|initializing|maintenance)\b/.test(state.stdout.trim()) && findProgram('systemd-run', { env }) !== null;
   }
   const scopeWanted = !systemdEnvOff(env.AGENT_BOARD_SYSTEMD) && readUserConfig(env).config.systemdScope;
   return { check: 'logout', ...logoutVerdict({ logind, userManager, linger, killUserProcesses, scopeWanted }, user) };

@@ -20,7 +20,7 @@ import { DEMO_AGENT } from './demo-program.js';
 import { recognizeKind } from './recognize-kind.js';
 import { splitCommandLine } from './command-line.js';
 import { createSession, type NewSessionOptions } from './session-create.js';
-import { findExecutable } from './find-executable.js';
+import { findProgram } from '../state/process/find-program.js';
 import { shellQuote } from './ssh.js';
 import { createWorktreeSession } from './worktree-session.js';
 
@@ -145,7 +145,7 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
   }
   const badRoom = checkRoomName(room);
   if (badRoom) problems.push(badRoom);
-  if (folderOk && !findExecutable(argv[0]!, cwd)) {
+  if (folderOk && !findProgram(argv[0]!, { cwd })) {
     problems.push(own !== null && !command ? `${argv[0]} is not installed: install it, or pick another kind` : `command not found: ${argv[0]}`);
   }
   const repo = folderOk ? repositoryOf(cwd) : null;
@@ -198,7 +198,7 @@ export function kindChoices(cwd: string, registry: KindRegistry = kindRegistry()
   return [...registry.kinds.values()].map((k) => ({
     name: k.name,
     program: k.command,
-    installed: k.command === null || findExecutable(k.command, fs.existsSync(cwd) ? cwd : '/') !== null,
+    installed: k.command === null || findProgram(k.command, { cwd: fs.existsSync(cwd) ? cwd : '/' }) !== null,
   }));
 }
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { startDetached } from '../state/process/start.js';
 
 /**
  * Runs the board's `--notify-cmd` through the shell, detached (its own
@@ -9,12 +9,11 @@ import { spawn } from 'node:child_process';
  */
 export function runNotifyCommand(command: string, env: NodeJS.ProcessEnv, onFail: (why: string) => void): void {
   try {
-    const child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: 'ignore', env });
+    const child = startDetached('/bin/sh', ['-c', command], { env });
     child.once('error', (err) => onFail(err.message));
     child.once('exit', (code, signal) => {
       if (code !== 0) onFail(signal ? `killed by ${signal}` : `exit code ${code}`);
     });
-    child.unref();
   } catch (err) {
     onFail(err instanceof Error ? err.message : String(err));
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { KindRegistry } from '../core/agents/kind-rules.js';
 import { kindOfCommand } from '../core/agents/program-kind.js';
 import { kindRegistry } from '../state/kind-files.js';
-import { findExecutable } from './find-executable.js';
+import { findProgram } from '../state/process/find-program.js';
 
 /**
  * The agent kind a command line starts, for `new -- <program>` and the
@@ -12,7 +12,7 @@ import { findExecutable } from './find-executable.js';
  */
 export function recognizeKind(argv: readonly string[], cwd: string, registry: KindRegistry = kindRegistry()): string | null {
   if (argv.length === 0) return null;
-  const exe = findExecutable(argv[0]!, cwd);
+  const exe = findProgram(argv[0]!, { cwd });
   let real: string[] = [];
   try {
     if (exe) real = [fs.realpathSync(exe)];

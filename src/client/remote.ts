@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
 import type { Scheduler } from '../core/clock.js';
 import { NONE, type Disposable } from '../core/lifetime.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { asHostRecord, type SessionView } from '../state/host-store.js';
+import { startChild } from '../state/process/start.js';
+import { runCommand, type RunResult } from '../state/process/run.js';
+import { terminate } from '../state/process/terminate.js';
 import { RunnerConnection, type ConnectOptions } from './connection.js';
-import { childEnd, remoteFailure, sshArgv, stderrTail } from './ssh.js';
+import { childEnd, lastLine, remoteFailure, SSH_STDERR_KEEP, sshArgv, stderrTail, type ChildEnd } from './ssh.js';
 
 export { RemoteError } from './ssh.js';
 
@@ -49,8 +51,8 @@ export function parseHost(spec: string): RemoteHost {
 export async function connectRemote(host: string, ref: string, opts: ConnectOptions): Promise<RunnerConnection> {
   const { target } = parseHost(host);
   const { ChildStream } = await import('./ssh-stream.js');
-  const child = spawn('ssh', sshArgv(target, ['bridge', ref]), { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lastLine = stderrTail(child);
+  const child = startChild('ssh', sshArgv(target, ['bridge', ref]));
+  const tail = stderrTail(child);
   const ended = childEnd(child);
   try {
     return await RunnerConnection.over(new ChildStream(child, opts.scheduler), { ...opts, timeoutMs: opts.timeoutMs ?? REMOTE_HELLO_TIMEOUT_MS });
@@ -59,24 +61,18 @@ export async function connectRemote(host: string, ref: string, opts: ConnectOpti
     let grace: Disposable = NONE;
     const end = await Promise.race([ended, new Promise<null>((r) => (grace = opts.scheduler.setTimeout(() => r(null), SSH_END_GRACE_MS)))]);
     grace.dispose();
-    child.kill();
-    throw remoteFailure(host, end, lastLine(), `the session did not answer over ssh (${(err as Error).message})`);
+    // Ends itself with ssh (most often gone already): nothing to hold.
+    terminate(child, { scheduler: opts.scheduler });
+    throw remoteFailure(host, end, tail(), `the session did not answer over ssh (${(err as Error).message})`);
   }
 }
 
 /** The sessions on `host`, as `agent-board ls --json` there reports them. */
 export async function listRemote(host: string, scheduler: Scheduler): Promise<SessionView[]> {
   const { target } = parseHost(host);
-  const child = spawn('ssh', sshArgv(target, ['ls', '--json']), { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lastLine = stderrTail(child);
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (s: string) => (out += s));
-  const timer = scheduler.setTimeout(() => child.kill(), LIST_TIMEOUT_MS);
-  const end = await childEnd(child);
-  timer.dispose();
-  if (end.code !== 0) throw remoteFailure(host, end, lastLine(), `ls did not finish within ${LIST_TIMEOUT_MS / 1000} s`);
-  const sessions = parseList(out);
+  const r = await runCommand('ssh', sshArgv(target, ['ls', '--json']), { scheduler, timeoutMs: LIST_TIMEOUT_MS, stderr: SSH_STDERR_KEEP });
+  if (r.code !== 0) throw remoteFailure(host, endOf(r), lastLine(r.stderr), `ls did not finish within ${LIST_TIMEOUT_MS / 1000} s`);
+  const sessions = parseList(r.stdout);
   if (!sessions) throw new UserError(`${host}: agent-board ls --json printed something else than a session list`, EXIT.failure);
   return sessions;
 }
@@ -106,16 +102,13 @@ export const REMOTE_RUN_TIMEOUT_MS = 20_000;
 /** `agent-board args...` on `host`, `input` on its stdin; resolves with its stdout (when its exit code is one of `okCodes`), rejects with the one line it or ssh gave. */
 export async function runRemote(host: string, args: string[], scheduler: Scheduler, input = '', okCodes: readonly number[] = [0]): Promise<string> {
   const { target } = parseHost(host);
-  const child = spawn('ssh', sshArgv(target, args), { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lastLine = stderrTail(child);
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (s: string) => (out += s));
-  child.stdin.on('error', () => undefined); // EPIPE when ssh is gone: its exit says why
-  child.stdin.end(input);
-  const timer = scheduler.setTimeout(() => child.kill(), REMOTE_RUN_TIMEOUT_MS);
-  const end = await childEnd(child);
-  timer.dispose();
-  if (end.code === null || !okCodes.includes(end.code)) throw remoteFailure(host, end, lastLine(), `agent-board ${args[0] ?? ''} did not finish within ${REMOTE_RUN_TIMEOUT_MS / 1000} s`);
-  return out;
+  const r = await runCommand('ssh', sshArgv(target, args), { input, scheduler, timeoutMs: REMOTE_RUN_TIMEOUT_MS, stderr: SSH_STDERR_KEEP });
+  if (r.code === null || !okCodes.includes(r.code)) throw remoteFailure(host, endOf(r), lastLine(r.stderr), `agent-board ${args[0] ?? ''} did not finish within ${REMOTE_RUN_TIMEOUT_MS / 1000} s`);
+  return r.stdout;
+}
+
+/** How ssh ended, as remoteFailure reads it: one we ended for its time is told as such, whatever ssh made of the signal. */
+function endOf(r: RunResult): ChildEnd | null {
+  if (r.timedOut) return null;
+  return r.error ? { code: r.code, error: r.error } : { code: r.code };
 }

@@ -5,7 +5,7 @@
  * the login's scope; elsewhere (and when that fails) detached (setsid) as before. Deciding costs a
  * few stats and reads and no process: the manager's private socket, the linger flag, logind.conf.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Time } from '../core/clock.js';
@@ -18,6 +18,8 @@ import { configuredKillUserProcesses, lingerFile } from './logind-files.js';
 import { readHostFile } from '../state/host-store.js';
 import { hostFile, runnerLog } from '../state/paths.js';
 import { writing } from '../state/write-errors.js';
+import { findProgram } from '../state/process/find-program.js';
+import { startDetached } from '../state/process/start.js';
 
 /**
  * The user manager's own socket, there when systemd runs a manager for us (systemd(1), "--user").
@@ -28,20 +30,6 @@ export function userManagerSocket(env: NodeJS.ProcessEnv = process.env): string 
 }
 
 const exists = (file: string | null) => file !== null && fs.existsSync(file);
-
-/** A bare name on PATH, as the shell would find it. */
-export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  for (const dir of (env.PATH ?? '').split(':').filter(Boolean)) {
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      // not in this folder: the next one
-    }
-  }
-  return null;
-}
 
 export type ScopeChoice = { scope: true; systemdRun: string } | { scope: false; why: string };
 
@@ -54,7 +42,7 @@ export function scopeChoice(env: NodeJS.ProcessEnv = process.env): ScopeChoice {
   // where it is yes: without linger the scope helps only where logind is set to kill.
   if (!fs.existsSync(lingerFile(env)) && configuredKillUserProcesses(env) !== true) return { scope: false, why: 'linger is off' };
   if (!readUserConfig(env).config.systemdScope) return { scope: false, why: 'config.json: systemdScope false' };
-  const systemdRun = onPath('systemd-run', env);
+  const systemdRun = findProgram('systemd-run', { env });
   return systemdRun ? { scope: true, systemdRun } : { scope: false, why: 'systemd-run is not on PATH' };
 }
 
@@ -116,13 +104,7 @@ export function spawnRunner(start: RunnerStart, choice: ScopeChoice = scopeChoic
   });
 }
 
+/** In a session of its own (setsid: no controlling terminal, its own process group), not waited for. */
 function detached(command: string, args: readonly string[], start: RunnerStart, stderr: 'ignore' | number): ChildProcess {
-  const child = spawn(command, args, {
-    detached: true, // setsid: no controlling terminal, own process group
-    stdio: ['ignore', 'ignore', stderr],
-    cwd: start.record.cwd,
-    env: start.env,
-  });
-  child.unref();
-  return child;
+  return startDetached(command, args, { cwd: start.record.cwd, env: start.env, stderr });
 }

@@ -15,6 +15,7 @@ import { cannotWriteError, writing } from '../state/write-errors.js';
 import { readHostFile, writeHostFile } from '../state/host-store.js';
 import { hostFile, runnerLog, socketPath } from '../state/paths.js';
 import { ptyProblem, rebuildFix } from '../state/this-copy.js';
+import { sendSignal } from '../state/process/signal.js';
 import { sleep } from './client-time.js';
 import { RunnerConnection } from './connection.js';
 import { spawnRunner } from './runner-spawn.js';
@@ -105,13 +106,8 @@ async function waitForRunner(home: string, id: string, time: Time): Promise<void
  * (program and runner), and the start fails as if our own write had.
  */
 function unwritableStart(home: string, host: HostRecord, code: string): never {
-  for (const pid of [host.childPid ? -host.childPid : null, host.runnerPid]) {
-    if (!pid) continue;
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already: what we wanted
-    }
-  }
+  // Gone already is what we wanted; refused cannot be: we started both a moment ago.
+  if (host.childPid) sendSignal({ group: host.childPid }, 'SIGKILL');
+  if (host.runnerPid) sendSignal(host.runnerPid, 'SIGKILL');
   throw cannotWriteError("the session's record", hostFile(home, host.id), code);
 }

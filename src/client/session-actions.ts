@@ -5,10 +5,13 @@ import { checkSessionName } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { writing } from '../state/write-errors.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
-import { isPidAlive, isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../state/host-store.js';
+import { isPidAlive } from '../state/process/alive.js';
+import { sendSignal } from '../state/process/signal.js';
+import { KILL_SETTLE_MS, terminate } from '../state/process/terminate.js';
+import { waitGone, watchGone } from '../state/process/wait-gone.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
-import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
 import type { RunnerConnection } from './connection.js';
 import { connectSession } from './sessions.js';
@@ -25,13 +28,12 @@ import { removeWorktree } from './worktree-remove.js';
 /** After a signal that need not end the program, how long to wait to report whether it did. */
 const SIGNAL_SETTLE_MS = 500;
 /**
- * Once the kill's connection closed without an `exit`, how often to look whether the runner
- * process is gone (then nothing more can come, and kill says so at once instead of at its deadline).
+ * How long a runner asked to end its program may take to be done: the program's grace
+ * (TERMINATE_GRACE_MS, then the runner sends SIGKILL), and that kill's settling, after which
+ * the runner reports the exit and goes. kill waits this long for the `exit`; rm --force gives
+ * the runner this long to go before it kills the runner itself.
  */
-const RUNNER_GONE_POLL_MS = 50;
-/** How often rm --force and restart look whether a runner has gone. */
-const RUNNER_EXIT_POLL_MS = 50;
-const RESTART_POLL_MS = 20;
+const RUNNER_END_MS = TERMINATE_GRACE_MS + KILL_SETTLE_MS;
 
 export type KillOutcome =
   | { kind: 'exit'; code: number | null; signal: string | null; killed?: string }
@@ -47,8 +49,11 @@ export async function killSession(home: string, s: SessionView, time: Time, sign
     // Only a program of this boot that is still that program: after a reboot its pid is another process's.
     const orphan = leftoverProgram(s);
     if (orphan !== null) {
-      process.kill(-orphan, sig);
-      return { kind: 'signalled-orphan', signal: sig, pid: orphan };
+      // A name no platform knows is refused here, and its error thrown.
+      const sent = sendSignal({ group: orphan }, sig as NodeJS.Signals);
+      if (sent.kind === 'refused') throw sent.error;
+      if (sent.kind === 'sent') return { kind: 'signalled-orphan', signal: sig, pid: orphan };
+      // Gone since we looked: as if it had been gone then.
     }
     throw new UserError(`${s.name} is lost and its program is not running: nothing to kill; bring it back with: agent-board revive ${s.name} (or remove it: agent-board rm ${s.name})`, EXIT.sessionUnavailable);
   }
@@ -56,7 +61,7 @@ export async function killSession(home: string, s: SessionView, time: Time, sign
   try {
     // A plain terminate may take the whole grace period; another signal may not end it at all.
     const escalates = sig === 'SIGTERM' || sig === 'SIGKILL';
-    const exit = waitForExit(conn, escalates ? TERMINATE_GRACE_MS + 3000 : SIGNAL_SETTLE_MS, conn.hello.host.runnerPid ?? s.runnerPid);
+    const exit = waitForExit(conn, escalates ? RUNNER_END_MS : SIGNAL_SETTLE_MS, conn.hello.host.runnerPid ?? s.runnerPid);
     conn.send({ type: 'terminate', signal });
     const r = await exit;
     if (r.kind === 'error') throw new UserError(r.message, EXIT.usage);
@@ -91,10 +96,7 @@ function waitForExit(conn: RunnerConnection, timeoutMs: number, runnerPid: numbe
       }),
     );
     waiting.add(
-      conn.onClose(() => {
-        const gone = () => !isPidAlive(runnerPid) && (done({ kind: 'runner-gone' }), true);
-        if (!gone()) waiting.add(conn.scheduler.setInterval(gone, RUNNER_GONE_POLL_MS));
-      }),
+      conn.onClose(() => waiting.add(watchGone(() => isPidAlive(runnerPid), () => done({ kind: 'runner-gone' }), { scheduler: conn.scheduler }))),
     );
   });
 }
@@ -115,11 +117,11 @@ export async function removeSessionReporting(home: string, s: SessionView, time:
     if (!force) {
       throw new UserError(`${s.name} is still running; end it with: agent-board kill ${s.name} (or rm --force)`, EXIT.failure);
     }
-    // Stop the runner (it terminates its program first) and wait for it to go.
-    if (s.runnerPid) process.kill(s.runnerPid, 'SIGTERM');
-    const deadline = time.clock.now() + TERMINATE_GRACE_MS + 3000;
-    while (time.clock.now() < deadline && isPidAlive(s.runnerPid)) await sleep(time.scheduler, RUNNER_EXIT_POLL_MS);
-    if (isPidAlive(s.runnerPid)) process.kill(s.runnerPid!, 'SIGKILL');
+    // Stop the runner (it terminates its program first) and wait for it to go; killed if it does not.
+    if (s.runnerPid) {
+      const ended = await terminate(s.runnerPid, { scheduler: time.scheduler, graceMs: RUNNER_END_MS }).ended;
+      if (ended.kind === 'refused') throw ended.error;
+    }
   }
   // After the program is gone (nothing writes there any more), before the record goes (a failure leaves it to retry).
   const note = s.worktree ? await removeWorktree(s.worktree, discard) : null;
@@ -182,22 +184,15 @@ export async function restartSession(home: string, s: SessionView, time: Time): 
   }
   // A runner killed outright may leave its program running: end it too (only that program: after a reboot its pid is another's).
   const orphan = s.status === 'lost' ? leftoverProgram(s) : null;
-  if (orphan !== null) {
-    try {
-      process.kill(-orphan, 'SIGKILL');
-    } catch {
-      // gone meanwhile: what we wanted
-    }
-  }
-  const deadline = time.clock.now() + 3000;
+  // Gone meanwhile is what we wanted; refused cannot be (it is this session's program, so ours), and the new one starts either way.
+  if (orphan !== null) sendSignal({ group: orphan }, 'SIGKILL');
   // The old runner by its identity (boot and start time), not its pid alone: after a reboot that pid is another's.
+  // Its program ended, it goes within moments: given as long as a killed process has to be gone.
   const oldRunner = () => {
     const rec = readHostFile(hostFile(home, s.id));
     return rec !== null && isRunnerAlive(rec);
   };
-  while (time.clock.now() < deadline && oldRunner()) {
-    await sleep(time.scheduler, RESTART_POLL_MS);
-  }
+  await waitGone(oldRunner, KILL_SETTLE_MS, { scheduler: time.scheduler });
   writing("the session's last screen", finalScreenFile(home, s.id), () => fs.rmSync(finalScreenFile(home, s.id), { force: true }), 'restart it again');
   // The record as the old runner left it (its conversation id, say), else the view we were given.
   const { runnerAlive: _alive, heartbeatStale: _stale, ...old } = { ...s, ...readHostFile(hostFile(home, s.id)) };

@@ -17,7 +17,7 @@ import { ensurePrivateDir } from '../state/home.js';
 import { listSessions } from '../state/host-store.js';
 import { sessionDir } from '../state/paths.js';
 import { newConversation } from './conversation-launch.js';
-import { findExecutable } from './find-executable.js';
+import { findProgram } from '../state/process/find-program.js';
 import { startRunner } from './runner-start.js';
 import { geminiSystemLayer, wiringPlace, writeWiringFiles } from './wiring-place.js';
 
@@ -78,7 +78,7 @@ export async function createSession(home: string, opts: NewSessionOptions, time:
         systemLayer: kind.wiring === 'gemini' ? geminiSystemLayer() : undefined,
       })
     : { command: opts.command, args: opts.args, env: {}, files: {} as Record<string, string>, extraArgs: undefined, filesDir: undefined, hooksNote: undefined };
-  if (!findExecutable(launch.command, cwd)) {
+  if (!findProgram(launch.command, { cwd })) {
     const why = opts.words && kind.command !== null ? ` (the ${kind.name} agent's program: install it, or name another with --command)` : '';
     throw new UserError(`command not found: ${launch.command}${why}`, EXIT.usage);
   }

@@ -7,6 +7,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Duplex } from 'node:stream';
 import type { Scheduler } from '../core/clock.js';
+import { MutableDisposable } from '../core/lifetime.js';
+import { terminate, type Termination } from '../state/process/terminate.js';
 
 /** After stdin ended, how long ssh may take to close before we kill it (a wedged link must not hang us). */
 const CLOSE_GRACE_MS = 2000;
@@ -14,6 +16,8 @@ const CLOSE_GRACE_MS = 2000;
 /** The child's stdin and stdout as one stream; destroying it kills the child. */
 export class ChildStream extends Duplex {
   private stdoutEnded = false;
+  /** How ssh is being ended, once it is. */
+  private readonly ending = new MutableDisposable<Termination>();
 
   constructor(private readonly child: ChildProcess, private readonly scheduler: Scheduler) {
     // Not half-open: when the remote side ends, so do we, like a socket.
@@ -42,20 +46,20 @@ export class ChildStream extends Duplex {
 
   override _final(cb: (err?: Error | null) => void): void {
     this.child.stdin!.end();
-    this.killLater();
+    this.endLater();
     cb();
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     // ssh ended its output itself: let it exit, so its exit code can still be read.
-    if (this.stdoutEnded) this.killLater();
-    else this.child.kill();
+    if (this.stdoutEnded) this.endLater();
+    else this.ending.value = terminate(this.child, { scheduler: this.scheduler });
     cb(err);
   }
 
-  private killLater(): void {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const timer = this.scheduler.setTimeout(() => this.child.kill(), CLOSE_GRACE_MS);
-    this.child.once('exit', () => timer.dispose());
+  /** Its input is closed, which asks ssh to end: SIGTERM only if it has not within the grace. */
+  private endLater(): void {
+    if (this.ending.value) return;
+    this.ending.value = terminate(this.child, { scheduler: this.scheduler, signals: [], graceMs: CLOSE_GRACE_MS, killSignal: 'SIGTERM' });
   }
 }

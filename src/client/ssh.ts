@@ -47,19 +47,28 @@ export function childEnd(child: ChildProcess): Promise<ChildEnd> {
   });
 }
 
+/** What is kept of ssh's stderr: its end, where the line that says why it failed is. */
+export const SSH_STDERR_KEEP = { limit: 4096, keep: 'end' } as const;
+
 /** Keeps the end of a child's stderr; the returned function gives its last meaningful line. */
 export function stderrTail(child: ChildProcess): () => string {
   let tail = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (s: string) => {
-    tail = (tail + s).slice(-4096);
+    tail = (tail + s).slice(-SSH_STDERR_KEEP.limit);
   });
-  return () =>
-    tail
+  return () => lastLine(tail);
+}
+
+/** The last meaningful line of what ssh, or agent-board over there, wrote on stderr. */
+export function lastLine(stderr: string): string {
+  return (
+    stderr
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('(add --help')) // an older agent-board's commander hint says nothing about the failure
-      .pop() ?? '';
+      .pop() ?? ''
+  );
 }
 
 /** Every exit code of docs/cli.md: the remote agent-board's own is passed on as it is. */

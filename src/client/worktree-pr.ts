@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { WorktreeInfo } from '../core/worktree/worktree.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { git, gitComplaint } from '../state/git.js';
+import { findProgram } from '../state/process/find-program.js';
+import { runCommand } from '../state/process/run.js';
 import { uncommittedPaths } from './worktree-merge.js';
 
 /**
@@ -25,31 +25,11 @@ export interface PrResult {
   url: string;
 }
 
-/** `gh`'s path on PATH, or null. Looked up ourselves, so a missing gh changes nothing. */
-export function findGh(envPath = process.env.PATH ?? ''): string | null {
-  for (const dir of envPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const file = path.join(dir, 'gh');
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      // not here: the next folder on PATH
-    }
-  }
-  return null;
-}
-
-function runGh(gh: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(gh, args, { cwd, env: { ...process.env, GH_PROMPT_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+/** gh, with its prompts off (we have no terminal to answer them on); rejects only when it cannot be started. */
+async function runGh(gh: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await runCommand(gh, args, { cwd, env: { ...process.env, GH_PROMPT_DISABLED: '1' } });
+  if (r.error) throw r.error;
+  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The remote the base branch tracks, else `origin`, else the only remote. */
@@ -68,7 +48,8 @@ async function pushRemote(w: WorktreeInfo): Promise<string> {
 }
 
 export async function openPullRequest(w: WorktreeInfo, req: PrRequest): Promise<PrResult> {
-  const gh = findGh();
+  // Looked up ourselves, so a missing gh changes nothing.
+  const gh = findProgram('gh');
   if (!gh) {
     throw new UserError(`pr needs the GitHub CLI (gh), which is not on PATH: install it (https://cli.github.com), or push ${w.branch} and open the pull request yourself`, EXIT.ghMissing);
   }

@@ -10,11 +10,12 @@
  *
  *   node dist/demo/demo-agent.js [--name N] [--peer P] [--room R] [--work-ms MS]
  */
-import { execFile, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { findProgram } from '../state/process/find-program.js';
+import { startCommand, type Running } from '../state/process/run.js';
+import { realScheduler } from '../state/real-time.js';
 import { echoText, fit, oneLine, parseRecords, parseWake, quoted, replyTarget, replyText, wrap, type WakeCommand } from './demo-replies.js';
 
 const { values: opts } = parseArgs({
@@ -34,7 +35,8 @@ interface Turn {
   id: number;
   label: string;
   startedAt: number;
-  child: ChildProcess | null;
+  /** The agent-board command the turn runs, which its end cancels. */
+  child: Running | null;
   timer: NodeJS.Timeout | null;
 }
 
@@ -125,7 +127,7 @@ function setLabel(id: number, label: string): void {
 function endTurn(id: number, ...lines: string[]): void {
   if (!live(id)) return;
   if (turn!.timer) clearTimeout(turn!.timer);
-  turn!.child?.kill();
+  turn!.child?.dispose();
   turn = null;
   if (ticker) clearInterval(ticker);
   ticker = null;
@@ -143,17 +145,12 @@ function pause(id: number, ms: number): Promise<void> {
 
 /** agent-board as found on PATH (the runner appends ours), else the one next to this file. */
 function agentBoard(): string {
-  for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean)) {
-    const file = path.join(dir, 'agent-board');
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return fileURLToPath(new URL('../../bin/agent-board', import.meta.url));
+  return findProgram('agent-board') ?? fileURLToPath(new URL('../../bin/agent-board', import.meta.url));
 }
+
+/** How long one `agent-board chat` may take before the turn gives up on it (a loaded machine takes a second or two). */
+const COMMAND_TIMEOUT_MS = 20_000;
+const scheduler = realScheduler();
 
 interface Ran {
   code: number;
@@ -161,16 +158,14 @@ interface Ran {
   stderr: string;
 }
 
-function run(id: number, args: string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    // Our node stays findable for the script's `#!/usr/bin/env node`.
-    const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:${path.dirname(process.execPath)}` };
-    const child = execFile(agentBoard(), args, { env, encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-    if (live(id)) turn!.child = child;
-  });
+async function run(id: number, args: string[]): Promise<Ran> {
+  // Our node stays findable for the script's `#!/usr/bin/env node`.
+  const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:${path.dirname(process.execPath)}` };
+  const running = startCommand(agentBoard(), args, { env, timeoutMs: COMMAND_TIMEOUT_MS, scheduler });
+  if (live(id)) turn!.child = running;
+  const r = await running.result;
+  // Not started, or ended by a signal: 1, as a failure of its own would be.
+  return { code: r.error || r.code === null ? 1 : r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 const outputLines = (r: Ran) => `${r.stdout}${r.stderr}`.trim().split('\n').filter(Boolean).map((l) => `  ⎿ ${l}`);

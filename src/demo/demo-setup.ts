@@ -9,12 +9,13 @@ import type { Time } from '../core/clock.js';
 import { removeSession } from '../client/session-actions.js';
 import { DEMO_AGENT } from '../client/demo-program.js';
 import { createSession } from '../client/session-create.js';
-import { findExecutable } from '../client/find-executable.js';
 import { AGENT_KINDS } from '../core/agents/agent-kinds.js';
 import { DEMO_ROOM } from '../core/board/walkthrough.js';
 import { CONTINUE_COMMAND, loopGuard, roomOf } from '../core/chat/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { isPidAlive, listSessions } from '../state/host-store.js';
+import { leftoverProgram, listSessions } from '../state/host-store.js';
+import { findProgram } from '../state/process/find-program.js';
+import { sendSignal } from '../state/process/signal.js';
 import { readDemoMarks } from '../state/demo-state.js';
 import { roomConfigFile } from '../state/paths.js';
 import { readRoomConfig, writeRoomConfig } from '../state/rooms.js';
@@ -69,14 +70,10 @@ export async function setUpDemo(home: string, time: Time, cwd = process.cwd()): 
       return;
     }
     if (s) {
-      // Exited or lost: a fresh one (a lost session's program may still run: end it).
-      if (s.status === 'lost' && s.childPid && isPidAlive(s.childPid)) {
-        try {
-          process.kill(-s.childPid, 'SIGKILL');
-        } catch {
-          // gone meanwhile: what we wanted
-        }
-      }
+      // Exited or lost: a fresh one. A lost session's program may still run: end it (only that program:
+      // after a reboot its pid is another's). Gone meanwhile is what we wanted; refused cannot be (it is ours).
+      const orphan = s.status === 'lost' ? leftoverProgram(s) : null;
+      if (orphan !== null) sendSignal({ group: orphan }, 'SIGKILL');
       await removeSession(home, s, time);
     }
     await createSession(home, { name, agent, command, args, cwd, room: DEMO_ROOM, ...size }, time);
@@ -130,7 +127,7 @@ export async function demoOnFreshMachine(home: string, time: Time): Promise<void
   if (listSessions(home).length > 0 || fs.existsSync(path.dirname(roomConfigFile(home, DEMO_ROOM)))) return;
   // Ended with demo --stop: it ran here, and `agent-board demo` starts it again when wanted.
   if (readDemoMarks(home).stoppedAt) return;
-  if (AGENT_CLIS.some((c) => findExecutable(c, process.cwd()))) return;
+  if (AGENT_CLIS.some((c) => findProgram(c))) return;
   process.stdout.write(`no sessions yet and no agent CLI (${AGENT_CLIS.join(', ')}) on PATH: starting the demo (agent-board demo)\n`);
   process.stdout.write(demoReport(await setUpDemo(home, time)));
 }

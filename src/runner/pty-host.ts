@@ -10,6 +10,8 @@ import type * as NodePty from 'node-pty';
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
+import { sendSignal, type ProcessTarget } from '../state/process/signal.js';
+import { terminate, type Termination } from '../state/process/terminate.js';
 import { signalName, type ChildExit } from './child-exit.js';
 import { canWriteDirectly, holdReads, internalsOf, openMasterFd, slavePath, undoDecoding, type PtyInternals } from './pty-internals.js';
 import { PtyInput } from './pty-input.js';
@@ -44,7 +46,8 @@ export class PtyHost implements Disposable {
   private readonly pty: NodePty.IPty;
   private slaveFd: number | null = null;
   private readonly store = new DisposableStore();
-  private readonly killTimer = this.store.add(new MutableDisposable());
+  /** The terminate under way (its SIGKILL timer), ended by the exit. */
+  private readonly ending = this.store.add(new MutableDisposable<Termination>());
   private exited: ChildExit | null = null;
   private readonly exitEmitter = this.store.add(new Emitter<ChildExit>());
   /** Input is written to the master fd by us (pty-input.ts); false: node-pty's own write. */
@@ -128,7 +131,7 @@ export class PtyHost implements Disposable {
         if (last) this.outputEmitter.fire(last);
         this.closeSlave();
         this.input.clear();
-        this.killTimer.clear();
+        this.ending.clear();
         const sig = signalName(signal);
         this.exited = { code: sig ? null : exitCode, signal: sig };
         this.exitEmitter.fire(this.exited);
@@ -231,21 +234,17 @@ export class PtyHost implements Disposable {
     else this.syncSocketPause();
   }
 
-  /** Sends a signal to the child's whole process group (node-pty makes the child a group leader). */
+  /**
+   * Sends a signal to the child's whole process group (node-pty makes the child a group leader),
+   * or to the child alone when it left its group. False: gone (the exit event tells the rest).
+   */
   signal(sig: NodeJS.Signals): boolean {
     if (this.exited) return false;
-    try {
-      process.kill(-this.pty.pid, sig);
-      return true;
-    } catch {
-      // No such group (the child left it, or is gone): signal the child alone.
-      try {
-        process.kill(this.pty.pid, sig);
-        return true;
-      } catch {
-        return false; // gone: the exit event tells the rest
-      }
-    }
+    return sendSignal(this.group(), sig).kind === 'sent';
+  }
+
+  private group(): ProcessTarget {
+    return { group: this.pty.pid, orLeader: true };
   }
 
   /**
@@ -254,10 +253,8 @@ export class PtyHost implements Disposable {
    * is what every terminal program expects when its terminal goes away.
    */
   terminate(graceMs = TERMINATE_GRACE_MS): void {
-    if (this.exited || this.killTimer.value) return;
-    this.signal('SIGTERM');
-    this.signal('SIGHUP');
-    this.killTimer.value = this.scheduler.setTimeout(() => this.signal('SIGKILL'), graceMs);
+    if (this.exited || this.ending.value) return;
+    this.ending.value = terminate(this.group(), { scheduler: this.scheduler, signals: ['SIGTERM', 'SIGHUP'], graceMs, exited: this.onExit });
   }
 
   /** The terminal's foreground process group, from /proc (field 8 of stat). */

@@ -2,6 +2,7 @@
 import type { Scheduler } from '../core/clock.js';
 import { MutableDisposable, type Disposable } from '../core/lifetime.js';
 import { kindNamed } from '../state/kind-files.js';
+import { sendSignal } from '../state/process/signal.js';
 import { MIN_COLS } from '../core/protocol/protocol.js';
 
 /** What a redraw does to the PTY. */
@@ -42,11 +43,8 @@ export class Redraw implements Disposable {
     if (kindNamed(agent).jiggle === 'winch') {
       const pgrp = this.pty.foregroundGroup();
       if (pgrp) {
-        try {
-          process.kill(-pgrp, 'SIGWINCH');
-        } catch {
-          // The group just went away: nobody is left to redraw.
-        }
+        // Gone (the group just went away), or refused (a job run as another user, under sudo): nobody of ours to redraw.
+        sendSignal({ group: pgrp }, 'SIGWINCH');
       }
       return;
     }

@@ -3,8 +3,9 @@
  * How it ended is data (code, stdout, stderr); a missing git is one error
  * with its own exit code. Never a shell: arguments go as they are.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { EXIT, UserError } from './errors.js';
+import { runCommand, type RunResult } from './process/run.js';
+import { runCommandSync } from './process/run-sync.js';
 
 export interface GitResult {
   code: number;
@@ -34,28 +35,27 @@ export class GitMissingError extends UserError {
   }
 }
 
+/**
+ * What is kept of git's output: a whole diff or file list of any repository we would show; past
+ * it, the async call's output is cut and the sync call fails (ENOBUFS).
+ */
+const GIT_OUTPUT_LIMIT = 256 * 1024 * 1024;
+
 /** Runs git and waits; rejects only when git cannot be started (GitMissingError). */
-export function git(args: readonly string[], o: GitOptions): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: o.cwd, env: gitEnv(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new GitMissingError() : err));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    // A git that exits without reading its input (most do, fast) makes the write fail with EPIPE: how it ended is in `close`.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(o.input ?? '');
-  });
+export async function git(args: readonly string[], o: GitOptions): Promise<GitResult> {
+  const keep = { limit: GIT_OUTPUT_LIMIT };
+  return gitResult(await runCommand('git', args, { cwd: o.cwd, env: gitEnv(o.env), input: o.input ?? '', stdout: keep, stderr: keep }));
 }
 
 /** The same, synchronously (for the CLI's short calls). */
 export function gitSync(args: readonly string[], o: GitOptions): GitResult {
-  const r = spawnSync('git', args, { cwd: o.cwd, env: gitEnv(o.env), input: o.input ?? '', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (r.error && 'code' in r.error && r.error.code === 'ENOENT') throw new GitMissingError();
+  return gitResult(runCommandSync('git', args, { cwd: o.cwd, env: gitEnv(o.env), input: o.input ?? '', maxBuffer: GIT_OUTPUT_LIMIT }));
+}
+
+function gitResult(r: RunResult): GitResult {
+  if (r.error?.code === 'ENOENT') throw new GitMissingError();
   if (r.error) throw r.error;
-  return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+  return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** git's own first line of complaint, for a one-line error. */

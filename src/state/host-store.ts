@@ -1,7 +1,7 @@
 /**
  * The sessions' records on disk (sessions/<id>/host.json): written whole or not at all, read
  * back checked, and seen as a user should see them (a session whose runner is gone is `lost`).
- * Also whether a process is alive, and whether it is still the session's runner (its boot and
+ * Also whether a record's process is still the session's runner (its pid alive, its boot and
  * start time), which is what `lost` turns on.
  */
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import { effectiveStatus, heartbeatStale, type RunnerLiveness } from '../core/pr
 import type { HostRecord, SessionStatus } from '../core/protocol/host-record.js';
 import type { Clock } from '../core/clock.js';
 import { hostFile, sessionsDir } from './paths.js';
+import { isPidAlive, isZombie } from './process/alive.js';
 import { bootId, processStartTime } from './proc-identity.js';
 import { realClock } from './real-time.js';
 import { writeFileAtomic } from './write-errors.js';
@@ -55,33 +56,8 @@ export function readHostFile(file: string): HostRecord | null {
   }
 }
 
-/** Whether a process is there, a zombie counting as gone. */
-export function isPidAlive(pid: number | null): boolean {
-  if (!pid || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  return !isZombie(pid);
-}
-
-/**
- * A killed runner stays a zombie until its parent (init, since `new` is long
- * gone) reaps it, and kill(pid, 0) still answers for a zombie. Some inits
- * reap late (seconds) or never (a container whose pid 1 does not wait), so
- * on Linux we look at its state; elsewhere we cannot tell and say no.
- */
-export function isZombie(pid: number | null): boolean {
-  if (!pid || process.platform !== 'linux') return false;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const end = stat.lastIndexOf(')'); // the command name may hold spaces and parentheses
-    return stat.charAt(end + 2) === 'Z';
-  } catch {
-    return false; // gone, or no /proc: kill(pid, 0) already said what it could
-  }
-}
+/** Whether a process is alive (a zombie counting as gone): src/state/process/alive.ts, here too for the records' readers. */
+export { isPidAlive, isZombie };
 
 /** This boot's id, read once: a process never outlives its boot. Null off Linux. */
 let thisBoot: string | null | undefined;

@@ -5,10 +5,14 @@
  * Wake timings and the agents' working time are shortened through the demo
  * command's environment (the runners, and so the agents, inherit it).
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_KICKOFF, DEMO_MAX_HOPS } from '../../src/demo/demo-setup.js';
+import { isPidAlive, writeHostFile } from '../../src/state/host-store.js';
+import { hostFile, sessionDir } from '../../src/state/paths.js';
+import { bootId, processStartTime } from '../../src/state/proc-identity.js';
 import { cli, cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 
 const FAST = {
@@ -147,6 +151,35 @@ describe('agent-board demo', () => {
     expect(tail.map((m) => m.text)).toEqual(['/continue', 'resumed by human', DEMO_KICKOFF]);
     expect(ls().find((s) => s.name === 'alice')!.status).toBe('running');
     await waitOr('alice answers the new kickoff', () => agentMsgs().find((m) => m.from === 'alice' && m.id > tail[2]!.id), 45_000);
+  });
+
+  it("a lost demo session whose program's pid now names another process (reused, as after a reboot): that process is left alone", async () => {
+    // Another process of this boot, in a group of its own, where alice's program once was.
+    const other = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    try {
+      const pid = other.pid!;
+      await waitFor('its start time', () => processStartTime(pid) !== null);
+      const gone = spawnSync('true').pid; // a runner pid that is no longer there
+      const at = new Date().toISOString();
+      const id = 'd3adbeef';
+      fs.mkdirSync(sessionDir(home, id), { recursive: true, mode: 0o700 });
+      writeHostFile(hostFile(home, id), {
+        id, name: 'alice', room: 'demo', agent: 'demo', command: 'node', args: [], cwd: home,
+        createdAt: at, updatedAt: at, heartbeatAt: at, lastOutputAt: null,
+        runnerPid: gone, runnerBootId: bootId() ?? undefined, childPid: pid, childStartTime: String(Number(processStartTime(pid)) - 1000),
+        generation: 'g', status: 'running', cols: 80, rows: 24, exitCode: null, exitSignal: null, scrollback: 1000,
+      });
+      expect(ls().find((s) => s.name === 'alice')?.status).toBe('lost');
+      const r = cli(home, ['demo', '--no-board'], { env: FAST });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('started alice, bob, shell');
+      // A SIGKILL would show as its exit once our loop runs again (until then it is a zombie, which isPidAlive calls gone).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(other.signalCode).toBeNull();
+      expect(isPidAlive(pid)).toBe(true);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   it('demo --stop ends it whole in one line; a room the user shares is kept, and said so', async () => {
