@@ -66,10 +66,11 @@ class FakeFeed {
   constructor(sessions) {
     this.sessions = sessions;
   }
-  subscribe(fn) {
+  /** BoardFeed's change event (an Event<void>: a listener in, a Disposable out). */
+  onChange = (fn) => {
     this.subs.add(fn);
     return { dispose: () => this.subs.delete(fn) };
-  }
+  };
   onError() {
     return { dispose() {} };
   }

@@ -34,7 +34,7 @@ describe('LiveChatFeed', () => {
     await appendChat(home, 'r1', human('hello'));
     const f = open();
     let notified = 0;
-    f.subscribe(() => notified++);
+    f.onChange(() => notified++);
     f.watchRooms(['r1']);
     f.openRoom('r1');
     expect(f.chat?.room).toBe('r1');

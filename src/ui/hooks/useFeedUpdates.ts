@@ -25,7 +25,7 @@ export function useFeedUpdates(feed: BoardFeed, dispatch: (a: BoardAction) => vo
         setVersion((v) => v + 1);
       }
     };
-    const off = feed.subscribe(changed);
+    const off = feed.onChange(changed);
     changed(); // a change between the first render and the subscription
     return () => off.dispose();
   }, [feed, dispatch]);
