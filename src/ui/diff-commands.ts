@@ -4,7 +4,7 @@ import { unsentComments } from '../core/board/diff-board.js';
 import type { DiffAction } from '../core/board/board-types.js';
 import { commentPrompt } from '../core/board/diff-view.js';
 import { Command } from '../core/board/keybindings.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * The diff view's commands: `D` opens it and loads the selected session's

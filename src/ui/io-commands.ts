@@ -3,7 +3,7 @@ import { promptSummary } from '../core/board/board-prompt.js';
 import type { PromptResult } from '../core/board/board-types.js';
 import { selectedSession } from '../core/board/board-derived.js';
 import { sessionState } from '../core/session-state.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * The commands that talk to a session's runner from the board: a digit for

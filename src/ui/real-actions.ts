@@ -1,5 +1,5 @@
 /** The board's real actions (BoardActions of src/client/board-api.ts), through the same client library as the CLI. */
-import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
+import { chatIdentity, postChat, type ChatIdentity } from '../client/chat-participant.js';
 import type { Time } from '../core/clock.js';
 import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
 import { connectRemoteRow, killRemote, remoteOnly } from '../client/host-actions.js';

@@ -1,7 +1,7 @@
 /** The board's revive: every lost session brought back with one key (R), or on start when config.json says autoRevive; the outcome on the notice line. */
 import { reviveLine, type ReviveOutcome } from '../client/session-revive.js';
 import type { SessionView } from '../state/host-store.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * A lost session: what R revives and the banner counts. A row of another machine (the board's

@@ -1,5 +1,5 @@
 import { walkthroughShown } from '../core/board/walkthrough.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * h: the demo's walkthrough line goes, and the home remembers (it does not come back, after an

@@ -1,25 +1,13 @@
-import type { Dispatch } from 'react';
-import type { BoardAction, BoardState } from '../core/board/board-types.js';
+/**
+ * The commands that start, rename, kill, remove and attach to sessions (n, r, x, d, Enter): they
+ * call BoardActions (or leave the board to attach) and report the outcome to the state as a message.
+ */
 import { selectedSession } from '../core/board/board-derived.js';
 import type { KillOutcome } from '../client/session-actions.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
 import type { SessionView } from '../state/host-store.js';
-import type { BoardFeed } from '../client/board-api.js';
+import type { CommandContext } from './command-context.js';
 import { formInput } from './new-form-input.js';
-import type { BoardControl } from './contexts/ActionsContext.js';
-
-/**
- * The commands that act on sessions: they call BoardActions (or leave the
- * board to attach) and report the outcome to the state as a message.
- */
-export interface CommandContext {
-  state: BoardState;
-  /** The state after every action so far (one just dispatched included). */
-  getState(): BoardState;
-  dispatch: Dispatch<BoardAction>;
-  control: BoardControl;
-  feed: BoardFeed;
-}
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
