@@ -1,7 +1,7 @@
 /**
  * What the board needs from the outside world, as interfaces: the real ones
  * talk to runners (src/client/board-feed.ts, src/client/chat-feed.ts,
- * src/ui/real-actions.ts), tests hand in fakes through context. They live in
+ * src/client/board-actions/board-actions.ts), tests hand in fakes through context. They live in
  * the client, which makes the real ones; the board (src/ui) imports them.
  */
 import type { SendOutcome } from './durable-send.js';

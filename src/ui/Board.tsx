@@ -22,7 +22,7 @@ import { useFeedUpdates } from './hooks/useFeedUpdates.js';
 import { useNotices } from './hooks/useNotices.js';
 import './ink-frame-cache.js'; // before anything is drawn: Ink's frame built from the rows that changed
 import { useRawInput } from './ink-internals.js';
-import { SessionKeys } from './session-keys.js';
+import { SessionKeys } from '../client/board-actions/session-keys.js';
 
 export interface BoardProps {
   feed: BoardFeed;

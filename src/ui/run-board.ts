@@ -9,7 +9,7 @@ import { readDemoMarks, writeDemoMarks } from '../state/demo-state.js';
 import type { BoardState, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
-import { attachFromBoard } from './attach-from-board.js';
+import { attachFromBoard } from '../client/board-actions/attach-from-board.js';
 import { attachHintWanted } from '../client/attach.js';
 import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';

@@ -7,7 +7,7 @@ import { LiveBoardFeed } from '../../src/client/board-feed.js';
 import { UserError } from '../../src/state/errors.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { sessionsDir } from '../../src/state/paths.js';
-import { createBoardActions } from '../../src/ui/real-actions.js';
+import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { ROOT, cli, cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';

@@ -3,7 +3,7 @@ import type { SendOutcome } from '../../src/client/durable-send.js';
 import type { KillOutcome } from '../../src/client/session-actions.js';
 import type { ReviveOutcome } from '../../src/client/session-revive.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
-import { sessionIo } from '../../src/ui/session-io.js';
+import { sessionIo } from '../../src/client/board-actions/session-io.js';
 import { FakeRunner } from './fake-runner.js';
 import type { ChatRecord } from '../../src/core/chat/chat.js';
 import type { DiffModel } from '../../src/core/worktree/diff-model.js';
@@ -94,7 +94,7 @@ type Call =
 /**
  * Records each call; what it resolves with (or rejects with) is up to the
  * test. What talks to a runner (keys, prompts, explain) goes through the
- * board's real client code (src/ui/session-io.ts) to a FakeRunner per
+ * board's real client code (src/client/board-actions/session-io.ts) to a FakeRunner per
  * session, made on first use; `connect` may be replaced (to fail, say).
  */
 export class FakeActions implements BoardActions {
