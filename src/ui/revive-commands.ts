@@ -26,7 +26,7 @@ export function reviveSummary(outcomes: readonly ReviveOutcome[]): string {
  * revive is under way, each session's revive claim (src/state/revive-claim.ts) keeps it to one.
  */
 export function reviveLost(c: CommandContext, auto = false): void {
-  const lost = c.feed.sessions.filter(revivable);
+  const lost = c.sessions.filter(revivable);
   if (lost.length === 0) {
     if (!auto) c.dispatch({ type: 'message', text: 'no session is lost: nothing to revive' });
     return;

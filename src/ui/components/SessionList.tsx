@@ -13,8 +13,8 @@ import { SessionRow, useRowColumns } from './SessionRow.js';
 
 export interface SessionListProps {
   state: BoardState;
-  /** The feed's sessions, for what the state does not keep (activity, preview line). */
-  views: readonly SessionView[];
+  /** The feed's sessions the state is over. */
+  sessions: readonly SessionView[];
   rows: number;
   width: number;
 }
@@ -25,15 +25,14 @@ export interface SessionListProps {
  * only when what it shows did. Memoized itself: a change of the preview alone (the same state,
  * the same sessions) does not go through the rows at all.
  */
-export const SessionList = memo(function SessionList({ state, views, rows, width }: SessionListProps) {
+export const SessionList = memo(function SessionList({ state, sessions, rows, width }: SessionListProps) {
   useCountRender('list');
-  const byId = new Map(views.map((v) => [v.id, v]));
-  const vis = visibleSessions(state);
-  const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
+  const vis = visibleSessions(state, sessions);
+  const shown = vis.slice(state.scroll, state.scroll + rows);
   const { clock } = useTime();
   const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
   // The host column is there when any row is another machine's (the board's --host), even a filtered-out one.
-  const columns = useRowColumns(vis, width, views);
+  const columns = useRowColumns(vis, width, sessions);
   const counter = useContext(RenderCountContext);
   const built = useRef(new Map<string, { row: RowInput; line: string | null }>());
   if (vis.length === 0) {
