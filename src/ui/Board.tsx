@@ -20,7 +20,7 @@ import { useChatSync } from './hooks/useChatSync.js';
 import { useFeedErrors } from './hooks/useFeedErrors.js';
 import { useFeedSync } from './hooks/useFeedSync.js';
 import { useNotices } from './hooks/useNotices.js';
-import './ink-frame-cache.js'; // before anything is drawn: Ink's frame built from the rows that changed
+import './ink/frame-cache.js'; // before anything is drawn: Ink's frame built from the rows that changed
 
 export interface BoardProps {
   feed: BoardFeed;

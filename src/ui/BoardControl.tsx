@@ -13,7 +13,7 @@ import type { SessionView } from '../state/host-store.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';
 import { useBoardState } from './contexts/BoardStateContext.js';
 import { useTime } from './contexts/TimeContext.js';
-import { useRawInput } from './ink-internals.js';
+import { useRawInput } from './ink/internals.js';
 
 export interface BoardControlProps {
   actions: BoardActions;

@@ -17,7 +17,7 @@ import type { BoardLog } from '../client/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
-import { BOARD_INK_OPTIONS } from './ink-options.js';
+import { BOARD_INK_OPTIONS } from './ink/options.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
 import { ENTER_BOARD_SCREEN, LEAVE_BOARD_SCREEN, REENTER_BOARD_SCREEN } from './terminal-screen.js';

@@ -1,7 +1,7 @@
 /** Mounts the board (the real <Board/>) with fakes, in an emulated terminal. */
 import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
-import { BOARD_INK_OPTIONS } from '../../src/ui/ink-options.js';
+import { BOARD_INK_OPTIONS } from '../../src/ui/ink/options.js';
 import { RenderCountContext, type RenderCounter } from '../../src/ui/contexts/RenderCountContext.js';
 import type { BoardFeed } from '../../src/client/board-api.js';
 import type { BoardState } from '../../src/core/board/board-types.js';

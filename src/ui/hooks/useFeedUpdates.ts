@@ -8,7 +8,7 @@ import { useFeedSource } from '../contexts/FeedContext.js';
  * anything else (the preview) bumps the returned version.
  *
  * One update, because Ink draws every commit and then holds the next draw
- * back (src/ui/ink-options.ts): a second commit per change (a second
+ * back (src/ui/ink/options.ts): a second commit per change (a second
  * listener, or an effect that copies the list into the state) drew nothing
  * new first and the real change later, with the header behind the rows.
  */

@@ -3,7 +3,7 @@ import { findDetachKey } from '../../core/terminal/detach-key.js';
 import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
 import { useNoticesSource } from '../contexts/NoticesContext.js';
-import { useRawInput } from '../ink-internals.js';
+import { useRawInput } from '../ink/internals.js';
 
 /**
  * Type-through (`i`): while the board types into a session, every key Ink
