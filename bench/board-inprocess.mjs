@@ -66,10 +66,11 @@ class FakeFeed {
   constructor(sessions) {
     this.sessions = sessions;
   }
-  subscribe(fn) {
+  /** BoardFeed's change event (an Event<void>: a listener in, a Disposable out). */
+  onChange = (fn) => {
     this.subs.add(fn);
     return { dispose: () => this.subs.delete(fn) };
-  }
+  };
   onError() {
     return { dispose() {} };
   }
@@ -133,9 +134,9 @@ export async function inProcessRender({ sessions, cols, rows }) {
     ink = await import('ink');
     React = await import('react');
     ({ Board } = await dist('ui', 'Board.js'));
-    ({ BOARD_INK_OPTIONS: inkOptions } = await dist('ui', 'ink-options.js'));
+    ({ BOARD_INK_OPTIONS: inkOptions } = await dist('ui', 'ink', 'options.js'));
     ({ RenderCountContext } = await dist('ui', 'contexts', 'RenderCountContext.js'));
-    ({ frameCache } = await dist('ui', 'ink-frame-cache.js'));
+    ({ frameCache } = await dist('ui', 'ink', 'frame-cache.js'));
     realTime = await dist('state', 'real-time.js');
     helperThreads = await dist('ui', 'helper-threads.js');
     if (savedEnv === undefined) delete process.env.NODE_ENV;

@@ -70,7 +70,7 @@ class In extends PassThrough {
 
 const at = new Date().toISOString();
 const view = { id: 'b1', name: 'bench', agent: 'shell', command: 'sh', args: [], cwd: wtPath, createdAt: at, updatedAt: at, heartbeatAt: at, lastOutputAt: at, runnerPid: 1, childPid: 2, generation: 'g', status: 'running', activity: 'idle', cols: 80, rows: 24, exitCode: null, exitSignal: null, scrollback: 0, runnerAlive: true, worktree };
-const feed = { sessions: [view], preview: null, subscribe: () => () => {}, setPreview() {}, dispose() {} };
+const feed = { sessions: [view], preview: null, onChange: () => ({ dispose() {} }), onError: () => ({ dispose() {} }), setPreview() {}, dispose() {} };
 const actions = { diff: async (s) => (await worktreeDiff(s.worktree)).model };
 
 async function openOnce() {

@@ -38,7 +38,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       import('../ui/run-board.js'),
       import('../client/board-feed.js'),
       import('../client/chat-feed.js'),
-      import('../ui/real-actions.js'),
+      import('../client/board-actions/board-actions.js'),
       import('../client/board-log.js'),
       import('../client/remote-feed.js'),
       import('../client/remote-chat.js'),

@@ -1,13 +1,13 @@
 /**
  * What the board needs from the outside world, as interfaces: the real ones
  * talk to runners (src/client/board-feed.ts, src/client/chat-feed.ts,
- * src/ui/real-actions.ts), tests hand in fakes through context. They live in
+ * src/client/board-actions/board-actions.ts), tests hand in fakes through context. They live in
  * the client, which makes the real ones; the board (src/ui) imports them.
  */
 import type { SendOutcome } from './durable-send.js';
 import type { KillOutcome } from './session-actions.js';
 import type { ReviveOutcome } from './session-revive.js';
-import type { Disposable, Event } from '../core/lifetime.js';
+import type { Event } from '../core/lifetime.js';
 import type { ChatEvent, ChatRecord } from '../core/chat/chat.js';
 import type { DiffModel } from '../core/worktree/diff-model.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
@@ -43,8 +43,8 @@ export interface BoardFeed {
   readonly sessions: readonly SessionView[];
   /** The preview of the session last passed to setPreview, once it has arrived. */
   readonly preview: PreviewScreen | null;
-  /** Called after any change to sessions or preview (coalesced); the Disposable unsubscribes. */
-  subscribe(fn: () => void): Disposable;
+  /** Fires after any change to sessions or preview, at most once a frame (src/client/frame-throttle.ts). */
+  readonly onChange: Event<void>;
   /** What went wrong inside the feed (it carries on). */
   readonly onError: Event<FeedError>;
   /** Which session the preview follows (null: none). */
@@ -82,8 +82,8 @@ export interface ChatFeed {
   watchRooms(rooms: readonly string[]): void;
   /** The room whose messages `chat` holds (null: none). */
   openRoom(room: string | null): void;
-  /** Called after any change (coalesced); the Disposable unsubscribes. */
-  subscribe(fn: () => void): Disposable;
+  /** Fires after any change (coalesced). */
+  readonly onChange: Event<void>;
   dispose(): void;
 }
 
@@ -145,8 +145,8 @@ export type Notice = { kind: 'attention'; ids: readonly string[] } | { kind: 'me
  * the sessions for as long as the board runs, attaches included, and rings.
  */
 export interface BoardNotices {
-  /** Notices from now on; those that came while nobody listened (during an attach) first. The Disposable unsubscribes. */
-  subscribe(fn: (n: Notice) => void): Disposable;
+  /** Notices from now on; those that came while nobody listened (during an attach) first. */
+  readonly onNotice: Event<Notice>;
   /** The rows the board marks now: the user looked at the others. */
   unseen(ids: readonly string[]): void;
   /** The session the user is typing into from the board (null: none): as for an attach, it does not ring. */

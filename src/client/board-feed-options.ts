@@ -5,7 +5,7 @@ import type { TermSize } from '../core/protocol/size.js';
 /**
  * One frame of a 60 Hz screen: a change the feed hears reaches its subscribers at once when
  * the last notification is a frame old, else when it is (so the board draws at most once per
- * frame, however many runners push). The board's Ink throttle is shorter (src/ui/ink-options.ts).
+ * frame, however many runners push). The board's Ink throttle is shorter (src/ui/ink/options.ts).
  */
 export const FRAME_MS = 16;
 

@@ -2,7 +2,7 @@
 import type { Clock, Scheduler } from '../core/clock.js';
 import { feedTuning, type BoardFeedOptions, type FeedTuning } from './board-feed-options.js';
 import { SessionsFolder, watchSessionsFolder } from './feed-folder.js';
-import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
+import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Event } from '../core/lifetime.js';
 import { HEARTBEAT_STALE_MS, effectiveStatus } from '../core/protocol/host-status.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
 import type { TermSize } from '../core/protocol/size.js';
@@ -100,9 +100,8 @@ export class LiveBoardFeed implements BoardFeed {
     return this.previewer.screen;
   }
 
-  subscribe(fn: () => void): Disposable {
-    return this.changes.event(fn);
-  }
+  /** The sessions or the preview changed: at once after a quiet spell, then at most once per notifyMs. */
+  readonly onChange: Event<void> = (fn) => this.changes.event(fn);
 
   /** A callback of the feed threw, or a runner sent what cannot be read: the detail for the board log. */
   readonly onError: Event<FeedError> = (fn) => this.errors.event(fn);

@@ -1,7 +1,7 @@
 /** The board's chat data (the real ChatFeed of src/client/board-api.ts): the rooms' messages and paused banners. */
 import fs from 'node:fs';
 import type { Scheduler } from '../core/clock.js';
-import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable } from '../core/lifetime.js';
+import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { checkRoomName, loopGuard, type ChatRecord } from '../core/chat/chat.js';
 import { ChatCursor } from '../state/chat-store.js';
 import { chatFile } from '../state/paths.js';
@@ -11,7 +11,7 @@ import type { ChatFeed, RoomChat } from './board-api.js';
 export interface ChatFeedOptions {
   /** The read, notify and poll timers (the board's start hands an unref'd one: a poll must not hold a process). */
   scheduler: Scheduler;
-  /** Subscribers hear of changes at most this often (ms). */
+  /** onChange fires at most this often (ms). */
   notifyMs?: number;
   /** Events in a room's folder come in bursts (a post writes the chat, the lock, the guard cache): read once, this long after the first (ms). */
   readMs?: number;
@@ -126,9 +126,8 @@ export class LiveChatFeed implements ChatFeed {
     this.notify(); // `chat` is another room's now
   }
 
-  subscribe(fn: () => void): Disposable {
-    return this.changes.event(fn);
-  }
+  /** A room's messages or the paused rooms changed (at most once per notifyMs). */
+  readonly onChange: Event<void> = (fn) => this.changes.event(fn);
 
   dispose(): void {
     this.disposed = true;

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CONTINUE_COMMAND, DEFAULT_ROOM, MAX_CHAT_TEXT, type ChatRecord } from '../core/chat/chat.js';
 import { UserError } from '../state/errors.js';
-import { chatIdentity, formatRecord, postChat, readerName, readRoom, roomFor } from './chat.js';
+import { chatIdentity, formatRecord, postChat, readerName, readRoom, roomFor } from './chat-participant.js';
 
 /**
  * The chat as MCP tools, for agents that prefer tools to shell commands. The

@@ -38,7 +38,7 @@ export function remoteRoom(room: string): { host: string; room: string } | null 
 
 /**
  * One host's rows, each the object it was last time while it shows the same (the far side sends
- * whole lists, and a row is drawn again only when its object changes: src/ui/components/SessionRow.tsx).
+ * whole lists, and a row is drawn again only when its object changes: src/ui/components/SessionList.tsx).
  */
 export function hostRows(h: HostRows, before: readonly SessionView[] = []): SessionView[] {
   const old = new Map(before.map((r) => [r.id, r]));

@@ -7,7 +7,7 @@
  * remote rooms are paused comes with each machine's session list (src/cli/commands/feed.ts).
  */
 import type { Scheduler } from '../core/clock.js';
-import { DisposableStore, Emitter, MutableDisposable, type Disposable } from '../core/lifetime.js';
+import { DisposableStore, Emitter, MutableDisposable, type Event } from '../core/lifetime.js';
 import { asChatRecord, loopGuard, type ChatRecord } from '../core/chat/chat.js';
 import { EXIT, UserError } from '../state/errors.js';
 import type { ChatFeed, ChatPosted, RoomChat } from './board-api.js';
@@ -23,7 +23,8 @@ export interface RemoteRooms {
   readonly pausedRooms: readonly string[];
   /** Whether `host` says which rooms are paused (an older agent-board there does not). */
   knowsPaused(host: string): boolean;
-  subscribe(fn: () => void): Disposable;
+  /** The remote rooms' pauses (or anything else of the feed) may have changed. */
+  readonly onChange: Event<void>;
 }
 
 /** One remote command: `agent-board args...` on `host` (tests pass a fake). */
@@ -46,8 +47,8 @@ export class HostsChatFeed implements ChatFeed {
   ) {
     this.store.add(this.changes);
     this.store.add(this.poll);
-    this.store.add(local.subscribe(() => this.update(true)));
-    if (remote) this.store.add(remote.subscribe(() => this.update(false)));
+    this.store.add(local.onChange(() => this.update(true)));
+    if (remote) this.store.add(remote.onChange(() => this.update(false)));
   }
 
   /** This machine's paused rooms, then those of the remote rooms on the board paused there. */
@@ -82,9 +83,8 @@ export class HostsChatFeed implements ChatFeed {
     this.read();
   }
 
-  subscribe(fn: () => void): Disposable {
-    return this.changes.event(fn);
-  }
+  /** The paused rooms or the open room's messages changed. */
+  readonly onChange: Event<void> = (fn) => this.changes.event(fn);
 
   dispose(): void {
     this.epoch++;
@@ -117,7 +117,7 @@ export class HostsChatFeed implements ChatFeed {
     );
   }
 
-  /** The paused rooms again, and the open remote room's pause; subscribers hear when either changed (or `always`). */
+  /** The paused rooms again, and the open remote room's pause; onChange fires when either changed (or `always`). */
   private update(always: boolean): void {
     const remote = (this.remote?.pausedRooms ?? []).filter((r) => this.watchedRemote.has(r));
     const next = [...this.local.pausedRooms, ...remote];

@@ -6,7 +6,7 @@
  * `agent-board bridge` over ssh, as a local one is through its socket.
  */
 import type { Time } from '../core/clock.js';
-import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
+import { DisposableStore, Emitter, type Event } from '../core/lifetime.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed, FeedError, PreviewScreen } from './board-api.js';
 import { FeedErrors } from './feed-errors.js';
@@ -69,7 +69,7 @@ export class MultiHostFeed implements BoardFeed {
     });
     for (const d of [this.changes, this.errors, this.notifier, this.remotePreview]) this.store.add(d);
     // The local feed has its own frame throttle: its changes go on at once.
-    this.store.add(local.subscribe(() => this.errors.guard('a subscriber', () => this.changes.fire())));
+    this.store.add(local.onChange(() => this.errors.guard('a subscriber', () => this.changes.fire())));
     // One by one: a host that fails at once (no ssh) reports while the others are still being made.
     for (const host of hosts) {
       const changed = () => this.errors.guard('a host change', () => this.hostChanged(host));
@@ -113,9 +113,8 @@ export class MultiHostFeed implements BoardFeed {
     return this.selected !== null && isRemoteKey(this.selected) ? this.remotePreview.screen : this.local.preview;
   }
 
-  subscribe(fn: () => void): Disposable {
-    return this.changes.event(fn);
-  }
+  /** Any machine's sessions, or the preview, changed (the local feed's at once: it has its own frame throttle). */
+  readonly onChange: Event<void> = (fn) => this.changes.event(fn);
 
   readonly onError: Event<FeedError> = (fn) => {
     const both = new DisposableStore();

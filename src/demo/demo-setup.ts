@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chatIdentity, postChat, readRoom } from '../client/chat.js';
+import { chatIdentity, postChat, readRoom } from '../client/chat-participant.js';
 import type { Time } from '../core/clock.js';
 import { removeSession } from '../client/session-actions.js';
 import { DEMO_AGENT } from '../client/demo-program.js';

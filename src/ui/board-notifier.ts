@@ -1,6 +1,6 @@
 /** The board's notifier: rings, the notify command and the row marks, for as long as the board runs. */
 import { runNotifyCommand } from '../client/notify-command.js';
-import { Emitter, type Disposable } from '../core/lifetime.js';
+import { Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
@@ -37,7 +37,7 @@ export class BoardNotifier implements BoardNotices, Disposable {
 
   constructor(private readonly o: BoardNotifierOptions) {
     this.osc = oscNotifyFor(o.env);
-    this.offFeed = o.feed.subscribe(() => this.look());
+    this.offFeed = o.feed.onChange(() => this.look());
     this.look(); // the first look only remembers
   }
 
@@ -47,13 +47,14 @@ export class BoardNotifier implements BoardNotices, Disposable {
     this.watch.attached = id;
   }
 
-  subscribe(fn: (n: Notice) => void): Disposable {
+  /** Notices from now on, those held while nobody listened (an attach) first. */
+  readonly onNotice: Event<Notice> = (fn) => {
     const d = this.notices.event(fn);
     const queued = this.queue;
     this.queue = [];
     for (const n of queued) fn(n);
     return d;
-  }
+  };
 
   /** A line for the footer from elsewhere on the board (the board log that cannot be written), held while nobody listens. */
   say(text: string, error: boolean): void {

@@ -3,7 +3,8 @@ import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
 import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
 import { reviveLost } from './revive-commands.js';
-import { attachSelected, confirmKill, openNewForm, removeSelected, submitForm, type CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
+import { attachSelected, confirmKill, openNewForm, removeSelected, submitForm } from './lifecycle-commands.js';
 import { hideWalkthrough } from './walkthrough-commands.js';
 
 /** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */

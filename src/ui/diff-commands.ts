@@ -4,7 +4,7 @@ import { unsentComments } from '../core/board/diff-board.js';
 import type { DiffAction } from '../core/board/board-types.js';
 import { commentPrompt } from '../core/board/diff-view.js';
 import { Command } from '../core/board/keybindings.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * The diff view's commands: `D` opens it and loads the selected session's
@@ -15,10 +15,10 @@ import type { CommandContext } from './session-commands.js';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] || 'failed';
 
-const viewOf = (c: CommandContext, id: string | undefined) => (id ? (c.feed.sessions.find((s) => s.id === id) ?? null) : null);
+const viewOf = (c: CommandContext, id: string) => c.sessions.find((s) => s.id === id) ?? null;
 
 export function openDiff(c: CommandContext): void {
-  const s = viewOf(c, selectedSession(c.state)?.id);
+  const s = selectedSession(c.state, c.sessions);
   if (!s) return;
   if (!s.worktree) return c.dispatch({ type: 'message', text: `${s.name} has no worktree: D reviews sessions started with new --worktree` });
   c.dispatch({ type: 'open-diff', id: s.id, name: s.name });

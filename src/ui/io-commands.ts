@@ -3,7 +3,7 @@ import { promptSummary } from '../core/board/board-prompt.js';
 import type { PromptResult } from '../core/board/board-types.js';
 import { selectedSession } from '../core/board/board-derived.js';
 import { sessionState } from '../core/session-state.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * The commands that talk to a session's runner from the board: a digit for
@@ -13,11 +13,11 @@ import type { CommandContext } from './session-commands.js';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] || 'failed';
 
-const viewOf = (c: CommandContext, id: string | undefined) => (id ? (c.feed.sessions.find((s) => s.id === id) ?? null) : null);
+const viewOf = (c: CommandContext, id: string) => c.sessions.find((s) => s.id === id) ?? null;
 
 /** A digit, typed into the selected session when it waits for an answer (its dialog is in the preview); else nothing. */
 export function answerDialog(c: CommandContext, digit: string): void {
-  const s = viewOf(c, selectedSession(c.state)?.id);
+  const s = selectedSession(c.state, c.sessions);
   if (!s || sessionState(s) !== 'waiting') return;
   c.control.keys.to(s).write(digit);
   c.dispatch({ type: 'message', text: `typed ${digit} into ${s.name}` });

@@ -1,7 +1,7 @@
 /** The board's revive: every lost session brought back with one key (R), or on start when config.json says autoRevive; the outcome on the notice line. */
 import { reviveLine, type ReviveOutcome } from '../client/session-revive.js';
 import type { SessionView } from '../state/host-store.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * A lost session: what R revives and the banner counts. A row of another machine (the board's
@@ -26,7 +26,7 @@ export function reviveSummary(outcomes: readonly ReviveOutcome[]): string {
  * revive is under way, each session's revive claim (src/state/revive-claim.ts) keeps it to one.
  */
 export function reviveLost(c: CommandContext, auto = false): void {
-  const lost = c.feed.sessions.filter(revivable);
+  const lost = c.sessions.filter(revivable);
   if (lost.length === 0) {
     if (!auto) c.dispatch({ type: 'message', text: 'no session is lost: nothing to revive' });
     return;

@@ -6,10 +6,10 @@ import type { RunnerConnection } from '../client/connection.js';
 import { terminalIdentity } from '../client/tty-identity.js';
 import { boardReducer, initialBoardState } from '../core/board/board-state.js';
 import { readDemoMarks, writeDemoMarks } from '../state/demo-state.js';
-import type { BoardState, NewFields } from '../core/board/board-types.js';
+import type { BoardView, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
-import { attachFromBoard } from './attach-from-board.js';
+import { attachFromBoard } from '../client/board-actions/attach-from-board.js';
 import { attachHintWanted } from '../client/attach.js';
 import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
@@ -17,7 +17,7 @@ import type { BoardLog } from '../client/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
-import { BOARD_INK_OPTIONS } from './ink-options.js';
+import { BOARD_INK_OPTIONS } from './ink/options.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
 import { ENTER_BOARD_SCREEN, LEAVE_BOARD_SCREEN, REENTER_BOARD_SCREEN } from './terminal-screen.js';
@@ -57,9 +57,9 @@ export interface RunBoardOptions {
 export async function runBoard(o: RunBoardOptions): Promise<void> {
   const { stdin, stdout } = o;
   const connect = o.connect ?? ((s: SessionView) => sessionConnector(o.home, s, o.time));
-  let state: BoardState | undefined;
+  let view: BoardView<SessionView> | undefined;
   // The demo's walkthrough line, unless the home remembers it was hidden (src/state/demo-state.ts).
-  const first = initialBoardState({ walkthroughHidden: readDemoMarks(o.home).walkthroughDismissed === true });
+  const first = { sessions: [], state: initialBoardState({ walkthroughHidden: readDemoMarks(o.home).walkthroughDismissed === true }) };
   stdout.write(ENTER_BOARD_SCREEN);
   const gate = new RingGate(stdout);
   // Three reads of /proc: the same for every attach of this board run.
@@ -73,7 +73,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
     for (;;) {
       // An attach starts connecting when the board is asked to leave, while Ink takes itself down.
       let early: { id: string; conn: Promise<RunnerConnection> } | null = null;
-      const left = await showBoard(o, first, notifier, state, (id) => {
+      const left = await showBoard(o, first, notifier, view, (id) => {
         const s = o.feed.sessions.find((x) => x.id === id);
         if (!s) return;
         const conn = connect(s)();
@@ -81,7 +81,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
         early = { id, conn };
       });
       if (!left || left.req.kind === 'quit') return;
-      state = left.state;
+      view = left.view;
       const id = left.req.id;
       const s = o.feed.sessions.find((x) => x.id === id);
       const started = early as { id: string; conn: Promise<RunnerConnection> } | null;
@@ -107,7 +107,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
         : { text: 'that session is gone', error: true };
       notifier.attached(null);
       gate.reset();
-      state = boardReducer(state, { type: 'message', ...msg });
+      view = { ...view, state: boardReducer(view.state, { type: 'message', ...msg }, view.sessions) };
       stdout.write(REENTER_BOARD_SCREEN);
     }
   } finally {
@@ -119,7 +119,8 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
 
 interface Left {
   req: LeaveRequest;
-  state: BoardState;
+  /** The board as it left: its state, and the feed's list it was over. */
+  view: BoardView<SessionView>;
   typeahead: string;
 }
 
@@ -136,9 +137,9 @@ function preconnected(first: Promise<RunnerConnection> | null, connect: () => Pr
 
 async function showBoard(
   o: RunBoardOptions,
-  first: BoardState,
+  first: BoardView<SessionView>,
   notices: BoardNotifier,
-  initialState: BoardState | undefined,
+  initialView: BoardView<SessionView> | undefined,
   leavingToAttach: (id: string) => void,
 ): Promise<Left | null> {
   let left = null as Left | null;
@@ -152,12 +153,12 @@ async function showBoard(
       newDefaults: o.newDefaults,
       detachLabel: o.detachKey.label,
       detachKey: o.detachKey,
-      initialState: initialState ?? first,
+      initialView: initialView ?? first,
       // Only as the board first starts: coming back from an attach, what is lost waits for R.
-      autoRevive: o.autoRevive === true && initialState === undefined,
+      autoRevive: o.autoRevive === true && initialView === undefined,
       rememberWalkthroughHidden: () => writeDemoMarks(o.home, { walkthroughDismissed: true }),
-      onLeave: (req, state, typeahead) => {
-        left = { req, state, typeahead };
+      onLeave: (req, view, typeahead) => {
+        left = { req, view, typeahead };
       },
       // At the key: the hello's round trip overlaps the board's last render and Ink's exit.
       onLeaving: (req) => {

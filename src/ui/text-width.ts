@@ -1,7 +1,9 @@
 /**
  * Terminal cell widths, enough for the board: wide East Asian characters and
  * emoji take two cells, combining marks none. Used to cut text to a column
- * count exactly (Ink would add an ellipsis, and wrap otherwise).
+ * count exactly (Ink would add an ellipsis, and wrap otherwise). The same
+ * cutting over another measure of a character: `textMeasure` (the session
+ * list measures as Ink does: src/ui/ink/ink-width.ts).
  */
 
 const WIDE: readonly [number, number][] = [
@@ -19,56 +21,73 @@ export function cellWidth(cp: number): number {
 /** Printable ASCII: a cell per character (most of what the board measures, every frame). */
 const ASCII = /^[\x20-\x7e]*$/;
 
-export function textWidth(s: string): number {
-  if (ASCII.test(s)) return s.length;
-  let w = 0;
-  for (const c of s) w += cellWidth(c.codePointAt(0)!);
-  return w;
-}
-
-/** The longest start of `s` that fits in `width` cells. */
-export function cut(s: string, width: number): string {
-  if (ASCII.test(s)) return s.slice(0, Math.max(0, width));
-  let w = 0;
-  let out = '';
-  for (const c of s) {
-    const cw = cellWidth(c.codePointAt(0)!);
-    if (w + cw > width) break;
-    w += cw;
-    out += c;
-  }
-  return out;
-}
-
-/** `s` cut or padded with spaces to exactly `width` cells; `ellipsis` marks a cut. */
-export function fit(s: string, width: number, ellipsis = false): string {
-  if (width <= 0) return '';
-  const w = textWidth(s);
-  if (w <= width) return s + ' '.repeat(width - w);
-  const kept = ellipsis ? cut(s, width - 1) + '…' : cut(s, width);
-  return kept + ' '.repeat(width - textWidth(kept));
-}
-
 /** Words give way to an ellipsis only this far back: a longer last word is cut inside it. */
 const WORD_SLACK = 0.4;
 
-/**
- * `s` as it fits in `width` cells, for prose (a row's last line, a dialog's
- * question, a message): when it is longer, cut after its last whole word
- * that fits, with an ellipsis, so no word is shown half; a last word longer
- * than a good part of the width (a path, a URL) is cut inside, ellipsis too.
- */
-export function cutWords(s: string, width: number): string {
-  if (textWidth(s) <= width) return s;
-  if (width <= 1) return cut(s, width);
-  const head = cut(s, width - 1);
-  // Where the cut fell: between words (the next character is a space) or inside one.
-  const between = /\s/.test(s.charAt(head.length)) || /\s$/.test(head);
-  const wordStart = between ? head.length : head.search(/\S*$/);
-  const kept = wordStart > 0 && textWidth(head.slice(wordStart)) <= width * WORD_SLACK ? head.slice(0, wordStart) : head;
-  // No dangling separator or second ellipsis before ours: `chat… (` ends as `chat…`.
-  return kept.replace(/[\s…·,;:(\[{\-–—]+$/u, '') + '…';
+/** Texts cut and fitted to cells, by one measure of a character (a code point, as a string). */
+export interface TextMeasure {
+  width(s: string): number;
+  /** The longest start of `s` that fits in `width` cells. */
+  cut(s: string, width: number): string;
+  /** `s` cut or padded with spaces to exactly `width` cells; `ellipsis` marks a cut. */
+  fit(s: string, width: number, ellipsis?: boolean): string;
+  /**
+   * `s` as it fits in `width` cells, for prose (a row's last line, a dialog's
+   * question, a message): when it is longer, cut after its last whole word
+   * that fits, with an ellipsis, so no word is shown half; a last word longer
+   * than a good part of the width (a path, a URL) is cut inside, ellipsis too.
+   */
+  cutWords(s: string, width: number): string;
 }
+
+/** The cutting and fitting of text-width.ts over `charWidth` (printable ASCII is a cell a character whatever it says). */
+export function textMeasure(charWidth: (c: string) => number): TextMeasure {
+  const width = (s: string): number => {
+    if (ASCII.test(s)) return s.length;
+    let w = 0;
+    for (const c of s) w += charWidth(c);
+    return w;
+  };
+  const cut = (s: string, cells: number): string => {
+    if (ASCII.test(s)) return s.slice(0, Math.max(0, cells));
+    let w = 0;
+    let out = '';
+    for (const c of s) {
+      const cw = charWidth(c);
+      if (w + cw > cells) break;
+      w += cw;
+      out += c;
+    }
+    return out;
+  };
+  const fit = (s: string, cells: number, ellipsis = false): string => {
+    if (cells <= 0) return '';
+    const w = width(s);
+    if (w <= cells) return s + ' '.repeat(cells - w);
+    const kept = ellipsis ? cut(s, cells - 1) + '…' : cut(s, cells);
+    return kept + ' '.repeat(cells - width(kept));
+  };
+  const cutWords = (s: string, cells: number): string => {
+    if (width(s) <= cells) return s;
+    if (cells <= 1) return cut(s, cells);
+    const head = cut(s, cells - 1);
+    // Where the cut fell: between words (the next character is a space) or inside one.
+    const between = /\s/.test(s.charAt(head.length)) || /\s$/.test(head);
+    const wordStart = between ? head.length : head.search(/\S*$/);
+    const kept = wordStart > 0 && width(head.slice(wordStart)) <= cells * WORD_SLACK ? head.slice(0, wordStart) : head;
+    // No dangling separator or second ellipsis before ours: `chat… (` ends as `chat…`.
+    return kept.replace(/[\s…·,;:(\[{\-–—]+$/u, '') + '…';
+  };
+  return { width, cut, fit, cutWords };
+}
+
+/** The terminal's measure (cellWidth). */
+const terminal = textMeasure((c) => cellWidth(c.codePointAt(0)!));
+
+export const textWidth = terminal.width;
+export const cut = terminal.cut;
+export const fit = terminal.fit;
+export const cutWords = terminal.cutWords;
 
 /**
  * A screen's row in a narrower pane: when it is wider, cut so an ellipsis takes the pane's last

@@ -1,12 +1,12 @@
 import { walkthroughShown } from '../core/board/walkthrough.js';
-import type { CommandContext } from './session-commands.js';
+import type { CommandContext } from './command-context.js';
 
 /**
  * h: the demo's walkthrough line goes, and the home remembers (it does not come back, after an
  * attach or on another board). Only while it shows: h means nothing else on the list.
  */
 export function hideWalkthrough(c: CommandContext): void {
-  if (!walkthroughShown(c.state)) return;
+  if (!walkthroughShown(c.state.walkthroughHidden, c.sessions)) return;
   c.dispatch({ type: 'hide-walkthrough' });
   try {
     c.control.rememberWalkthroughHidden?.();

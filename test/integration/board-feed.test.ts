@@ -7,7 +7,7 @@ import { LiveBoardFeed } from '../../src/client/board-feed.js';
 import { UserError } from '../../src/state/errors.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { sessionsDir } from '../../src/state/paths.js';
-import { createBoardActions } from '../../src/ui/real-actions.js';
+import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { ROOT, cli, cliAsync, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { REAL_TIME } from '../helpers/real-time.js';
@@ -46,7 +46,7 @@ describe('LiveBoardFeed: the session list', () => {
   it('a session made by `agent-board new` elsewhere appears within a second; one removed with rm --force vanishes within a second', async () => {
     const f = open();
     let notified = 0;
-    f.subscribe(() => notified++);
+    f.onChange(() => notified++);
     expect(f.sessions).toEqual([]);
     const made = await cliAsync(home, ['new', '--name', 'late', '--', 'sleep', '60']);
     expect(made.code).toBe(0);
@@ -133,7 +133,7 @@ describe('LiveBoardFeed: the session list', () => {
       const f = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler, notifyMs });
       try {
         let n = 0;
-        f.subscribe(() => n++);
+        f.onChange(() => n++);
         f.setPreview(id);
         await waitFor('flowing', () => /line \d+/.test(screenText(f)), 2000);
         n = 0;
@@ -285,7 +285,7 @@ const want = Number(env.FEED_WANT);
 const feed = new LiveBoardFeed(env.FEED_HOME, { clock: realClock, scheduler: realScheduler({ unref: true }) });
 let notifications = 0;
 let lastChange = Date.now();
-feed.subscribe(() => { notifications++; lastChange = Date.now(); });
+feed.onChange(() => { notifications++; lastChange = Date.now(); });
 if (env.FEED_PREVIEW) feed.setPreview(env.FEED_PREVIEW);
 const deadline = Date.now() + Number(env.FEED_WAIT_MS);
 // Settled: every session listed, and past "starting" (a silent program turns idle by its bytes ~2 s after

@@ -42,7 +42,7 @@ describe('LiveBoardFeed: pushed state', () => {
       const mark = `MARK-${n}`;
       // Looked at in the notification itself: what the board would draw, and the file at that moment.
       const seen = new Promise<{ ms: number; file: string | undefined }>((resolve) => {
-        const sub = f.subscribe(() => {
+        const sub = f.onChange(() => {
           if (row()?.previewLine !== mark) return;
           sub.dispose();
           resolve({ ms: performance.now() - t0, file: fileLine(id) });
@@ -68,7 +68,7 @@ describe('LiveBoardFeed: pushed state', () => {
     await waitFor('connected', () => row()?.runnerAlive && row()?.previewLine === 'READY');
     // The one way this feed could learn of a change but the push: a watch on the sessions folder. Close it.
     const renamed = new Promise<void>((resolve) => {
-      const sub = f.subscribe(() => {
+      const sub = f.onChange(() => {
         if (row()?.name !== 'after') return;
         sub.dispose();
         resolve();

@@ -1,5 +1,5 @@
 /**
- * The frame cache (src/ui/ink-frame-cache.ts) is in the bundled board too: bundled as
+ * The frame cache (src/ui/ink/frame-cache.ts) is in the bundled board too: bundled as
  * scripts/bundle.mjs bundles the CLI (Ink inside the bundle), the cache must wrap the Output
  * class the bundle's own Ink draws with. It once found Ink's output.js by a path worked out at
  * run time, which esbuild cannot follow: the bundle then patched a second copy read from disk,
@@ -23,7 +23,7 @@ const ENTRY = `
 import { EventEmitter } from 'node:events';
 import React from 'react';
 import { render, Text } from 'ink';
-import { frameCache } from ${JSON.stringify(path.join(ROOT, 'src', 'ui', 'ink-frame-cache.ts'))};
+import { frameCache } from ${JSON.stringify(path.join(ROOT, 'src', 'ui', 'ink', 'frame-cache.ts'))};
 class Out extends EventEmitter {
   isTTY = true; columns = 40; rows = 10;
   write(_d, cb, cb2) { (typeof cb === 'function' ? cb : cb2)?.(); return true; }

@@ -10,7 +10,7 @@ import { appendChat, readChat } from '../../src/state/chat-store.js';
 import { UserError } from '../../src/state/errors.js';
 import { chatFile } from '../../src/state/paths.js';
 import { writeRoomConfig } from '../../src/state/rooms.js';
-import { createBoardActions } from '../../src/ui/real-actions.js';
+import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 
@@ -34,7 +34,7 @@ describe('LiveChatFeed', () => {
     await appendChat(home, 'r1', human('hello'));
     const f = open();
     let notified = 0;
-    f.subscribe(() => notified++);
+    f.onChange(() => notified++);
     f.watchRooms(['r1']);
     f.openRoom('r1');
     expect(f.chat?.room).toBe('r1');

@@ -33,7 +33,7 @@ describe('the demo agent on the board', () => {
     const row = () => f.sessions.find((s) => s.id === id);
     await waitFor('bob idle at his prompt', () => row()?.runnerAlive && sessionState(row()!) === 'idle' && row()?.previewLine?.includes('? for shortcuts'), 15_000);
     const seen: { state: string; line: string }[] = [];
-    f.subscribe(() => {
+    f.onChange(() => {
       const s = row();
       if (s) seen.push({ state: sessionState(s), line: s.previewLine ?? '' });
     });

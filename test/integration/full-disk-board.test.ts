@@ -53,7 +53,7 @@ function fillWithAgedRecord(rec: HostRecord): void {
 /** Watches `id`'s status on every change of the feed, for `ms`: every status it showed. */
 async function statusesFor(f: LiveBoardFeed, id: string, ms: number): Promise<Set<string>> {
   const seen = new Set<string>([find(f, id).status]);
-  const sub = f.subscribe(() => seen.add(find(f, id).status));
+  const sub = f.onChange(() => seen.add(find(f, id).status));
   await new Promise((r) => setTimeout(r, ms));
   sub.dispose();
   seen.add(find(f, id).status);

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBoardActions } from '../../src/ui/real-actions.js';
+import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { cli, destroyHome, makeHome, ROOT, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 

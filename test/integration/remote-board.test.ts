@@ -14,7 +14,7 @@ import { MultiHostFeed } from '../../src/client/remote-feed.js';
 import { roomOf } from '../../src/core/chat/chat.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { reviveLine } from '../../src/client/session-revive.js';
-import { createBoardActions } from '../../src/ui/real-actions.js';
+import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { revivable } from '../../src/ui/revive-commands.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';

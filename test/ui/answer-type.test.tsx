@@ -1,7 +1,7 @@
 /**
  * Answering a waiting session's dialog with a digit, and typing into a
  * session from the board (i ... Ctrl-\). Keys go through the board's real
- * client code (src/ui/session-io.ts, session-input.ts) to a fake runner per
+ * client code (src/client/board-actions/session-io.ts, session-input.ts) to a fake runner per
  * session (test/ui/fakes.ts), which records what it was sent.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,9 +1,11 @@
 /**
- * Texts shaped as ASCII for Ink's measure (src/ui/ascii-shape.ts): the board's screen is the
- * same, cell for cell, with the shaping and without it (rows in every state, marked, picked and
- * selected; preview lines of box drawing, accents, arrows, and the ones that cannot be shaped:
- * wide, combining, emoji), and what Ink measures is ASCII: a row's glyphs and a preview line of
- * box drawing reach Ink's Output as `x`s (a row's glyphs not at all: src/ui/list-lines.ts), the real characters put back only in the frame.
+ * Texts shaped as ASCII for Ink's measure (src/ui/ink/ascii-shape.ts): a shaped text draws what
+ * Ink draws of the same text as a plain <Text>, cell for cell (a preview line at its pane's width
+ * and cut narrower; runs of styled parts: a row's marker run, the preview's title, the header's
+ * counts and the footer's hints, where they fit and where Ink cuts them; box drawing, accents,
+ * arrows, and the ones that cannot be shaped: wide, combining, emoji), and what Ink measures is
+ * ASCII: a row's glyphs and a preview line of box drawing reach Ink's Output as `x`s (a row's
+ * glyphs not at all: src/ui/ink/list-lines.ts), the real characters put back only in the frame.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
@@ -13,16 +15,18 @@ import './no-ci.js'; // before anything loads Ink
 vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
+import { Box, render, Text } from 'ink';
+import type { ReactElement } from 'react';
 import InkOutput from '../../node_modules/ink/build/output.js';
-import { asciiShape, asciiShaping, unshape } from '../../src/ui/ascii-shape.js';
+import { asciiShape, unshape } from '../../src/ui/ink/ascii-shape.js';
+import { ShapedLine, ShapedRun, type RunPart } from '../../src/ui/ink/ShapedText.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { FakeFeed, screen, session } from './fakes.js';
-import { cells, eventually } from './harness.js';
+import { cells, eventually, FakeStdin, FakeStdout } from './harness.js';
 import { mountBoard, type Mounted } from './mount.js';
 
 let m: Mounted | null = null;
 afterEach(async () => {
-  asciiShaping.enabled = true;
   await m?.unmount();
   m = null;
 });
@@ -33,11 +37,6 @@ const rows = (): SessionView[] => [
   session({ name: 'alpha', activity: 'busy', previewLine: 'compiling ████░░ 33%' }),
   session({ name: 'beta', activity: 'waiting', previewLine: '│ > Do you want to proceed? ❯ 1. Yes │' }),
   session({ name: 'gamma', activity: 'idle', previewLine: 'naïve café' }),
-  session({ name: 'delta', status: 'starting', activity: undefined }),
-  session({ name: 'eps', status: 'exited', exitCode: 0 }),
-  session({ name: 'zeta', status: 'exited', exitCode: 2 }),
-  session({ name: 'eta', status: 'lost' }),
-  session({ name: 'a-name-much-longer-than-the-column-is', activity: 'busy', previewLine: 'ok' }),
 ];
 
 const PREVIEW = [
@@ -60,34 +59,69 @@ function feedOf(): FakeFeed {
   return f;
 }
 
-/** The screen after marking and moving, with the shaping on or off. */
-async function draw(enabled: boolean, cols: number, rowsN: number): Promise<string[]> {
-  asciiShaping.enabled = enabled;
-  m = mountBoard(feedOf(), { cols, rows: rowsN });
-  await eventually(m.out, () => expect(m!.out.text()).toContain('plain ascii line'));
-  m.stdin.press(' '); // alpha picked
-  m.stdin.press('j'); // beta selected
-  await eventually(m.out, () => expect(m!.out.lines()[0]).toContain('marked'));
-  await sleep(60); // Ink's held-back draw, if any
-  await m.out.flush();
-  const got = cells(m.out);
-  await m.unmount();
-  m = null;
+/** The cells of `node` drawn by Ink in a terminal of `cols` x `lines`. */
+async function draw(node: ReactElement, cols: number, lines: number): Promise<string[]> {
+  const out = new FakeStdout(cols, lines + 1);
+  const ink = render(node, { stdin: new FakeStdin() as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false });
+  await sleep(40);
+  await out.flush();
+  const got = cells(out);
+  ink.unmount();
+  await ink.waitUntilExit();
   return got;
 }
 
-describe('texts shaped as ASCII for Ink', () => {
-  it('draw the same screen side by side at 200x50', async () => {
-    const on = await draw(true, 200, 50);
-    const off = await draw(false, 200, 50);
-    expect(on).toEqual(off);
-  });
+const plainRun = (parts: readonly RunPart[], wrap?: 'truncate-end') => (
+  <Text wrap={wrap}>
+    {parts.map((p, i) => (p.color || p.bold || p.dimColor ? <Text key={i} color={p.color} bold={p.bold} dimColor={p.dimColor}>{p.text}</Text> : p.text))}
+  </Text>
+);
 
-  it('draw the same screen stacked at 80x24', async () => {
-    const on = await draw(true, 80, 24);
-    const off = await draw(false, 80, 24);
-    expect(on).toEqual(off);
-  });
+/** Runs as the board draws them: a row's marker run, the preview's title, the header's counts, the footer's hints. */
+const RUNS: readonly RunPart[][] = [
+  [{ text: '›', color: 'cyan', bold: true }, { text: '*', color: 'cyan', bold: true }, { text: '◐', color: 'yellow' }, { text: ' ' }],
+  [{ text: '── alpha ', dimColor: true }, { text: '(busy)', color: 'yellow', bold: true }, { text: ' claude 80x24 ', dimColor: true }],
+  [{ text: 'agent-board', bold: true }, { text: ' 3 sessions' }, { text: '  ' }, { text: '◆', color: 'magenta', bold: true }, { text: ' 1 waiting' }, { text: '  ' }, { text: '●', color: 'green' }, { text: ' 2 idle' }],
+  [{ text: '↑↓ select  Enter attach  → more  ? help  q quit', dimColor: true }],
+  [{ text: 'Ça marche: déjà vu ✓ ✗ ◆ → ← ↑ ↓', color: 'green' }],
+  [{ text: 'wide 日本 and 👍 emoji ☔', color: 'red' }],
+];
+
+describe('texts shaped as ASCII for Ink', () => {
+  for (const width of [80, 24]) {
+    it(`a preview line draws as a plain <Text wrap="truncate-end"> does, ${width} wide`, async () => {
+      const column = (line: (l: string) => ReactElement) => (
+        <Box flexDirection="column" width={width}>
+          {PREVIEW.map((l, i) => (
+            <Box key={i} width={width} height={1}>
+              {line(l)}
+            </Box>
+          ))}
+        </Box>
+      );
+      const shaped = await draw(column((l) => <ShapedLine line={l} width={width} />), width + 10, PREVIEW.length);
+      const plain = await draw(column((l) => <Text wrap="truncate-end">{l}</Text>), width + 10, PREVIEW.length);
+      expect(shaped).toEqual(plain);
+    });
+
+    it(`a run of styled parts draws as plain <Text>s do, where it fits and where Ink cuts it, ${width} wide`, async () => {
+      const column = (run: (parts: RunPart[], fits: boolean) => ReactElement) => (
+        <Box flexDirection="column" width={width}>
+          {RUNS.map((parts, i) => {
+            const fits = parts.reduce((w, p) => w + p.text.length, 0) <= width;
+            return (
+              <Box key={i} width={width} height={1}>
+                {run(parts, fits)}
+              </Box>
+            );
+          })}
+        </Box>
+      );
+      const shaped = await draw(column((parts, fits) => <ShapedRun parts={parts} fits={fits} wrap="truncate-end" />), width + 10, RUNS.length);
+      const plain = await draw(column((parts) => plainRun(parts, 'truncate-end')), width + 10, RUNS.length);
+      expect(shaped).toEqual(plain);
+    });
+  }
 
   it('reach Ink as ASCII: the rows\' glyphs and the preview lines that can be shaped', async () => {
     const written: string[] = [];
@@ -113,7 +147,7 @@ describe('texts shaped as ASCII for Ink', () => {
       // ... and Ink measured their shapes.
       expect(frame).toContain('x'.repeat(32));
       expect(frame).toContain('xa marche: dxjx vu, xguillemetsx, xx x');
-      // The rows' glyphs do not reach Ink at all: the list is one text of blanks (src/ui/list-lines.ts).
+      // The rows' glyphs do not reach Ink at all: the list is one text of blanks (src/ui/ink/list-lines.ts).
       // What cannot be shaped goes as it is.
       expect(frame).toContain('漢字 and ascii mixed');
       expect(frame).toContain('e\u0301te\u0301 combining');

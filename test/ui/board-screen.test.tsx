@@ -49,6 +49,13 @@ describe('the board at 80x24', () => {
     expect(out.lines()[22]).toBe('Enter attach  n new  x kill  d remove  r rename  / filter  ? help  q quit');
   });
 
+  it('draws the sessions the feed already has in its very first frame, never an empty board before them', async () => {
+    m = mountBoard(new FakeFeed(fourSessions()), { cols: 80, rows: 24 });
+    const out = m.out;
+    await eventually(out, () => expect(out.lines()[0]).toContain('5 sessions'));
+    expect(out.written).not.toContain('No sessions yet.');
+  });
+
   it("cuts a row's last line after a whole word, with an ellipsis, never inside one", async () => {
     const spinner = '⠙ Reading the chat… (0s · esc to interrupt)';
     m = mountBoard(new FakeFeed([session({ name: 'bob', agent: 'demo', activity: 'busy', previewLine: spinner })]), { cols: 60, rows: 24 });

@@ -3,7 +3,7 @@ import type { SendOutcome } from '../../src/client/durable-send.js';
 import type { KillOutcome } from '../../src/client/session-actions.js';
 import type { ReviveOutcome } from '../../src/client/session-revive.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
-import { sessionIo } from '../../src/ui/session-io.js';
+import { sessionIo } from '../../src/client/board-actions/session-io.js';
 import { FakeRunner } from './fake-runner.js';
 import type { ChatRecord } from '../../src/core/chat/chat.js';
 import type { DiffModel } from '../../src/core/worktree/diff-model.js';
@@ -11,7 +11,7 @@ import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, NewSessionPlan, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
 import type { NewKind } from '../../src/core/board/board-types.js';
-import { Emitter, NEVER, toDisposable, type Disposable, type Event } from '../../src/core/lifetime.js';
+import { Emitter, NEVER, type Event } from '../../src/core/lifetime.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import type { BoardLog } from '../../src/client/board-log.js';
 
@@ -52,15 +52,12 @@ export class FakeFeed implements BoardFeed {
   sessions: readonly SessionView[];
   preview: PreviewScreen | null = null;
   previewFor: (string | null)[] = [];
-  private subs = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
 
   constructor(sessions: SessionView[] = []) {
     this.sessions = sessions;
   }
-  subscribe(fn: () => void): Disposable {
-    this.subs.add(fn);
-    return toDisposable(() => this.subs.delete(fn));
-  }
+  readonly onChange: Event<void> = this.changes.event;
   /** Errors a test makes the feed report (fireError). */
   private readonly errors = new Emitter<FeedError>();
   readonly onError: Event<FeedError> = this.errors.event;
@@ -71,10 +68,7 @@ export class FakeFeed implements BoardFeed {
     this.previewFor.push(id);
   }
   dispose(): void {
-    this.subs.clear();
-  }
-  get subscribers(): number {
-    return this.subs.size;
+    this.changes.dispose();
   }
 
   setSessions(sessions: SessionView[]): void {
@@ -86,7 +80,7 @@ export class FakeFeed implements BoardFeed {
     this.notify();
   }
   notify(): void {
-    for (const fn of this.subs) fn();
+    this.changes.fire();
   }
 }
 
@@ -100,7 +94,7 @@ type Call =
 /**
  * Records each call; what it resolves with (or rejects with) is up to the
  * test. What talks to a runner (keys, prompts, explain) goes through the
- * board's real client code (src/ui/session-io.ts) to a FakeRunner per
+ * board's real client code (src/client/board-actions/session-io.ts) to a FakeRunner per
  * session, made on first use; `connect` may be replaced (to fail, say).
  */
 export class FakeActions implements BoardActions {
@@ -196,7 +190,7 @@ export class FakeChatFeed implements ChatFeed {
   private open: string | null = null;
   private readonly records = new Map<string, ChatRecord[]>();
   private readonly paused = new Set<string>();
-  private readonly subs = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
   private cache: RoomChat | null = null;
 
   get chat(): RoomChat | null {
@@ -212,12 +206,9 @@ export class FakeChatFeed implements ChatFeed {
     this.open = room;
     this.notify();
   }
-  subscribe(fn: () => void): Disposable {
-    this.subs.add(fn);
-    return toDisposable(() => this.subs.delete(fn));
-  }
+  readonly onChange: Event<void> = this.changes.event;
   dispose(): void {
-    this.subs.clear();
+    this.changes.dispose();
   }
 
   /** Appends records to a room (ids and times filled in when not given). */
@@ -240,7 +231,7 @@ export class FakeChatFeed implements ChatFeed {
     this.notify();
   }
   notify(): void {
-    for (const fn of this.subs) fn();
+    this.changes.fire();
   }
 }
 

@@ -29,7 +29,7 @@ describe('a feed callback that throws', () => {
     fakeSession(home, 'alpha');
     const feed = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler, sweepMs: 0 });
     let throwing = true;
-    feed.subscribe(() => {
+    feed.onChange(() => {
       if (throwing) throw new Error('boom in a subscriber');
     });
     const out = new FakeStdout(100, 24);

@@ -1,22 +1,28 @@
 /**
- * The frame cache (src/ui/ink-frame-cache.ts) draws the same screen as Ink: the same board, in
+ * The frame cache (src/ui/ink/frame-cache.ts) draws the same screen as Ink: the same board, in
  * the states that exercise each of its paths (rows of plain writes, wide and zero-width
  * characters, clipped views, a scrolled chat log, a worktree row, the stacked layout), is drawn
- * with the cache and without it, and the two terminals compared cell by cell (character, width,
+ * with the cache and with Ink's own get() (what Ink does without it), and the two terminals
+ * compared cell by cell (character, width,
  * colours, bold, dim, inverse, underline). And the cache is really in: a change to one row
  * rebuilds that row and takes the others from the last frame.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
-import { frameCache } from '../../src/ui/ink-frame-cache.js';
+import InkOutput from '../../node_modules/ink/build/output.js';
+import { frameCache, inkOwnGet } from '../../src/ui/ink/frame-cache.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { FakeChatFeed, FakeFeed, screen, session } from './fakes.js';
 import { cells, eventually, KEY } from './harness.js';
 import { mountBoard, type Mounted } from './mount.js';
 
+const Output = InkOutput as unknown as { prototype: { get: unknown } };
+/** Output.get as the board draws: the cache. */
+const cachedGet = Output.prototype.get;
+
 let m: Mounted | null = null;
 afterEach(async () => {
-  frameCache.enabled = true;
+  Output.prototype.get = cachedGet;
   await m?.unmount();
   m = null;
 });
@@ -35,11 +41,11 @@ const wide = (): SessionView[] => [
 
 const previewLines = ['╭──────────────────────────────╮', '│ > type here                  │', '╰──────────────────────────────╯', '  ⏵⏵ accept edits on (shift+tab)', 'tab\there', '漢字 and ascii mixed ✓ ✗ ◆'];
 
-/** Draws the board twice, with the cache and without, after `setup`, and returns both screens. */
+/** Draws the board twice, with the cache and with Ink's own get(), after `setup`, and returns both screens. */
 async function both(setup: (m: Mounted) => Promise<void>, feed: () => FakeFeed, opts: { cols: number; rows: number; chat?: () => FakeChatFeed }): Promise<[string[], string[]]> {
   const screens: string[][] = [];
-  for (const enabled of [true, false]) {
-    frameCache.enabled = enabled;
+  for (const get of [cachedGet, inkOwnGet]) {
+    Output.prototype.get = get;
     m = mountBoard(feed(), { cols: opts.cols, rows: opts.rows, chat: opts.chat?.() });
     await setup(m);
     await sleep(60); // Ink's held-back draw, if any
@@ -67,6 +73,7 @@ const shows = (text: string) => async (mm: Mounted) => {
 describe('the frame cache draws what Ink draws', () => {
   it('is installed, and a change to one row rebuilds that row only', async () => {
     expect(frameCache.installed).toBe(true);
+    expect(inkOwnGet).not.toBe(cachedGet); // the screens below are compared with Ink's own
     const list = wide();
     const feed = new FakeFeed(list);
     m = mountBoard(feed, { cols: 200, rows: 50 });

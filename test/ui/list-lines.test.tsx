@@ -1,12 +1,13 @@
 /**
- * The list's rows drawn as the lines of one text (src/ui/list-lines.ts) look as <SessionRow/>
- * draws them: the board in rows of every state (selected, marked for attention, picked, busy,
- * waiting, exited, lost, starting, disk full, stale with a host column, a worktree, wide and combining
- * text, a name longer than its column), side by side and stacked, and on a terminal too narrow
- * for the fixed columns (then the rows are <SessionRow/>s), and a row whose text Ink measures
- * otherwise than the board does (drawn as a <SessionRow/> among the lines), is the same cell for cell (colours,
- * bold, dim, inverse) with the lines and without them. And with them, Ink is given one text for
- * the whole list, a blank per row.
+ * The list's rows drawn as the lines of one text (src/ui/ink/list-lines.ts) look as Ink lays out
+ * the same parts as <Text>s in boxes (test/ui/reference-row.tsx): the board in rows of every state
+ * (selected, picked, busy, waiting, exited, lost, starting, disk full, stale with a host column, a
+ * worktree, wide and combining text, emoji, a name longer than its column), side by side and
+ * stacked, and on a list too narrow for the fixed columns (then Ink's cut at the end), is the same
+ * cell for cell (colours, bold, dim, inverse) as the reference rows drawn by Ink alone. A row's
+ * text with characters Ink gives a cell and a terminal none (joiners, variation selectors, skin
+ * tones) shows without them, in its columns. And Ink is given one text for the whole list, a
+ * blank per row.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
@@ -16,15 +17,18 @@ vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
 import InkOutput from '../../node_modules/ink/build/output.js';
-import { listLines } from '../../src/ui/list-lines.js';
+import { ago } from '../../src/core/board/ago.js';
 import type { SessionView } from '../../src/state/host-store.js';
+import type { RowInput } from '../../src/ui/ink/list-lines.js';
+import { boardLayout } from '../../src/ui/layout.js';
+import { rowColumns } from '../../src/ui/row-columns.js';
 import { FakeFeed, screen, session } from './fakes.js';
 import { cells, eventually } from './harness.js';
 import { mountBoard, type Mounted } from './mount.js';
+import { referenceCells } from './reference-row.js';
 
 let m: Mounted | null = null;
 afterEach(async () => {
-  listLines.enabled = true;
   await m?.unmount();
   m = null;
 });
@@ -45,11 +49,11 @@ const rows = (): SessionView[] => [
   session({ name: 'a-name-much-longer-than-the-column-is', activity: 'busy', previewLine: 'x'.repeat(300) }),
   session({ name: 'full', activity: 'idle', cannotWrite: 'ENOSPC', previewLine: 'still here' }),
   session({ name: 'zw', previewLine: 'a\u200bb\u200dc\ufe0f d' }),
+  session({ name: 'rocket 🚀', previewLine: '✅ done ☔ rain' }),
 ];
 
-/** The screen after picking, marking and moving, with the lines on or off. */
-async function draw(enabled: boolean, cols: number, rowsN: number): Promise<string[]> {
-  listLines.enabled = enabled;
+/** The list as the board drew it, and as Ink draws the same rows' parts: the cells of each list row, the list's width across. */
+async function drawBoth(cols: number, rowsN: number): Promise<{ board: string[][]; reference: string[][] }> {
   const list = rows();
   const feed = new FakeFeed(list);
   feed.setScreen(screen(list[0]!.id, ['$ make', 'done'], { cursorY: 1 }));
@@ -57,29 +61,55 @@ async function draw(enabled: boolean, cols: number, rowsN: number): Promise<stri
   await eventually(m.out, () => expect(m!.out.text()).toContain('$ make'));
   m.stdin.press(' '); // alpha picked
   m.stdin.press('j'); // beta selected
-  await eventually(m.out, () => expect(m!.out.lines()[0]).toContain('marked'));
+  await eventually(m.out, () => expect(m!.out.lines().filter((l) => l.startsWith(' *'))).toHaveLength(1));
   feed.setSessions(feed.sessions.map((s, i) => (i === 2 ? { ...s, name: 'rang' } : s)));
   await eventually(m.out, () => expect(m!.out.text()).toContain('rang'));
   await sleep(60); // Ink's held-back draw, if any
   await m.out.flush();
-  const got = cells(m.out);
+  const screenCells = cells(m.out);
   await m.unmount();
   m = null;
-  return got;
+  // What the list shows: the header, the lost sessions' line, then its rows from the top.
+  const shown = feed.sessions;
+  const layout = boardLayout(cols, rowsN, shown.length, 1);
+  const columns = rowColumns(shown, layout.listWidth);
+  const now = Date.now();
+  const inputs = shown.slice(0, layout.listRows).map((s, i): RowInput => ({ session: s, selected: i === 1, marked: false, picked: i === 0, since: ago(s.lastOutputAt ?? s.createdAt, now), columns }));
+  // A blank cell is a blank cell, written (the board's, before the pane beside it) or not (the reference's end).
+  const across = (row: string) => row.split('|').slice(0, layout.listWidth).map((c) => c.replace(/^∅\//, ' /'));
+  const board = screenCells.slice(2, 2 + inputs.length).map(across);
+  const reference = (await referenceCells(inputs, layout.listWidth, layout.sideBySide)).map(across);
+  return { board, reference };
 }
 
 describe('the list drawn as lines', () => {
   for (const [cols, rowsN, what] of [
     [200, 50, 'side by side'],
     [100, 40, 'stacked'],
-    [44, 20, 'too narrow for the fixed columns (rows drawn as <SessionRow/>)'],
+    [44, 20, 'too narrow for the fixed columns (cut at the end, as Ink cuts them)'],
+    [40, 20, 'cut inside the state column'],
+    [22, 20, 'cut inside the name column'],
   ] as const) {
-    it(`draws the same screen as <SessionRow/>, ${what} (${cols}x${rowsN})`, async () => {
-      const on = await draw(true, cols, rowsN);
-      const off = await draw(false, cols, rowsN);
-      expect(on).toEqual(off);
+    it(`draws each row as Ink lays out its parts, ${what} (${cols}x${rowsN})`, async () => {
+      const { board, reference } = await drawBoth(cols, rowsN);
+      expect(board.length).toBeGreaterThan(5);
+      for (let i = 0; i < board.length; i++) expect(board[i], `row ${i}`).toEqual(reference[i]);
     });
   }
+
+  it('a row whose text holds what a terminal gives no cell shows it without, in its columns', async () => {
+    const zw = session({ name: 'zw\u200d', previewLine: 'a\u200bb\u200dc\ufe0f d 👍🏽 e\u0301t\u0301e' });
+    const plain = session({ name: 'plain', previewLine: 'abc d' });
+    m = mountBoard(new FakeFeed([plain, zw]), { cols: 100, rows: 20 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('plain'));
+    const lines = m.out.lines();
+    const row = lines.find((l) => l.includes(' zw '))!;
+    const other = lines.find((l) => l.includes(' plain '))!;
+    expect(row).toContain('abc d 👍 éte');
+    // The state and age columns, and the last line, start where the other row's do.
+    expect(row.indexOf('idle')).toBe(other.indexOf('idle'));
+    expect(row.indexOf('abc d')).toBe(other.indexOf('abc d'));
+  });
 
   it('a row whose runner cannot write its record says disk full in its state column, the preview title idle · disk full', async () => {
     const full = session({ name: 'full', activity: 'idle', cannotWrite: 'ENOSPC', previewLine: 'still here' });
@@ -104,11 +134,9 @@ describe('the list drawn as lines', () => {
       const list = rows();
       m = mountBoard(new FakeFeed(list), { cols: 200, rows: 50 });
       await eventually(m.out, () => expect(m!.out.text()).toContain('compiling'));
-      // The rows before the last (whose zero-width space text-width.ts and Ink measure apart: a <SessionRow/>).
-      expect(written).toContain(Array(list.length - 1).fill(' ').join('\n'));
-      expect(written.filter((t) => t.includes('a\u200bb'))).toHaveLength(1);
-      // No other row's text reaches Ink on its own.
-      expect(written.filter((t) => t.includes('compiling') || t.includes('gamma'))).toEqual([]);
+      expect(written).toContain(Array(list.length).fill(' ').join('\n'));
+      // No row's text reaches Ink on its own.
+      expect(written.filter((t) => t.includes('compiling') || t.includes('gamma') || t.includes('abc d'))).toEqual([]);
     } finally {
       Output.prototype.write = original;
     }

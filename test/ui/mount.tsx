@@ -1,10 +1,11 @@
 /** Mounts the board (the real <Board/>) with fakes, in an emulated terminal. */
 import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
-import { BOARD_INK_OPTIONS } from '../../src/ui/ink-options.js';
+import { BOARD_INK_OPTIONS } from '../../src/ui/ink/options.js';
 import { RenderCountContext, type RenderCounter } from '../../src/ui/contexts/RenderCountContext.js';
 import type { BoardFeed } from '../../src/client/board-api.js';
 import type { BoardState } from '../../src/core/board/board-types.js';
+import type { SessionView } from '../../src/state/host-store.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
 import { FakeStdin, FakeStdout } from './harness.js';
@@ -15,7 +16,8 @@ export interface Mounted {
   stdin: FakeStdin;
   feed: BoardFeed;
   actions: FakeActions;
-  left: { req: LeaveRequest; state: BoardState; typeahead: string }[];
+  /** Each leave: the request, the board's state and the list it was over, and the keys typed after. */
+  left: { req: LeaveRequest; state: BoardState; sessions: readonly SessionView[]; typeahead: string }[];
   /** How many times Ink has drawn the board (each draw lays out and renders the whole screen). */
   draws(): number;
   unmount(): Promise<void>;
@@ -41,10 +43,10 @@ export function mountBoard<F extends BoardFeed = FakeFeed>(
       time={REAL_TIME}
       newDefaults={{ kind: 'shell', name: '', command: '/bin/bash', cwd: '/home/me', room: 'default', worktree: false, branch: '' }}
       detachLabel="Ctrl-\"
-      initialState={opts.initialState}
+      initialView={opts.initialState && { sessions: [], state: opts.initialState }}
       autoRevive={opts.autoRevive}
       rememberWalkthroughHidden={opts.rememberWalkthroughHidden}
-      onLeave={(req, state, typeahead) => left.push({ req, state, typeahead })}
+      onLeave={(req, view, typeahead) => left.push({ req, state: view.state, sessions: view.sessions, typeahead })}
     />
     </RenderCountContext.Provider>,
     { stdin: stdin as never, stdout: out as never, stderr: out as never, exitOnCtrlC: false, patchConsole: false, ...BOARD_INK_OPTIONS, onRender: () => void draws++ },

@@ -1,12 +1,12 @@
 /**
- * The board's keys connection (src/ui/session-input.ts): keys written while
+ * The board's keys connection (src/client/board-actions/session-input.ts): keys written while
  * it connects go first and in order; it ends once, with a line, when it
  * cannot connect, the program exits or the runner closes; closed early, the
  * connection that comes later is let go at once.
  */
 import { describe, expect, it } from 'vitest';
 import type { RunnerConnection } from '../../src/client/connection.js';
-import { ConnectedInput } from '../../src/ui/session-input.js';
+import { ConnectedInput } from '../../src/client/board-actions/session-input.js';
 import { FakeRunner } from './fake-runner.js';
 
 /** A connect whose connection arrives when the test says so. */

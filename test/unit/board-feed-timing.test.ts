@@ -32,7 +32,7 @@ describe('LiveBoardFeed timing (FakeTime)', () => {
     const time = new FakeTime();
     const f = open(time);
     let notified = 0;
-    f.subscribe(() => notified++);
+    f.onChange(() => notified++);
     expect(f.sessions.map((s) => s.name).sort()).toEqual(['a', 'b', 'c']);
     time.advance(49);
     expect(notified).toBe(0);
@@ -77,10 +77,10 @@ describe('LiveBoardFeed timing (FakeTime)', () => {
     const errors: FeedError[] = [];
     f.onError((e) => errors.push(e));
     let heard = 0;
-    f.subscribe(() => {
+    f.onChange(() => {
       throw new Error('boom');
     });
-    f.subscribe(() => heard++);
+    f.onChange(() => heard++);
     time.advance(50);
     expect(heard).toBe(1);
     expect(errors).toHaveLength(1);

@@ -1,25 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { markedSessions, promptSummary } from '../../src/core/board/board-prompt.js';
-import type { BoardAction, BoardSession, BoardState, PromptResult } from '../../src/core/board/board-types.js';
-import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
+import type { BoardSession, PromptResult } from '../../src/core/board/board-types.js';
+import { emptyBoard, run } from '../helpers/board-model.js';
 import { keyModeOf } from '../../src/core/board/board-derived.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   id: `id-${name}`, name, agent: 'shell', command: 'bash', args: [], status: 'running', exitCode: null, exitSignal: null, ...over,
 });
-const run = (state: BoardState, ...actions: BoardAction[]) => actions.reduce(boardReducer, state);
 const a = S('alpha');
 const b = S('beta');
 const c = S('gamma', { status: 'exited', exitCode: 0 });
-const start = () => run(initialBoardState(), { type: 'sessions', sessions: [a, b, c] });
+const start = () => run(emptyBoard(), { type: 'sessions', sessions: [a, b, c] });
 const applied = (s: BoardSession): PromptResult => ({ id: s.id, name: s.name, status: 'applied' });
 
 describe('marks', () => {
   it('Space marks and unmarks the selected row; a mark goes with its session', () => {
     let s = run(start(), { type: 'toggle-mark' }, { type: 'move', by: 2 }, { type: 'toggle-mark' });
     expect(s.marks).toEqual([a.id, c.id]);
-    expect(markedSessions(s).map((x) => x.name)).toEqual(['alpha', 'gamma']);
+    expect(markedSessions(s, s.sessions).map((x) => x.name)).toEqual(['alpha', 'gamma']);
     s = run(s, { type: 'toggle-mark' });
     expect(s.marks).toEqual([a.id]);
     s = run(s, { type: 'sessions', sessions: [b, c] });
@@ -34,7 +33,7 @@ describe('the prompt line', () => {
     const one = run(start(), { type: 'move', by: 1 }, { type: 'open-prompt' }, { type: 'type', text: 'hi there' }, { type: 'delete-back' });
     expect(one.overlay).toMatchObject({ kind: 'prompt', targets: [{ id: b.id }], input: 'hi ther', results: [] });
     expect(keyModeOf(one)).toBe('prompt');
-    expect(run(initialBoardState(), { type: 'open-prompt' }).overlay.kind).toBe('none'); // nobody to send to
+    expect(run(emptyBoard(), { type: 'open-prompt' }).overlay.kind).toBe('none'); // nobody to send to
   });
 
   it('sending freezes the line into results; each answer fills its row; the last one writes the summary', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
+import { initialBoardState } from '../../src/core/board/board-state.js';
 import { keyModeOf, matchesFilter, selectedSession, statusText, visibleSessions } from '../../src/core/board/board-derived.js';
 import { NEW_FIELDS, type BoardAction, type BoardSession, type BoardState } from '../../src/core/board/board-types.js';
+import { emptyBoard, run, type Board } from '../helpers/board-model.js';
 
 const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   id: `id-${name}`,
@@ -15,9 +16,8 @@ const S = (name: string, over: Partial<BoardSession> = {}): BoardSession => ({
   ...over,
 });
 
-const run = (state: BoardState, ...actions: BoardAction[]) => actions.reduce(boardReducer, state);
-const withSessions = (list: BoardSession[], listRows = 10) => run(initialBoardState({ listRows }), { type: 'sessions', sessions: list });
-const names = (state: BoardState) => visibleSessions(state).map((s) => s.name);
+const withSessions = (list: BoardSession[], listRows = 10) => run(emptyBoard({ listRows }), { type: 'sessions', sessions: list });
+const names = (b: Board) => visibleSessions(b, b.sessions).map((s) => s.name);
 const many = (n: number) => Array.from({ length: n }, (_, i) => S(`s${i + 1}`));
 
 const a = S('alpha');
@@ -46,21 +46,21 @@ describe('the list and the selection', () => {
   it('keeps the selected session when others appear or vanish around it', () => {
     let s = run(withSessions([a, b, c]), { type: 'move', by: 1 });
     s = run(s, { type: 'sessions', sessions: [d, a, b, c] });
-    expect(selectedSession(s)?.name).toBe('beta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('beta');
     s = run(s, { type: 'sessions', sessions: [b, c] });
-    expect(selectedSession(s)?.name).toBe('beta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('beta');
   });
 
   it('when the selected session vanishes, the next one takes its place; at the end, the one before', () => {
     let s = run(withSessions([a, b, c]), { type: 'move', by: 1 });
     s = run(s, { type: 'sessions', sessions: [a, c] });
-    expect(selectedSession(s)?.name).toBe('gamma');
+    expect(selectedSession(s, s.sessions)?.name).toBe('gamma');
     s = run(s, { type: 'sessions', sessions: [a] });
-    expect(selectedSession(s)?.name).toBe('alpha');
+    expect(selectedSession(s, s.sessions)?.name).toBe('alpha');
     s = run(s, { type: 'sessions', sessions: [] });
-    expect(selectedSession(s)).toBeNull();
+    expect(selectedSession(s, s.sessions)).toBeNull();
     s = run(s, { type: 'sessions', sessions: [b, c] });
-    expect(selectedSession(s)?.name).toBe('beta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('beta');
   });
 
   it('selects a session asked for before the feed shows it, once it does', () => {
@@ -106,10 +106,10 @@ describe('filter', () => {
     expect(keyModeOf(s)).toBe('filter');
     s = run(s, { type: 'type', text: 'el' }, { type: 'type', text: 't' });
     expect(names(s)).toEqual(['delta']);
-    expect(selectedSession(s)?.name).toBe('delta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('delta');
     s = run(s, { type: 'delete-back' }); // "el": in "shell", not in beta's "claude"
     expect(names(s)).toEqual(['alpha', 'gamma', 'delta']);
-    expect(selectedSession(s)?.name).toBe('delta'); // still shown: kept
+    expect(selectedSession(s, s.sessions)?.name).toBe('delta'); // still shown: kept
     s = run(s, { type: 'close' });
     expect(s.filter).toBe('');
     expect(keyModeOf(s)).toBe('list');
@@ -121,15 +121,15 @@ describe('filter', () => {
     expect(names(s)).toEqual(['gamma']);
     s = run(s, { type: 'clear' });
     expect(names(s)).toEqual(['alpha', 'beta', 'gamma']);
-    expect(selectedSession(s)?.name).toBe('gamma');
+    expect(selectedSession(s, s.sessions)?.name).toBe('gamma');
   });
 
   it('a filter that matches nothing keeps the selection for when it matches again', () => {
     let s = run(withSessions([a, b]), { type: 'move', by: 1 }, { type: 'open-filter' }, { type: 'type', text: 'zzz' });
     expect(names(s)).toEqual([]);
-    expect(selectedSession(s)).toBeNull();
+    expect(selectedSession(s, s.sessions)).toBeNull();
     s = run(s, { type: 'clear-field' });
-    expect(selectedSession(s)?.name).toBe('beta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('beta');
   });
 });
 
@@ -137,16 +137,16 @@ describe('scrolling', () => {
   it('keeps the selection inside the window with 100 sessions', () => {
     let s = withSessions(many(100), 8);
     s = run(s, ...Array.from({ length: 10 }, () => ({ type: 'move', by: 1 }) as const));
-    expect(selectedSession(s)?.name).toBe('s11');
+    expect(selectedSession(s, s.sessions)?.name).toBe('s11');
     expect(s.scroll).toBe(3); // rows 3..10 on screen, s11 at the bottom
     s = run(s, { type: 'jump', to: 'last' });
-    expect(selectedSession(s)?.name).toBe('s100');
+    expect(selectedSession(s, s.sessions)?.name).toBe('s100');
     expect(s.scroll).toBe(92);
     s = run(s, { type: 'page', by: -1 });
-    expect(selectedSession(s)?.name).toBe('s93');
+    expect(selectedSession(s, s.sessions)?.name).toBe('s93');
     expect(s.scroll).toBe(92);
     s = run(s, { type: 'page', by: -1 });
-    expect(selectedSession(s)?.name).toBe('s86');
+    expect(selectedSession(s, s.sessions)?.name).toBe('s86');
     expect(s.scroll).toBe(85);
     s = run(s, { type: 'jump', to: 'first' });
     expect(s.scroll).toBe(0);
@@ -160,15 +160,15 @@ describe('scrolling', () => {
     s = run(s, { type: 'viewport', rows: 50 });
     expect(s.scroll).toBe(50); // never past the end
     s = run(s, { type: 'sessions', sessions: many(30) });
-    expect(selectedSession(s)?.name).toBe('s30');
+    expect(selectedSession(s, s.sessions)?.name).toBe('s30');
     expect(s.scroll).toBe(0);
   });
 
   it('a filter scrolls back to where its matches are', () => {
     let s = run(withSessions(many(100), 8), { type: 'jump', to: 'last' });
     s = run(s, { type: 'open-filter' }, { type: 'type', text: 's1' });
-    expect(visibleSessions(s)).toHaveLength(12); // s1, s10-s19, s100
-    expect(selectedSession(s)?.name).toBe('s100');
+    expect(visibleSessions(s, s.sessions)).toHaveLength(12); // s1, s10-s19, s100
+    expect(selectedSession(s, s.sessions)?.name).toBe('s100');
     expect(s.scroll).toBe(4);
   });
 });
@@ -248,7 +248,7 @@ describe('the new-session form', () => {
     expect(s.filter).toBe('');
     expect(s.message).toEqual({ text: 'started delta', error: false });
     s = run(s, { type: 'sessions', sessions: [a, b, d] });
-    expect(selectedSession(s)?.name).toBe('delta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('delta');
   });
 
   it('Esc closes it', () => {
@@ -335,7 +335,7 @@ describe('the chat pane', () => {
     expect(chatOf(s).input).toBe('/continue');
     s = run(s, { type: 'close' });
     expect(s.overlay).toEqual({ kind: 'none' });
-    expect(selectedSession(s)?.name).toBe('ant');
+    expect(selectedSession(s, s.sessions)?.name).toBe('ant');
   });
 
   it('a post in flight holds the line; posted clears it and goes back to the newest; failed keeps it with the error as the message', () => {
@@ -374,7 +374,7 @@ describe('the chat pane', () => {
     s = run(s, { type: 'jump', to: 'first' });
     expect(chatOf(s).scroll).toBe(40);
     // The list's selection did not move meanwhile.
-    expect(selectedSession(s)?.name).toBe('ant');
+    expect(selectedSession(s, s.sessions)?.name).toBe('ant');
   });
 
   it('a history shorter than the pane does not scroll', () => {
@@ -410,7 +410,7 @@ describe('rows that want attention', () => {
   it('moving onto a marked row clears its mark, and only its mark', () => {
     let s = run(withSessions([a, b, d]), { type: 'attention', ids: [b.id, d.id] });
     s = run(s, { type: 'move', by: 1 });
-    expect(selectedSession(s)?.name).toBe('beta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('beta');
     expect(s.attention).toEqual([d.id]);
     s = run(s, { type: 'jump', to: 'last' });
     expect(s.attention).toEqual([]);
@@ -431,7 +431,7 @@ describe('rows that want attention', () => {
     s = run(s, { type: 'select', id: d.id });
     expect(s.attention).toEqual([b.id]);
     s = run(s, { type: 'open-filter' }, { type: 'type', text: 'beta' });
-    expect(selectedSession(s)?.name).toBe('beta');
+    expect(selectedSession(s, s.sessions)?.name).toBe('beta');
     expect(s.attention).toEqual([]);
   });
 

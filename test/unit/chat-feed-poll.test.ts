@@ -28,7 +28,7 @@ describe('LiveChatFeed poll (FakeTime)', () => {
     const f = (feed = new LiveChatFeed(home, { scheduler: time, pollMs: 2000, notifyMs: 50, readMs: 1e9 }));
     expect(time.pending).toBe(0); // nothing followed: no poll
     let notified = 0;
-    f.subscribe(() => notified++);
+    f.onChange(() => notified++);
     f.openRoom('r1');
     time.advance(50);
     expect(notified).toBe(1); // the open room changed

@@ -1,17 +1,16 @@
 import { parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { boardReducer, initialBoardState } from '../../src/core/board/board-state.js';
 import { keyModeOf } from '../../src/core/board/board-derived.js';
-import type { BoardAction, BoardState, DiffOverlay } from '../../src/core/board/board-types.js';
+import type { BoardState, DiffOverlay } from '../../src/core/board/board-types.js';
+import { emptyBoard, run, type Board } from '../helpers/board-model.js';
 import { diffModel } from '../../src/core/worktree/diff-model.js';
 import { BINDINGS, Command, matchKey } from '../../src/core/board/keybindings.js';
 import { PATCH } from './diff-patch.js';
 
-const run = (s: BoardState, ...actions: BoardAction[]) => actions.reduce(boardReducer, s);
 const diff = (s: BoardState) => s.overlay as DiffOverlay;
 
-function opened(): BoardState {
-  return run(initialBoardState(), { type: 'open-diff', id: 'a', name: 'api' }, { type: 'diff-loaded', id: 'a', model: diffModel(parsePatch(PATCH)) }, { type: 'diff-viewport', rows: 5 });
+function opened(): Board {
+  return run(emptyBoard(), { type: 'open-diff', id: 'a', name: 'api' }, { type: 'diff-loaded', id: 'a', model: diffModel(parsePatch(PATCH)) }, { type: 'diff-viewport', rows: 5 });
 }
 
 describe('the diff view on the board', () => {

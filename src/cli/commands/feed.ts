@@ -54,8 +54,8 @@ function feed(): Promise<void> {
   };
   const push = held.add(new FrameThrottle(realClock, scheduler, FEED_PUSH_MS, () => write(list())));
   write(list());
-  held.add(live.subscribe(() => push.request()));
-  held.add(chat.subscribe(() => push.request()));
+  held.add(live.onChange(() => push.request()));
+  held.add(chat.onChange(() => push.request()));
   held.add(live.onError((e) => process.stderr.write(`agent-board feed: ${e.detail}\n`)));
   return new Promise<void>((resolve) => {
     const end = () => {

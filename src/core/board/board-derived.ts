@@ -39,16 +39,18 @@ export function matchesFilter(s: BoardSession, filter: string): boolean {
   return words.every((w) => hay.includes(w));
 }
 
-export function visibleSessions(state: BoardState): readonly BoardSession[] {
-  return state.filter ? state.sessions.filter((s) => matchesFilter(s, state.filter)) : state.sessions;
+/** The rows of `sessions` (the feed's list) the filter lets through, in order. */
+export function visibleSessions<S extends BoardSession>(state: BoardState, sessions: readonly S[]): readonly S[] {
+  return state.filter ? sessions.filter((s) => matchesFilter(s, state.filter)) : sessions;
 }
 
-export function selectedIndex(state: BoardState): number {
-  return visibleSessions(state).findIndex((s) => s.id === state.selectedId);
+export function selectedIndex(state: BoardState, sessions: readonly BoardSession[]): number {
+  return visibleSessions(state, sessions).findIndex((s) => s.id === state.selectedId);
 }
 
-export function selectedSession(state: BoardState): BoardSession | null {
-  return visibleSessions(state).find((s) => s.id === state.selectedId) ?? null;
+/** The selected row, when it is shown (the filter may hide it). */
+export function selectedSession<S extends BoardSession>(state: BoardState, sessions: readonly S[]): S | null {
+  return visibleSessions(state, sessions).find((s) => s.id === state.selectedId) ?? null;
 }
 
 export function keyModeOf(state: BoardState): KeyMode {

@@ -5,13 +5,13 @@
  * sending itself is the UI's (src/ui/prompt-commands.ts); it reports each
  * session's outcome back as `prompt-result`. Used by boardReducer.
  */
-import type { BoardState, PromptAction, PromptOverlay, PromptResult, PromptStatus } from './board-types.js';
+import type { BoardSession, BoardState, PromptAction, PromptOverlay, PromptResult, PromptStatus } from './board-types.js';
 import { selectedSession } from './board-derived.js';
 
 /** The marked sessions, in the list's order. */
-export function markedSessions(state: BoardState): { id: string; name: string }[] {
+export function markedSessions(state: BoardState, sessions: readonly BoardSession[]): { id: string; name: string }[] {
   const marked = new Set(state.marks);
-  return state.sessions.filter((s) => marked.has(s.id)).map(({ id, name }) => ({ id, name }));
+  return sessions.filter((s) => marked.has(s.id)).map(({ id, name }) => ({ id, name }));
 }
 
 const done = (r: PromptResult) => r.status !== 'sending';
@@ -29,18 +29,18 @@ export function promptSummary(results: readonly PromptResult[]): { text: string;
   return { text: `prompt sent to ${results.length} sessions: ${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')}`, error };
 }
 
-export function promptStep(state: BoardState, action: PromptAction): BoardState {
+export function promptStep(state: BoardState, action: PromptAction, sessions: readonly BoardSession[]): BoardState {
   const o = state.overlay;
   switch (action.type) {
     case 'toggle-mark': {
-      const s = selectedSession(state);
+      const s = selectedSession(state, sessions);
       if (!s) return state;
       const marks = state.marks.includes(s.id) ? state.marks.filter((id) => id !== s.id) : [...state.marks, s.id];
       return { ...state, marks };
     }
     case 'open-prompt': {
-      const marked = markedSessions(state);
-      const s = selectedSession(state);
+      const marked = markedSessions(state, sessions);
+      const s = selectedSession(state, sessions);
       const targets = marked.length > 0 ? marked : s ? [{ id: s.id, name: s.name }] : [];
       if (targets.length === 0) return state;
       return { ...state, overlay: { kind: 'prompt', targets, input: '', results: [], sent: '' }, message: null };
@@ -60,9 +60,9 @@ export function promptStep(state: BoardState, action: PromptAction): BoardState 
 }
 
 /** A mark goes with its session; the rows on the list are all that is kept. */
-export function keepMarks(state: BoardState): BoardState {
+export function keepMarks(state: BoardState, sessions: readonly BoardSession[]): BoardState {
   if (state.marks.length === 0) return state;
-  const ids = new Set(state.sessions.map((s) => s.id));
+  const ids = new Set(sessions.map((s) => s.id));
   return state.marks.every((id) => ids.has(id)) ? state : { ...state, marks: state.marks.filter((id) => ids.has(id)) };
 }
 

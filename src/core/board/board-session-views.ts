@@ -15,12 +15,12 @@ function notRunning(s: BoardSession, what: string): string | null {
   return `${s.name} is not running (${s.status}): ${what} needs its runner`;
 }
 
-export function sessionViewStep(state: BoardState, action: SessionViewAction): BoardState {
+export function sessionViewStep(state: BoardState, action: SessionViewAction, sessions: readonly BoardSession[]): BoardState {
   const o = state.overlay;
   switch (action.type) {
     case 'open-explain':
     case 'open-typing': {
-      const s = selectedSession(state);
+      const s = selectedSession(state, sessions);
       if (!s) return state;
       const why = notRunning(s, action.type === 'open-explain' ? 'e explains it' : 'i types into it');
       if (why) return { ...state, message: { text: why, error: false } };

@@ -9,8 +9,7 @@ import type { StatusExplanation } from '../agents/status-explain.js';
 import type { DiffModel } from '../worktree/diff-model.js';
 import type { CommentTarget, DiffRows } from './diff-view.js';
 
-/** What the state keeps of a session: enough to list, filter and select it. */
-/** A row: a host record's fields the board reads, and the machine it is on (the board's --host; none: this one). */
+/** A row: a host record's fields the reducer reads (to list, filter and select it), and the machine it is on (the board's --host; none: this one). */
 export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'extraArgs' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite'> & {
   host?: string;
   /** Its machine cannot be reached now (the board's --host): the row shows what was, and counts as `no link`. */
@@ -88,8 +87,12 @@ export interface Message {
   error: boolean;
 }
 
+/**
+ * What the board shows over the session list, the user's side of it: the selection, the filter,
+ * the marks and whatever is open, each naming sessions by id. The list itself is the feed's
+ * (src/client/board-feed.ts owns it): the reducer is handed it, and keeps none.
+ */
 export interface BoardState {
-  sessions: readonly BoardSession[];
   selectedId: string | null;
   /** A session to select as soon as the feed shows it (one just created). */
   wantedId: string | null;
@@ -108,8 +111,16 @@ export interface BoardState {
   walkthroughHidden: boolean;
 }
 
+/**
+ * The board as it is drawn: the feed's session list as the board last read it (the feed's own
+ * array, never a copy) and the state over it. `S`: what the list holds (the board's SessionView).
+ */
+export interface BoardView<S extends BoardSession = BoardSession> {
+  readonly sessions: readonly S[];
+  readonly state: BoardState;
+}
+
 export type BoardAction =
-  | { type: 'sessions'; sessions: readonly BoardSession[] }
   | { type: 'viewport'; rows: number }
   | { type: 'move'; by: number }
   | { type: 'page'; by: 1 | -1 }

@@ -4,14 +4,14 @@
  * (its key; the home remembers: src/state/demo-state.ts). Pure: what it says and when.
  */
 import { roomOf } from '../chat/chat.js';
-import type { BoardState } from './board-types.js';
+import type { BoardSession } from './board-types.js';
 
 /** The demo's room (`agent-board demo`, src/demo/demo-setup.ts). */
 export const DEMO_ROOM = 'demo';
 
 /** The walkthrough shows: not hidden, and a session of the demo's room on this machine is on the board. */
-export function walkthroughShown(state: Pick<BoardState, 'sessions' | 'walkthroughHidden'>): boolean {
-  return !state.walkthroughHidden && state.sessions.some((s) => !s.host && roomOf(s) === DEMO_ROOM);
+export function walkthroughShown(hidden: boolean, sessions: readonly BoardSession[]): boolean {
+  return !hidden && sessions.some((s) => !s.host && roomOf(s) === DEMO_ROOM);
 }
 
 /** Its two sentences: what the demo shows, and the keys (the detach key as the board has it; `hideKey` hides the line). */

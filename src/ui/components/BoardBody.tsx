@@ -17,7 +17,7 @@ export interface BoardBodyProps {
 /** The list with the detail pane below it (narrow terminals) or beside it (wide ones). */
 export function BoardBody({ state, sessions, preview, layout }: BoardBodyProps) {
   const selected = sessions.find((s) => s.id === state.selectedId) ?? null;
-  const list = <SessionList state={state} views={sessions} rows={layout.listRows} width={layout.listWidth} />;
+  const list = <SessionList state={state} sessions={sessions} rows={layout.listRows} width={layout.listWidth} />;
   const detail = <DetailPane state={state} selected={selected} preview={preview} rows={layout.previewRows} width={layout.previewWidth} />;
   if (layout.sideBySide) {
     return (

@@ -18,9 +18,9 @@ export interface ChatPaneProps {
 /** The chat of a room in place of the preview: a title line, the messages (newest at the bottom), and the input line. */
 export function ChatPane({ chat: o, rows, width }: ChatPaneProps) {
   const { chat } = useChatFeed();
-  const { state } = useBoardState();
+  const { sessions } = useBoardState();
   const room = chat?.room === o.room ? chat : null;
-  const members = state.sessions.filter((s) => roomOf(s) === o.room).map((s) => s.name);
+  const members = sessions.filter((s) => roomOf(s) === o.room).map((s) => s.name);
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       <ChatTitle room={o.room} members={members} paused={room?.paused ?? false} scrolled={o.scroll > 0} width={width} />

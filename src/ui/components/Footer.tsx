@@ -5,7 +5,7 @@ import type { Message } from '../../core/board/board-types.js';
 import { BINDINGS, type HintWhen, type KeyMode } from '../../core/board/keybindings.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
 import { cutWords, textWidth } from '../text-width.js';
-import { ShapedRun } from './ShapedText.js';
+import { ShapedRun } from '../ink/ShapedText.js';
 
 export interface FooterProps {
   mode: KeyMode;

@@ -4,10 +4,10 @@ import { memo } from 'react';
 import type { BoardSession } from '../../core/board/board-types.js';
 import { exitKind, sessionState, type SessionState } from '../../core/session-state.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, NO_LINK_STYLE, statusStyle, type StatusStyle } from '../status-style.js';
-import { PICK_COLOR, PICK_MARK } from './SessionRow.js';
+import { PICK_COLOR, PICK_MARK } from '../row-columns.js';
 import { cut, textWidth } from '../text-width.js';
 import { useCountRender } from '../contexts/RenderCountContext.js';
-import { ShapedRun, type RunPart } from './ShapedText.js';
+import { ShapedRun, type RunPart } from '../ink/ShapedText.js';
 
 export interface HeaderProps {
   sessions: readonly BoardSession[];

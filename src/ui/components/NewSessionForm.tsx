@@ -58,8 +58,8 @@ export interface NewSessionFormProps {
 
 export function NewSessionForm({ form: o, width }: NewSessionFormProps) {
   const { actions } = useBoardControl();
-  const { state, dispatch } = useBoardState();
-  const taken = useMemo(() => state.sessions.filter((s) => !s.host).map((s) => s.name), [state.sessions]);
+  const { sessions, dispatch } = useBoardState();
+  const taken = useMemo(() => sessions.filter((s) => !s.host).map((s) => s.name), [sessions]);
   // The plan as the user types: a few stats and a PATH lookup, no git, no session read.
   const plan = useMemo(() => actions.planNew(formInput(o), taken), [actions, o, taken]);
   const proposal = branchForSession(plan.name || 'session');

@@ -12,7 +12,7 @@ import { cropPreview, cropTop } from '../preview-crop.js';
 import { statusStyle } from '../status-style.js';
 import { cut, textWidth } from '../text-width.js';
 import { DialogCard, dialogCardRows } from './DialogCard.js';
-import { ShapedLine, ShapedRun } from './ShapedText.js';
+import { ShapedLine, ShapedRun } from '../ink/ShapedText.js';
 
 export interface PreviewPaneProps {
   session: SessionView | null;

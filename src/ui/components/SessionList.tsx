@@ -6,36 +6,36 @@ import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
 import { RenderCountContext, useCountRender } from '../contexts/RenderCountContext.js';
-import { rowLine, sameRow, type RowInput } from '../list-lines.js';
+import { rowLine, sameRow, type RowInput } from '../ink/list-lines.js';
 import { useTime } from '../contexts/TimeContext.js';
 import { ageTickMs, useNow } from '../hooks/useNow.js';
-import { SessionRow, useRowColumns } from './SessionRow.js';
+import { useRowColumns } from '../row-columns.js';
 
 export interface SessionListProps {
   state: BoardState;
-  /** The feed's sessions, for what the state does not keep (activity, preview line). */
-  views: readonly SessionView[];
+  /** The feed's sessions the state is over. */
+  sessions: readonly SessionView[];
   rows: number;
   width: number;
 }
 
 /**
  * The window of the (filtered) list that fits in `rows`, from the state's scroll offset. It goes
- * through its rows on every change of the state or the sessions; each row (memoized) draws again
- * only when what it shows did. Memoized itself: a change of the preview alone (the same state,
- * the same sessions) does not go through the rows at all.
+ * through its rows on every change of the state or the sessions; a row's line (src/ui/ink/list-lines.ts)
+ * is built again only when what it shows did: the feed keeps a session's view object while nothing
+ * of it changed, so one session's change builds one row. Memoized itself: a change of the preview
+ * alone (the same state, the same sessions) does not go through the rows at all.
  */
-export const SessionList = memo(function SessionList({ state, views, rows, width }: SessionListProps) {
+export const SessionList = memo(function SessionList({ state, sessions, rows, width }: SessionListProps) {
   useCountRender('list');
-  const byId = new Map(views.map((v) => [v.id, v]));
-  const vis = visibleSessions(state);
-  const shown = vis.slice(state.scroll, state.scroll + rows).flatMap((s) => byId.get(s.id) ?? []);
+  const vis = visibleSessions(state, sessions);
+  const shown = vis.slice(state.scroll, state.scroll + rows);
   const { clock } = useTime();
   const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
   // The host column is there when any row is another machine's (the board's --host), even a filtered-out one.
-  const columns = useRowColumns(vis, width, views);
+  const columns = useRowColumns(vis, width, sessions);
   const counter = useContext(RenderCountContext);
-  const built = useRef(new Map<string, { row: RowInput; line: string | null }>());
+  const built = useRef(new Map<string, { row: RowInput; line: string }>());
   if (vis.length === 0) {
     return (
       <Box height={rows} width={width}>
@@ -43,62 +43,36 @@ export const SessionList = memo(function SessionList({ state, views, rows, width
       </Box>
     );
   }
-  const inputs = shown.map((s): RowInput => ({
-    session: s,
-    selected: s.id === state.selectedId,
-    marked: state.attention.includes(s.id),
-    picked: state.marks.includes(s.id),
-    since: ago(s.lastOutputAt ?? s.createdAt, now),
-    columns,
-  }));
-  // Each row's line, built again only when what it shows changed (as <SessionRow/> is memoized).
-  const lines: (string | null)[] = [];
-  const drawn: string[] = [];
-  const next = new Map<string, { row: RowInput; line: string | null }>();
-  for (const row of inputs) {
-    let b = built.current.get(row.session.id);
+  // Each row's line, built again only when what it shows changed, and counted as it is.
+  const lines: string[] = [];
+  const next = new Map<string, { row: RowInput; line: string }>();
+  for (const s of shown) {
+    const row: RowInput = {
+      session: s,
+      selected: s.id === state.selectedId,
+      marked: state.attention.includes(s.id),
+      picked: state.marks.includes(s.id),
+      since: ago(s.lastOutputAt ?? s.createdAt, now),
+      columns,
+    };
+    let b = built.current.get(s.id);
     if (!b || !sameRow(b.row, row)) {
       b = { row, line: rowLine(row) };
-      if (b.line !== null) drawn.push(row.session.id);
+      counter?.rendered('row', s.id);
     }
-    next.set(row.session.id, b);
+    next.set(s.id, b);
     lines.push(b.line);
   }
   built.current = next;
-  // Counted as the rows are drawn (a <SessionRow/> counts itself).
-  for (const id of drawn) counter?.rendered('row', id);
   return (
     <Box flexDirection="column" height={rows} width={width}>
-      {runs(lines).map(({ from, lines: run }) =>
-        run ? (
-          // A run of rows as the lines of one text: Ink lays out, walks and measures one node, a
-          // blank per line (the same text whatever the rows say, so Yoga's layout stays), and the
-          // transform puts each row's line in its place when the frame is made (the frame cache
-          // keeps the unchanged ones).
-          <Transform key={`run-${from}`} transform={(line, i) => run[i] ?? line}>
-            {blankLines(run.length)}
-          </Transform>
-        ) : (
-          <SessionRow key={inputs[from]!.session.id} {...inputs[from]!} />
-        ),
-      )}
+      {/* The rows as the lines of one text: Ink lays out, walks and measures one node, a blank per
+          line (the same text whatever the rows say, so Yoga's layout stays), and the transform puts
+          each row's line in its place when the frame is made (the frame cache keeps the unchanged ones). */}
+      {lines.length > 0 ? <Transform transform={(line, i) => lines[i] ?? line}>{blankLines(lines.length)}</Transform> : null}
     </Box>
   );
 });
-
-/** The rows in order: runs of built lines, and each row that has none (drawn as a <SessionRow/>). */
-function runs(lines: readonly (string | null)[]): { from: number; lines: string[] | null }[] {
-  const out: { from: number; lines: string[] | null }[] = [];
-  let run: string[] | null = null;
-  lines.forEach((line, i) => {
-    if (line === null) {
-      run = null;
-      out.push({ from: i, lines: null });
-    } else if (run) run.push(line);
-    else out.push({ from: i, lines: (run = [line]) });
-  });
-  return out;
-}
 
 /** `n` lines of one blank each: what Ink measures of the list. */
 function blankLines(n: number): string {

@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import type { BoardActions } from '../../client/board-api.js';
 import type { NewFields } from '../../core/board/board-types.js';
 import type { DetachKey } from '../../core/terminal/detach-key.js';
-import type { SessionKeys } from '../session-keys.js';
+import type { SessionKeys } from '../../client/board-actions/session-keys.js';
 
 /** Why the board hands the terminal back to run-board: to attach to a session, or to quit. */
 export type LeaveRequest = { kind: 'attach'; id: string } | { kind: 'quit' };

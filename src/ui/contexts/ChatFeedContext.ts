@@ -8,7 +8,7 @@ export const NO_CHAT: ChatFeed = {
   chat: null,
   watchRooms: () => undefined,
   openRoom: () => undefined,
-  subscribe: () => NONE,
+  onChange: () => NONE,
   dispose: () => undefined,
 };
 

@@ -4,7 +4,7 @@ import type { BoardNotices } from '../../client/board-api.js';
 
 /** A board without a notifier (tests that do not look at notifications): nothing rings, nothing is marked. */
 export const NO_NOTICES: BoardNotices = {
-  subscribe: () => NONE,
+  onNotice: () => NONE,
   unseen: () => undefined,
 };
 

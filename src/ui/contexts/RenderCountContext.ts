@@ -1,6 +1,6 @@
 /**
  * Counts the renders of the board's parts, for the tests and the benchmark that check that one
- * session's change draws one row (src/ui/components/SessionRow.tsx). None by default: a render
+ * session's change builds one row (src/ui/components/SessionList.tsx). None by default: a render
  * then costs one context read.
  */
 import { createContext, useContext } from 'react';

@@ -2,17 +2,15 @@
 import { useEffect } from 'react';
 import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
-import { useFeedSource } from '../contexts/FeedContext.js';
 import { reviveLost } from '../revive-commands.js';
 
 /** Once, as the board first draws (not again after an attach: run-board asks only the first time). */
 export function useAutoRevive(): void {
   const control = useBoardControl();
-  const feed = useFeedSource();
-  const { dispatch, getState } = useBoardState();
+  const { dispatch, getState, getView } = useBoardState();
   useEffect(() => {
     if (!control.autoRevive) return;
-    reviveLost({ state: getState(), getState, dispatch, control, feed }, true);
+    reviveLost({ ...getView(), getState, dispatch, control }, true);
     // On mount only (the deps are left out on purpose): what is lost later waits for R.
   }, []);
 }

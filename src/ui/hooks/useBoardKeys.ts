@@ -6,7 +6,6 @@ import { matchKey, splitKeys, textOf, TEXT_MODES, type KeyPress } from '../../co
 import { runCommand } from '../commands.js';
 import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
-import { useFeedSource } from '../contexts/FeedContext.js';
 import { useTypeThrough } from './useTypeThrough.js';
 
 const NAMED: (keyof Key)[] = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'return', 'escape', 'tab', 'backspace', 'delete'];
@@ -24,17 +23,16 @@ const UNITS = /[\x00-\x1f\x7f]|[^\x00-\x1f\x7f]+/g;
  * types into a session (useTypeThrough), keys are not the board's at all.
  */
 export function useBoardKeys(): void {
-  const { dispatch, getState } = useBoardState();
+  const { dispatch, getState, getView } = useBoardState();
   const control = useBoardControl();
-  const feed = useFeedSource();
   const handledRaw = useRef(false);
   const press = (input: string, key: KeyPress) => {
     // Each key sees the state the keys before it left, rendered or not.
-    const state = getState();
+    const { state, sessions } = getView();
     const mode = keyModeOf(state);
     if (mode === 'type') return;
     const cmd = matchKey(mode, input, key);
-    if (cmd) runCommand(cmd, { state, getState, dispatch, control, feed }, input);
+    if (cmd) runCommand(cmd, { state, sessions, getState, dispatch, control }, input);
     else if (TEXT_MODES.has(mode)) {
       const text = textOf(input, key);
       if (text) dispatch({ type: 'type', text });

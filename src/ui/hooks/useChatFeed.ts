@@ -13,6 +13,6 @@ export interface ChatView {
 /** The chat feed's paused rooms and open room, re-rendering the caller whenever the feed says they changed. */
 export function useChatFeed(): ChatView {
   const feed = useChatFeedSource();
-  const version = useFeedVersion(feed);
+  const version = useFeedVersion(feed.onChange);
   return { version, pausedRooms: feed.pausedRooms, chat: feed.chat };
 }

@@ -9,9 +9,9 @@ import { useChatFeedSource } from '../contexts/ChatFeedContext.js';
  */
 export function useChatSync(): void {
   const chat = useChatFeedSource();
-  const { state } = useBoardState();
+  const { state, sessions } = useBoardState();
   // A string, so the effect runs when the set of rooms changes, not on every new session list.
-  const rooms = [...new Set(state.sessions.map(roomOf))].sort().join('\n');
+  const rooms = [...new Set(sessions.map(roomOf))].sort().join('\n');
   useEffect(() => {
     chat.watchRooms(rooms ? rooms.split('\n') : []);
   }, [chat, rooms]);

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
-import type { Disposable } from '../../core/lifetime.js';
+import type { Event } from '../../core/lifetime.js';
 
-/** A counter that goes up whenever `source` says it changed: the caller re-renders and reads the source afresh. */
-export function useFeedVersion(source: { subscribe(fn: () => void): Disposable }): number {
+/** A counter that goes up whenever `changed` fires: the caller re-renders and reads its source afresh. */
+export function useFeedVersion(changed: Event<void>): number {
   const [version, setVersion] = useState(0);
   useEffect(() => {
     const bump = () => setVersion((v) => v + 1);
-    const off = source.subscribe(bump);
-    bump(); // a change between the first render and the subscription
+    const off = changed(bump);
+    bump(); // a change between the first render and the listening
     return () => off.dispose();
-  }, [source]);
+  }, [changed]);
   return version;
 }

@@ -10,8 +10,8 @@ import { useTerminalSize } from './useTerminalSize.js';
  */
 export function useLayout(bannerRows = 0): BoardLayout {
   const { cols, rows } = useTerminalSize();
-  const { state, dispatch } = useBoardState();
-  const layout = boardLayout(cols, rows, visibleSessions(state).length, bannerRows);
+  const { state, sessions, dispatch } = useBoardState();
+  const layout = boardLayout(cols, rows, visibleSessions(state, sessions).length, bannerRows);
   useLayoutEffect(() => {
     dispatch({ type: 'viewport', rows: layout.listRows });
   }, [layout.listRows, dispatch]);

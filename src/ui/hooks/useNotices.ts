@@ -10,7 +10,7 @@ export function useNotices(): void {
   const notices = useNoticesSource();
   const { dispatch } = useBoardState();
   useEffect(() => {
-    const listening = notices.subscribe((n) => {
+    const listening = notices.onNotice((n) => {
       if (n.kind === 'attention') dispatch({ type: 'attention', ids: n.ids });
       else dispatch({ type: 'message', text: n.text, error: n.error });
     });

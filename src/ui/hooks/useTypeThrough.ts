@@ -2,9 +2,8 @@ import { useEffect, useLayoutEffect, useRef, type MutableRefObject } from 'react
 import { findDetachKey } from '../../core/terminal/detach-key.js';
 import { useBoardControl } from '../contexts/ActionsContext.js';
 import { useBoardState } from '../contexts/BoardStateContext.js';
-import { useFeedSource } from '../contexts/FeedContext.js';
 import { useNoticesSource } from '../contexts/NoticesContext.js';
-import { useRawInput } from '../ink-internals.js';
+import { useRawInput } from '../ink/internals.js';
 
 /**
  * Type-through (`i`): while the board types into a session, every key Ink
@@ -15,9 +14,8 @@ import { useRawInput } from '../ink-internals.js';
  * so the board's own key handler leaves that key alone.
  */
 export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (text: string) => void): (data: string) => void {
-  const { state, dispatch, getState } = useBoardState();
+  const { state, dispatch, getState, getView } = useBoardState();
   const control = useBoardControl();
-  const feed = useFeedSource();
   const raw = useRawInput();
   const notices = useNoticesSource();
   const press = useRef(pressText);
@@ -29,7 +27,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
   // effect: it runs in the commit that draws the typing bar, before any feed change can ring.
   useLayoutEffect(() => {
     if (!typingId) return;
-    const view = feed.sessions.find((s) => s.id === typingId);
+    const view = getView().sessions.find((s) => s.id === typingId);
     if (!view) {
       dispatch({ type: 'typing-ended', id: typingId, message: 'that session is gone', error: true });
       return;
@@ -40,7 +38,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
       off.dispose();
       notices.attached?.(null);
     };
-  }, [typingId, feed, control, dispatch, notices]);
+  }, [typingId, getView, control, dispatch, notices]);
 
   /** Keys read while typing through: the session's up to the detach key, the board's after it. */
   const typeInto = useRef<(data: string) => void>(() => undefined);
@@ -49,7 +47,7 @@ export function useTypeThrough(handled: MutableRefObject<boolean>, pressText: (t
     if (o.kind !== 'typing') return;
     const hit = findDetachKey(control.detachKey, data);
     const keys = hit ? data.slice(0, hit.index) : data;
-    const view = feed.sessions.find((s) => s.id === o.id);
+    const view = getView().sessions.find((s) => s.id === o.id);
     if (view && keys) control.keys.to(view).write(keys);
     if (!hit) return;
     dispatch({ type: 'typing-ended', id: o.id, message: `stopped typing into ${o.name}` });

@@ -1,10 +1,10 @@
 /** The board's actions that talk to a session's runner: keys, prompts, explain. */
-import type { Time } from '../core/clock.js';
-import type { RunnerConnection } from '../client/connection.js';
-import { sendDurable } from '../client/durable-send.js';
-import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../client/explain.js';
-import type { SessionView } from '../state/host-store.js';
-import type { BoardActions } from '../client/board-api.js';
+import type { Time } from '../../core/clock.js';
+import type { RunnerConnection } from '../connection.js';
+import { sendDurable } from '../durable-send.js';
+import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../explain.js';
+import type { SessionView } from '../../state/host-store.js';
+import type { BoardActions } from '../board-api.js';
 import { ConnectedInput } from './session-input.js';
 
 /** How long a prompt from the board may take to be typed (as `send --timeout`'s default). */
@@ -19,7 +19,7 @@ export type SessionConnect = (s: SessionView, client: string) => Promise<RunnerC
 
 /**
  * The board's actions that talk to a session's runner, over whatever
- * `connect` opens: real sockets (src/ui/real-actions.ts) or a fake runner in
+ * `connect` opens: real sockets (./board-actions.ts) or a fake runner in
  * the UI tests. A prompt goes through the very code `agent-board send` runs.
  */
 export function sessionIo(

@@ -1,18 +1,18 @@
 /** The board's real actions (BoardActions of src/client/board-api.ts), through the same client library as the CLI. */
-import { chatIdentity, postChat, type ChatIdentity } from '../client/chat.js';
-import type { Time } from '../core/clock.js';
-import { killSession, removeSessionReporting, renameSession } from '../client/session-actions.js';
-import { connectRemoteRow, killRemote, remoteOnly } from '../client/host-actions.js';
-import { remoteRoom } from '../client/host-rows.js';
-import { remoteChatPost } from '../client/remote-chat.js';
-import { formRequest, kindChoices, planNewSession, startNewSession } from '../client/new-session.js';
-import { reviveRemote } from '../client/remote-revive.js';
-import { reviveSessions } from '../client/session-revive.js';
-import { connectSession, findSession } from '../client/sessions.js';
-import { worktreeDiff } from '../client/worktree-diff.js';
-import { checkSenderName, CONTINUE_COMMAND } from '../core/chat/chat.js';
-import { EXIT, UserError } from '../state/errors.js';
-import type { BoardActions, ChatPosted } from '../client/board-api.js';
+import { chatIdentity, postChat, type ChatIdentity } from '../chat-participant.js';
+import type { Time } from '../../core/clock.js';
+import { killSession, removeSessionReporting, renameSession } from '../session-actions.js';
+import { connectRemoteRow, killRemote, remoteOnly } from '../host-actions.js';
+import { remoteRoom } from '../host-rows.js';
+import { remoteChatPost } from '../remote-chat.js';
+import { formRequest, kindChoices, planNewSession, startNewSession } from '../new-session.js';
+import { reviveRemote } from '../remote-revive.js';
+import { reviveSessions } from '../session-revive.js';
+import { connectSession, findSession } from '../sessions.js';
+import { worktreeDiff } from '../worktree-diff.js';
+import { checkSenderName, CONTINUE_COMMAND } from '../../core/chat/chat.js';
+import { EXIT, UserError } from '../../state/errors.js';
+import type { BoardActions, ChatPosted } from '../board-api.js';
 import { sessionIo } from './session-io.js';
 
 /** The size of a session the board starts when the board does not say its terminal's (the tests'). */

@@ -1,10 +1,10 @@
 /**
- * Texts drawn through src/ui/ascii-shape.ts: Ink measures them as ASCII on every frame, and the
+ * Texts drawn through ./ascii-shape.ts: Ink measures them as ASCII on every frame, and the
  * real characters go back in when it writes the frame. A text that cannot be shaped is drawn as
  * a plain <Text>, as it always was.
  */
 import { Text, Transform } from 'ink';
-import { asciiShape, unshape } from '../ascii-shape.js';
+import { asciiShape, unshape } from './ascii-shape.js';
 
 /** One styled piece of a run. */
 export interface RunPart {

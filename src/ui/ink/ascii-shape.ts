@@ -8,12 +8,9 @@
  * after it measured and laid out) puts the real characters back. Only characters that are one
  * cell for string-width on their own and cannot join a neighbour (no combining mark, joiner,
  * variation selector, wide or emoji character) are shaped; a text with any other is left as it
- * is, so the screen is the same cell for cell (test/ui/ascii-shape.test.tsx).
+ * is, so the screen is the same cell for cell (test/ui/ascii-shape.test.tsx compares them with plain <Text>s).
  */
-import { inkTextWidth } from './ink-frame-cache.js';
-
-/** Whether texts are shaped at all (the tests turn it off to compare screens). */
-export const asciiShaping = { enabled: true };
+import { inkTextWidth } from './frame-cache.js';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Latin-1 and Latin extended, general punctuation, arrows, maths, box drawing, shapes, dingbats: candidates, each checked once. */
@@ -36,7 +33,6 @@ function shapeable(c: string): boolean {
 /** `text` with each character past ASCII an `x`; `text` itself when it is all ASCII; null when it cannot be shaped. */
 export function asciiShape(text: string): string | null {
   if (PRINTABLE_ASCII.test(text)) return text;
-  if (!asciiShaping.enabled) return null;
   return text.length === 1 ? shapeOne(text) : shapeAll(text);
 }
 

@@ -1,9 +1,9 @@
 /**
  * The one place the board touches Ink's internals (Ink 6.8.0, pinned exactly in package.json
- * because an internal can change in any release), bar the frame cache (ink-frame-cache.ts).
+ * because an internal can change in any release), bar the frame cache (./frame-cache.ts).
  *
  * `inkStyle`: a text styled as <Text> styles it (Ink's build/colorize.js, with Ink's own chalk,
- * so the same colour level), for rows the board builds as whole strings (src/ui/list-lines.ts).
+ * so the same colour level), for rows the board builds as whole strings (./list-lines.ts).
  *
  * `useRawInput`: `useStdin().internal_eventEmitter`. Ink hands what it
  * reads from stdin to its useInput handlers through that emitter, an 'input' event per key, escape
@@ -14,10 +14,10 @@
  * reading process.stdin beside Ink would race its own reader: no public API does this.
  */
 import { useStdin } from 'ink';
-// Ink's colour helper, by its path (its package exports do not name it), as ink-frame-cache.ts imports Output.
-import colorize from '../../node_modules/ink/build/colorize.js';
+// Ink's colour helper, by its path (its package exports do not name it), as ./frame-cache.ts imports Output.
+import colorize from '../../../node_modules/ink/build/colorize.js';
 import { useMemo } from 'react';
-import { toDisposable, type Disposable } from '../core/lifetime.js';
+import { toDisposable, type Disposable } from '../../core/lifetime.js';
 
 /** The keys Ink read, before its key parser made them into (input, key) pairs. */
 export interface RawInput {

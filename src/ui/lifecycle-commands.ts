@@ -1,34 +1,22 @@
-import type { Dispatch } from 'react';
-import type { BoardAction, BoardState } from '../core/board/board-types.js';
+/**
+ * The commands that start, rename, kill, remove and attach to sessions (n, r, x, d, Enter): they
+ * call BoardActions (or leave the board to attach) and report the outcome to the state as a message.
+ */
 import { selectedSession } from '../core/board/board-derived.js';
 import type { KillOutcome } from '../client/session-actions.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
 import type { SessionView } from '../state/host-store.js';
-import type { BoardFeed } from '../client/board-api.js';
+import type { CommandContext } from './command-context.js';
 import { formInput } from './new-form-input.js';
-import type { BoardControl } from './contexts/ActionsContext.js';
-
-/**
- * The commands that act on sessions: they call BoardActions (or leave the
- * board to attach) and report the outcome to the state as a message.
- */
-export interface CommandContext {
-  state: BoardState;
-  /** The state after every action so far (one just dispatched included). */
-  getState(): BoardState;
-  dispatch: Dispatch<BoardAction>;
-  control: BoardControl;
-  feed: BoardFeed;
-}
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-function viewOf(c: CommandContext, id: string | undefined): SessionView | null {
-  return id ? (c.feed.sessions.find((s) => s.id === id) ?? null) : null;
+function viewOf(c: CommandContext, id: string): SessionView | null {
+  return c.sessions.find((s) => s.id === id) ?? null;
 }
 
 export function attachSelected(c: CommandContext): void {
-  const s = viewOf(c, selectedSession(c.state)?.id);
+  const s = selectedSession(c.state, c.sessions);
   if (!s) return;
   if (s.status === 'exited') {
     const how = s.exitSignal ? `was killed by ${s.exitSignal}` : `exited with code ${s.exitCode}`;
@@ -42,7 +30,7 @@ export function attachSelected(c: CommandContext): void {
 }
 
 export function removeSelected(c: CommandContext): void {
-  const s = viewOf(c, selectedSession(c.state)?.id);
+  const s = selectedSession(c.state, c.sessions);
   if (!s) return;
   if (s.status === 'running' || s.status === 'starting') {
     c.dispatch({ type: 'message', text: `${s.name} is still running; x kills it first` });
@@ -96,7 +84,7 @@ export function submitForm(c: CommandContext): void {
   if (o.kind === 'new' && !o.pending) {
     const input = formInput(o);
     // What the form shows as wrong stops it here, in the form; anything else, create says.
-    const plan = c.control.actions.planNew(input, c.state.sessions.filter((s) => !s.host).map((s) => s.name));
+    const plan = c.control.actions.planNew(input, c.sessions.filter((s) => !s.host).map((s) => s.name));
     if (plan.problem) return c.dispatch({ type: 'form-failed', message: plan.problem });
     c.dispatch({ type: 'form-pending' });
     c.control.actions.create(input).then(

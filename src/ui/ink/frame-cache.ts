@@ -19,10 +19,10 @@
  * the same characters and styles, without get()'s grid of cells and style diff per cell, which
  * cost half a millisecond a row), else it goes through the original `get()` on a one-row Output,
  * with the same arguments the original would have used. The screen is the same, cell for cell
- * (test/ui/frame-cache.test.tsx draws the board with and without it and compares).
+ * (test/ui/frame-cache.test.tsx draws the board with it and with Ink's own get, and compares).
  */
 // The module Ink itself loads (same file: node resolves the symlinks, esbuild the same path).
-import InkOutput from '../../node_modules/ink/build/output.js';
+import InkOutput from '../../../node_modules/ink/build/output.js';
 
 /** What Ink's Output holds (build/output.js). */
 interface Clip {
@@ -71,10 +71,10 @@ const CACHED_LINES_MAX = 4000;
 let shared: OutputCaches | null = null;
 
 /**
- * Whether the cache is in (`installed`) and used (`enabled`: the tests turn it off to compare),
- * and how often rows came from the last frame or were built: for the tests and the benchmark.
+ * Whether the cache is in, and how often rows came from the last frame or were built: for the
+ * tests and the benchmark.
  */
-export const frameCache = { installed: false, enabled: true, hits: 0, misses: 0 };
+export const frameCache = { installed: false, hits: 0, misses: 0 };
 
 const frames = new Map<string, Frame>();
 
@@ -213,7 +213,6 @@ function oneRow(Output: OutputClass, width: number, ops: readonly RowOp[]): Outp
 function install(Output: OutputClass): void {
   const original = Output.prototype.get;
   Output.prototype.get = function cachedGet(this: OutputInstance) {
-    if (!frameCache.enabled) return original.call(this);
     const { width, height } = this;
     const frame = frameFor(width, height);
     const perRow = rowOps(this.operations, height);
@@ -239,4 +238,9 @@ function install(Output: OutputClass): void {
 // At load, before anything renders: Board.tsx imports this module. Not Ink's shape (another
 // version): Ink draws as it always did, and test/ui/frame-cache.test.tsx fails.
 const Output = typeof InkOutput === 'function' && typeof InkOutput.prototype.get === 'function' ? (InkOutput as unknown as OutputClass) : null;
+/**
+ * Ink's own get(), as it was before the cache wrapped it (what the rows the cache cannot build
+ * go through): the tests draw the board with it to compare (test/ui/frame-cache.test.tsx).
+ */
+export const inkOwnGet = Output?.prototype.get ?? null;
 if (Output) install(Output);

@@ -1,8 +1,8 @@
 /** The board's terminal lent to a full-screen attach, and the line the board shows when it comes back. */
-import { runAttach, type AttachOptions } from '../client/attach.js';
-import { attachEndMessage } from '../client/attach-session.js';
-import type { Message } from '../core/board/board-types.js';
-import type { SessionView } from '../state/host-store.js';
+import { runAttach, type AttachOptions } from '../attach.js';
+import { attachEndMessage } from '../attach-session.js';
+import type { Message } from '../../core/board/board-types.js';
+import type { SessionView } from '../../state/host-store.js';
 
 export interface BoardAttachOptions extends AttachOptions {
   input: AttachOptions['input'] & {

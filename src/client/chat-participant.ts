@@ -1,3 +1,4 @@
+/** A participant in a room's chat (the CLI's `chat`, the MCP server, the board's posts, the demo): who is talking, and what they post and read. */
 import {
   checkRoomName, checkSenderName, DEFAULT_ROOM, MAX_CHAT_TEXT, mentionsReader, parseMentions, roomOf, type ChatRecord,
 } from '../core/chat/chat.js';

@@ -1,0 +1,51 @@
+/** The session list's columns: their widths, shared by every row (src/ui/ink/list-lines.ts draws a row in them). */
+import { useMemo } from 'react';
+import { agentLabel } from '../core/agents/agent-kinds.js';
+
+/** Column widths shared by every row of the list. */
+export interface RowColumns {
+  width: number;
+  name: number;
+  /** The agent column: `shell` or `shell › claude` (an agent running in a shell session). */
+  agent: number;
+  /** The host column (the board's --host: `local` or the machine); 0 with this machine's sessions alone. */
+  host: number;
+}
+const AGENT = 7;
+const AGENT_MAX = 16;
+export const STATUS = 10;
+export const TIME = 4;
+const HOST_MAX = 16;
+/** What the host column says of this machine's rows. */
+export const LOCAL_HOST = 'local';
+/** The marker run: the selection's (or the attention's) mark, the pick, the glyph and a space. */
+export const MARKER = 4;
+/** Marker and mark, glyph, the gaps between columns (the agent column's width apart). */
+export const FIXED = MARKER + 1 + STATUS + 1 + TIME + 2 + 1;
+
+/** The mark of a row the user marked (Space) for the prompt line, and its colour. */
+export const PICK_MARK = '*';
+export const PICK_COLOR = 'cyan';
+
+type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: string; host?: string }[];
+
+/**
+ * Name column: as wide as the longest name, between 8 and 20 (less on a
+ * narrow list); agent column: 7, wider (up to 16) for a `shell › claude`;
+ * host column: none while every row is this machine's, else as wide as the
+ * longest host (`local` at least, 16 at most).
+ */
+export function rowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions): RowColumns {
+  const longest = sessions.reduce((m, s) => Math.max(m, s.name.length), 0);
+  const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
+  const hosts = hostsOf.reduce((m, s) => (s.host ? Math.max(m, s.host.length) : m), 0);
+  const host = hosts > 0 ? Math.min(HOST_MAX, Math.max(LOCAL_HOST.length, hosts)) : 0;
+  const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - (host ? host + 1 : 0) - 8));
+  return { width, name, agent, host };
+}
+
+/** rowColumns, the same object for as long as the widths are the same (a row is built again when its columns change). */
+export function useRowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions): RowColumns {
+  const c = rowColumns(sessions, width, hostsOf);
+  return useMemo(() => c, [c.width, c.name, c.agent, c.host]);
+}
