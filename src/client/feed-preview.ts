@@ -6,7 +6,7 @@
 import type { Scheduler } from '../core/clock.js';
 import { DisposableStore, MutableDisposable, type Disposable } from '../core/lifetime.js';
 import type { PreviewScreen } from './board-api.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { PreviewMirror } from './preview-mirror.js';
 
 /** What the preview needs to know of the session it follows. */

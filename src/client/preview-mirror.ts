@@ -6,7 +6,7 @@ import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 import { finalScreenFile, socketPath } from '../state/paths.js';
 import type { PreviewScreen } from './board-api.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 import { describeError } from './describe-error.js';
 
 /** How long the mirror waits between attempts to reach a runner that refused it. */

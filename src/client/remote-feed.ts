@@ -15,7 +15,7 @@ import { FrameThrottle } from './frame-throttle.js';
 import { FRAME_MS } from './board-feed-options.js';
 import { HostFeed, type HostFeedDeps } from './host-feed.js';
 import { hostRows, isRemoteKey, remoteKey } from './host-rows.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { connectRemote, runRemote } from './remote.js';
 
 export interface RemoteFeedOptions {

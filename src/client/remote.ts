@@ -3,7 +3,7 @@ import type { Scheduler } from '../core/clock.js';
 import { NONE, type Disposable } from '../core/lifetime.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { asHostRecord, type SessionView } from '../state/host-store.js';
-import { RunnerConnection, type ConnectOptions } from './connection.js';
+import { RunnerConnection, type ConnectOptions } from './link/connection.js';
 import { childEnd, remoteFailure, sshArgv, stderrTail } from './ssh.js';
 
 export { RemoteError } from './ssh.js';

@@ -16,7 +16,7 @@ import { readHostFile, writeHostFile } from '../state/host-store.js';
 import { hostFile, runnerLog, socketPath } from '../state/paths.js';
 import { ptyProblem, rebuildFix } from '../state/this-copy.js';
 import { sleep } from './client-time.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 import { spawnRunner } from './runner-spawn.js';
 
 /** How long `new` waits for its runner to come up before it reports failure. */

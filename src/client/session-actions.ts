@@ -10,7 +10,7 @@ import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/path
 import { DisposableStore } from '../core/lifetime.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { connectSession } from './sessions.js';
 import { startRunner } from './runner-start.js';
 import { writeWiringFiles } from './wiring-place.js';

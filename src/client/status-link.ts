@@ -8,7 +8,7 @@ import type { Scheduler } from '../core/clock.js';
 import type { TermSize } from '../core/protocol/size.js';
 import { DisposableStore, MutableDisposable, toDisposable, type Disposable } from '../core/lifetime.js';
 import { sessionDir, socketPath } from '../state/paths.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 
 /** What a StatusLink tells its feed. The feed guards each one (an error it throws is reported, not lost). */
 export interface StatusLinkOwner {

@@ -6,7 +6,7 @@
  * The stream is held before the request goes out and released when the runner says it will not
  * read (refused, an old runner) or can no longer read (the connection closed).
  */
-import type { Disposable } from '../core/lifetime.js';
+import type { Disposable } from '../../core/lifetime.js';
 
 /** The part of the attach's input stream this needs (process.stdin, or a test's stand-in). */
 export interface KeyStream {

@@ -5,14 +5,14 @@
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Scheduler } from '../core/clock.js';
-import { Emitter, NONE, type Disposable, type Event } from '../core/lifetime.js';
-import { OFFERED_FRAMINGS, type BinaryDecodedFrame, type Framing, type Utf8Decode } from '../core/protocol/binary-framing.js';
-import { encodeFrame } from '../core/protocol/frame-decoder.js';
-import { PROTOCOL_VERSION } from '../core/protocol/protocol.js';
-import type { ClientMessage } from '../core/protocol/client-messages.js';
-import type { RunnerHello, RunnerMessage } from '../core/protocol/runner-messages.js';
-import { createReplyDecoder } from '../core/protocol/reply-framing.js';
+import type { Scheduler } from '../../core/clock.js';
+import { Emitter, NONE, type Disposable, type Event } from '../../core/lifetime.js';
+import { OFFERED_FRAMINGS, type BinaryDecodedFrame, type Framing, type Utf8Decode } from '../../core/protocol/binary-framing.js';
+import { encodeFrame } from '../../core/protocol/frame-decoder.js';
+import { PROTOCOL_VERSION } from '../../core/protocol/protocol.js';
+import type { ClientMessage } from '../../core/protocol/client-messages.js';
+import type { RunnerHello, RunnerMessage } from '../../core/protocol/runner-messages.js';
+import { createReplyDecoder } from '../../core/protocol/reply-framing.js';
 
 /** How long a runner may take to answer hello before we call it unreachable. */
 export const HELLO_TIMEOUT_MS = 3000;

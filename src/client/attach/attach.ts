@@ -1,14 +1,14 @@
 /** The full-screen attach client: the user's terminal on a session until the detach key, the exit, or the runner's loss. */
-import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
-import { kindNamed } from '../state/kind-files.js';
-import type { ClientMessage } from '../core/protocol/client-messages.js';
-import type { RunnerMessage } from '../core/protocol/runner-messages.js';
-import { JiggleChain } from './jiggle-chain.js';
-import { DisposableStore, MutableDisposable } from '../core/lifetime.js';
-import { AltScreenTracker, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
-import { sleep } from './client-time.js';
-import type { RunnerConnection } from './connection.js';
-import { ControlChannel } from './control-channel.js';
+import { findDetachKey, type DetachKey } from '../../core/terminal/detach-key.js';
+import { kindNamed } from '../../state/kind-files.js';
+import type { ClientMessage } from '../../core/protocol/client-messages.js';
+import type { RunnerMessage } from '../../core/protocol/runner-messages.js';
+import { JiggleChain } from '../jiggle-chain.js';
+import { DisposableStore, MutableDisposable } from '../../core/lifetime.js';
+import { AltScreenTracker, terminalRestoreSequence } from '../../core/terminal/terminal-restore.js';
+import { sleep } from '../client-time.js';
+import type { RunnerConnection } from '../link/connection.js';
+import { ControlChannel } from '../control-channel.js';
 import { DirectSide } from './attach-direct.js';
 import { AttachKeys } from './attach-keys.js';
 import { OutputBatch } from './attach-output.js';
@@ -49,15 +49,15 @@ export async function runAttach(opts: AttachOptions): Promise<AttachResult> {
   const done = new Promise<AttachResult>((r) => (finish = r));
   let finished = false;
   let jiggle: JiggleChain | null = null;
-  /** Who reads the keys: us, or the runner from the terminal itself (direct input, src/client/attach-keys.ts). */
+  /** Who reads the keys: us, or the runner from the terminal itself (direct input, src/client/attach/attach-keys.ts). */
   const keys = new AttachKeys(input, (chunk) => onKeys(chunk));
-  /** Direct output: the runner writes the output to our terminal itself (src/client/attach-direct.ts). */
+  /** Direct output: the runner writes the output to our terminal itself (src/client/attach/attach-direct.ts). */
   const { terminal, log, onDirect, scheduler, detachKey, readOnly } = opts;
   const direct = new DirectSide({ terminal, log, onDirect, alt, settled: () => jiggle?.stop(), scheduler, keys, detachKey, readOnly });
   /** The listeners on the current connection: replaced on every (re)connect, released at the end. */
   const listening = new MutableDisposable<DisposableStore>();
 
-  /** Output to the terminal, a batch at a time (src/client/attach-output.ts). */
+  /** Output to the terminal, a batch at a time (src/client/attach/attach-output.ts). */
   const out = new OutputBatch(output, () => conn, () => finished);
   const flushOut = out.flush;
   const show = (data: string) => {

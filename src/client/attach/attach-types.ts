@@ -1,9 +1,9 @@
-/** What an attach is given and how it ends (src/client/attach.ts runs it): its terminal, its connection, its options, its result. */
-import type { Scheduler } from '../core/clock.js';
-import type { ClientMessage } from '../core/protocol/client-messages.js';
-import type { DetachKey } from '../core/terminal/detach-key.js';
-import type { RunnerConnection } from './connection.js';
-import type { TerminalIdentity } from './tty-identity.js';
+/** What an attach is given and how it ends (src/client/attach/attach.ts runs it): its terminal, its connection, its options, its result. */
+import type { Scheduler } from '../../core/clock.js';
+import type { ClientMessage } from '../../core/protocol/client-messages.js';
+import type { DetachKey } from '../../core/terminal/detach-key.js';
+import type { RunnerConnection } from '../link/connection.js';
+import type { TerminalIdentity } from '../tty-identity.js';
 
 /** Thrown by a connect function when the session ended while we were away. */
 export class SessionExitedError extends Error {
