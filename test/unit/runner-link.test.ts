@@ -253,7 +253,7 @@ describe('RunnerLink (fake clock)', () => {
     expect(tries).toBe(1);
   });
 
-  it('dispose ends everything: the open connection, the armed retry, a try on its way (closed when it comes), and every event', async () => {
+  it('dispose ends everything: the open connection, the armed retry, a try on its way (failed at once, closed if it comes), and every event', async () => {
     const { link, states, answer } = setup({ delaysMs: [100], afterLast: 'repeat' });
     link.start();
     const a = await answer(new FakeConn('a'));
@@ -267,6 +267,24 @@ describe('RunnerLink (fake clock)', () => {
     expect(second.time.pending).toBe(1);
     second.link.dispose();
     expect(second.time.pending).toBe(0);
+
+    // A try on its way: what it holds is released at once (a socket destroyed, ssh killed), failing it.
+    const time = new FakeTime(0);
+    let abandoned = false;
+    const fourth = new RunnerLink<FakeConn>({
+      connect: (held) =>
+        new Promise<FakeConn>((_resolve, reject) => {
+          held.add(toDisposable(() => ((abandoned = true), reject(new Error('the socket was destroyed')))));
+        }),
+      schedule: { delaysMs: [100], afterLast: 'repeat' },
+      time: { clock: time, scheduler: time },
+    });
+    fourth.start();
+    fourth.dispose();
+    expect(abandoned).toBe(true);
+    await flush();
+    expect(fourth.state).toEqual({ kind: 'disposed' }); // its failure is stale: nothing armed, nothing said
+    expect(time.pending).toBe(0);
 
     const third = setup({ delaysMs: [100], afterLast: 'repeat' });
     third.link.start();

@@ -42,8 +42,8 @@ export type LinkState =
   /** A try is on its way; `last`: the failure it follows, if any. */
   | { kind: 'connecting'; last: LinkFailure | null }
   | { kind: 'open' }
-  /** Down, the next try armed for `retryAt` (the clock's ms). */
-  | { kind: 'waiting'; last: LinkFailure; retryAt: number }
+  /** Down, the next try armed `delayMs` from the failure: at `retryAt` (the clock's ms). */
+  | { kind: 'waiting'; last: LinkFailure; delayMs: number; retryAt: number }
   /** Down, and not trying again until `rearm()`. */
   | { kind: 'given-up'; last: LinkFailure }
   | { kind: 'disposed' };
@@ -55,8 +55,13 @@ export interface LinkOpened<C> {
 }
 
 export interface RunnerLinkDeps<C> {
-  /** One try: an open connection (a runner's hello came), or a rejection (refused, silent, gone). */
-  connect(): Promise<C>;
+  /**
+   * One try: an open connection (a runner's hello came), or a rejection (refused, silent, gone).
+   * What the try holds on its way (a socket, an ssh child) goes in `held`: the link releases it
+   * when it abandons the try (a stop, a dispose), which should fail it at once; once the try
+   * succeeded, `held` is the connection's (LinkOpened.held), released when it stops being current.
+   */
+  connect(held: DisposableStore): Promise<C>;
   schedule: RetrySchedule;
   /** `retryAt`'s clock, and the scheduler of the waits between tries. */
   time: Time;
@@ -157,26 +162,29 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
   }
 
   private launch(epoch: number, last: LinkFailure | null): void {
+    const held = (this.held.value = new DisposableStore());
     let pending: Promise<C>;
     try {
-      pending = this.d.connect();
+      pending = this.d.connect(held);
     } catch (error) {
       pending = Promise.reject(error);
     }
     pending.then(
       (conn) => {
-        if (epoch === this.epoch) this.opened(conn, epoch);
+        if (epoch === this.epoch) this.opened(conn, epoch, held);
         else conn.dispose(); // a try from before a stop, a dispose or a newer try: never current
       },
       (error: unknown) => {
         // A stale try's failure is nobody's news: the link has moved on.
-        if (epoch === this.epoch) this.failed({ cause: 'unanswered', failures: (last?.failures ?? 0) + 1, error });
+        if (epoch !== this.epoch) return;
+        this.held.clear();
+        this.failed({ cause: 'unanswered', failures: (last?.failures ?? 0) + 1, error });
       },
     );
   }
 
-  private opened(conn: C, epoch: number): void {
-    const held = (this.held.value = new DisposableStore());
+  private opened(conn: C, epoch: number, held = new DisposableStore()): void {
+    this.held.value = held;
     held.add(conn);
     this.live = conn;
     /** Messages that came with the connection (a pipelined subscribe's answers): delivered once the owner has set up (onOpen). */
@@ -245,7 +253,7 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
       this.retry.clear();
       if (epoch === this.epoch) this.attempt(f);
     }, delay);
-    this.set({ kind: 'waiting', last: f, retryAt: this.d.time.clock.now() + delay });
+    this.set({ kind: 'waiting', last: f, delayMs: delay, retryAt: this.d.time.clock.now() + delay });
   }
 
   /** Whatever the link held goes, and whatever was on its way is stale. */
