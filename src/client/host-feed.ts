@@ -49,9 +49,11 @@ export class HostFeed implements Disposable {
   private mode: 'feed' | 'poll' = 'feed';
   private readonly link: RunnerLink<HostLine>;
   private readonly store = new DisposableStore();
+  /** When the next try is due (the clock's ms), while the link waits. */
+  private retryAt = 0;
 
   constructor(private readonly d: HostFeedDeps) {
-    this.link = new RunnerLink<HostLine>({ connect: (held) => this.connect(held), schedule: HOST_RECONNECT, time: d.time });
+    this.link = new RunnerLink<HostLine>({ connect: (held) => this.connect(held), schedule: HOST_RECONNECT, scheduler: d.time.scheduler });
     this.store.add(
       this.link.onMessage((list) => {
         this.sessions = list.sessions;
@@ -61,7 +63,10 @@ export class HostFeed implements Disposable {
     );
     this.store.add(
       this.link.onStateChange((s) => {
-        if (s.kind === 'waiting') this.problems.fire(`${d.host}: ${reasonOf(s.last)}; retrying in ${s.delayMs} ms`);
+        if (s.kind === 'waiting') {
+          this.retryAt = d.time.clock.now() + s.delayMs;
+          this.problems.fire(`${d.host}: ${reasonOf(s.last)}; retrying in ${s.delayMs} ms`);
+        }
         if (s.kind === 'waiting' || s.kind === 'connecting') this.changes.fire(); // its rows turn stale, its line changes
       }),
     );
@@ -80,7 +85,7 @@ export class HostFeed implements Disposable {
       case 'open':
         return { kind: 'live', mode: this.mode };
       case 'waiting':
-        return { kind: 'down', failures: s.last.failures, reason: reasonOf(s.last), retryAt: s.retryAt };
+        return { kind: 'down', failures: s.last.failures, reason: reasonOf(s.last), retryAt: this.retryAt };
       case 'connecting':
         return { kind: 'connecting', failures: s.last?.failures ?? 0, reason: s.last ? reasonOf(s.last) : null };
       default:

@@ -68,7 +68,7 @@ export class HostLine implements LinkConnection<HostList, never> {
     this.lists.fire(list);
   }
 
-  close(err: Error | null): void {
+  end(err: Error | null): void {
     if (this.closedWith) return;
     this.closedWith = { err };
     try {
@@ -81,7 +81,7 @@ export class HostLine implements LinkConnection<HostList, never> {
 
   dispose(): void {
     this.release();
-    this.close(null);
+    this.end(null);
   }
 }
 
@@ -126,7 +126,7 @@ export function openFeed(host: string, time: Time, spawnFeed: (host: string) => 
     });
     void childEnd(child).then((end) => {
       const tail = lastLine();
-      if (opened) line.close(new Error(why ?? endReason(end, tail)));
+      if (opened) line.end(new Error(why ?? endReason(end, tail)));
       else reject(olderFarSide(end, tail) ? new OlderFarSide(tail) : new Error(why ?? endReason(end, tail)));
     });
   });
@@ -147,7 +147,7 @@ export async function openPoll(host: string, time: Time, poll: (host: string, sc
           again();
         },
         (err: unknown) => {
-          if (!held.isDisposed) line.close(err instanceof Error ? err : new Error(String(err)));
+          if (!held.isDisposed) line.end(err instanceof Error ? err : new Error(String(err)));
         },
       );
     }, POLL_MS);

@@ -60,7 +60,7 @@ export class PreviewMirror implements Disposable {
     private readonly readFinal: () => Promise<string> = () => fs.promises.readFile(finalScreenFile(home, id), 'utf8'),
   ) {
     // Refused or silent: tried again a few times; the feed shows the final screen if it is gone.
-    this.link = this.store.add(new RunnerLink({ connect: open, schedule: PREVIEW_RETRY, time, retryWhen: () => this.mode === 'live' }));
+    this.link = this.store.add(new RunnerLink({ connect: open, schedule: PREVIEW_RETRY, scheduler: time.scheduler, retryWhen: () => this.mode === 'live' }));
     this.store.add(this.link.onOpen(({ conn }) => this.guard('an open', () => this.subscribe(conn))));
     this.store.add(this.link.onMessage((m) => this.guard('a message', () => this.onMessage(m))));
     this.store.add(this.link.onError((e) => this.errors.fire(`preview of ${this.id}: the runner sent a bad frame (${e.message})`)));

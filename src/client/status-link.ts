@@ -62,7 +62,7 @@ export class StatusLink implements Disposable {
     this.link = new RunnerLink({
       connect: (owner) => RunnerConnection.open(socketPath(home, id), { client: 'board', readOnly: true, scheduler: time.scheduler, owner }),
       schedule: { delaysMs: d.retryMs, afterLast: 'give-up' },
-      time,
+      scheduler: time.scheduler,
       // Refused or silent is no error: the session may be starting or gone. Exited (host.json
       // says so), died (lost), or a zombie for a moment: the feed re-reads and says whether to retry.
       retryWhen: (f) => {

@@ -63,7 +63,7 @@ function setup(schedule: RetrySchedule, retryWhen?: (f: { failures: number; erro
         tries.push({ at: time.now(), resolve, reject });
       }),
     schedule,
-    time: { clock: time, scheduler: time },
+    scheduler: time,
     retryWhen,
   });
   const states: LinkState[] = [];
@@ -105,7 +105,7 @@ describe('RunnerLink (fake clock)', () => {
     link.start();
     expect(tries.map((t) => t.at)).toEqual([0]);
     await refuse();
-    expect(link.state).toMatchObject({ kind: 'waiting', retryAt: 100, last: { cause: 'unanswered', failures: 1 } });
+    expect(link.state).toMatchObject({ kind: 'waiting', delayMs: 100, last: { cause: 'unanswered', failures: 1 } });
     time.advance(99);
     expect(tries).toHaveLength(1);
     time.advance(1);
@@ -151,7 +151,7 @@ describe('RunnerLink (fake clock)', () => {
     expect(bad).toEqual(['garbled']);
     a.close(new Error('reset'));
     expect(link.current).toBeNull();
-    expect(link.state).toMatchObject({ kind: 'waiting', retryAt: time.now() + 100, last: { cause: 'closed', failures: 1 } });
+    expect(link.state).toMatchObject({ kind: 'waiting', delayMs: 100, last: { cause: 'closed', failures: 1 } });
     expect((link.state as { last: { error: Error } }).last.error.message).toBe('reset');
     time.advance(100);
     expect(tries).toHaveLength(3);
@@ -243,7 +243,7 @@ describe('RunnerLink (fake clock)', () => {
     const link: RunnerLink<FakeConn> = new RunnerLink<FakeConn>({
       connect: () => (tries++, Promise.reject(new Error('refused'))),
       schedule: { delaysMs: [100], afterLast: 'repeat' },
-      time: { clock: time, scheduler: time },
+      scheduler: time,
       retryWhen: () => (link.stop(), true),
     });
     link.start();
@@ -277,7 +277,7 @@ describe('RunnerLink (fake clock)', () => {
           held.add(toDisposable(() => ((abandoned = true), reject(new Error('the socket was destroyed')))));
         }),
       schedule: { delaysMs: [100], afterLast: 'repeat' },
-      time: { clock: time, scheduler: time },
+      scheduler: time,
     });
     fourth.start();
     fourth.dispose();

@@ -10,8 +10,8 @@
  * a socket closed under us that still had data) is closed on arrival and never delivers into the
  * current one. Nothing is held while it is idle or has given up; `dispose()` ends it all at once.
  */
-import type { Time } from '../../core/clock.js';
-import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../../core/lifetime.js';
+import type { Scheduler } from '../../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../../core/lifetime.js';
 import { retryDelay, type RetrySchedule } from './retry-schedule.js';
 
 /** What a link holds: anything that delivers messages until it closes. A RunnerConnection is one. */
@@ -21,6 +21,8 @@ export interface LinkConnection<M = unknown, E = unknown> extends Disposable {
   readonly onClose: Event<Error | null>;
   /** Something it received and could not read; it carries on. */
   readonly onError?: Event<E>;
+  /** The orderly close, where it has one: what was written goes out first (RunnerLink.close). */
+  close?(): void;
 }
 
 type MessageOf<C> = C extends LinkConnection<infer M, unknown> ? M : never;
@@ -42,8 +44,8 @@ export type LinkState =
   /** A try is on its way; `last`: the failure it follows, if any. */
   | { kind: 'connecting'; last: LinkFailure | null }
   | { kind: 'open' }
-  /** Down, the next try armed `delayMs` from the failure: at `retryAt` (the clock's ms). */
-  | { kind: 'waiting'; last: LinkFailure; delayMs: number; retryAt: number }
+  /** Down, the next try armed `delayMs` from now (the owner stamps it with its clock, if it shows when). */
+  | { kind: 'waiting'; last: LinkFailure; delayMs: number }
   /** Down, and not trying again until `rearm()`. */
   | { kind: 'given-up'; last: LinkFailure }
   | { kind: 'disposed' };
@@ -63,8 +65,8 @@ export interface RunnerLinkDeps<C> {
    */
   connect(held: DisposableStore): Promise<C>;
   schedule: RetrySchedule;
-  /** `retryAt`'s clock, and the scheduler of the waits between tries. */
-  time: Time;
+  /** The waits between tries: the link's only use of time (it stamps nothing). */
+  scheduler: Scheduler;
   /**
    * Asked at each failure before the schedule is: false gives up at once (the session should have
    * no runner any more, the attach is handing back). Unset: always try again.
@@ -92,6 +94,8 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
   /** The current connection, our listeners on it and what the owner added (LinkOpened.held). */
   private readonly held = new MutableDisposable<DisposableStore>();
   private readonly retry = new MutableDisposable();
+  /** The connection `close()` lets go the orderly way rather than dropping it. */
+  private closing: C | null = null;
 
   constructor(private readonly d: RunnerLinkDeps<C>) {}
 
@@ -137,6 +141,15 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
     if (this.now.kind === 'disposed') return;
     this.drop();
     if (this.now.kind !== 'idle') this.set({ kind: 'idle' });
+  }
+
+  /**
+   * Ends everything as dispose does, except that the current connection closes the orderly way
+   * (LinkConnection.close): the attach's last words (a detach) reach the runner before the socket ends.
+   */
+  close(): void {
+    this.closing = this.live;
+    this.dispose();
   }
 
   /** Ends everything: the connection closed, the retry cancelled, a try on its way closed when it comes, no event after. */
@@ -185,7 +198,7 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
 
   private opened(conn: C, epoch: number, held = new DisposableStore()): void {
     this.held.value = held;
-    held.add(conn);
+    held.add(toDisposable(() => (conn === this.closing && conn.close ? conn.close() : conn.dispose())));
     this.live = conn;
     /** Messages that came with the connection (a pipelined subscribe's answers): delivered once the owner has set up (onOpen). */
     let early: MessageOf<C>[] | null = [];
@@ -249,11 +262,11 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
       this.set({ kind: 'given-up', last: f });
       return;
     }
-    this.retry.value = this.d.time.scheduler.setTimeout(() => {
+    this.retry.value = this.d.scheduler.setTimeout(() => {
       this.retry.clear();
       if (epoch === this.epoch) this.attempt(f);
     }, delay);
-    this.set({ kind: 'waiting', last: f, delayMs: delay, retryAt: this.d.time.clock.now() + delay });
+    this.set({ kind: 'waiting', last: f, delayMs: delay });
   }
 
   /** Whatever the link held goes, and whatever was on its way is stale. */
