@@ -7,7 +7,7 @@
 import { AttachClient } from './attach-client.js';
 import type { AttachOptions, AttachResult } from './attach-types.js';
 
-export { attachHintText, attachHintWanted } from './attach-hint.js';
+export { attachHintWanted } from './attach-hint.js';
 export { SessionExitedError, type AttachInput, type AttachOptions, type AttachOutput, type AttachResult } from './attach-types.js';
 
 /** Attaches until the attach ends; the first connection's failure is thrown, the terminal as it was. */

@@ -180,7 +180,8 @@ export class RunnerLink<C extends LinkConnection> implements Disposable {
     try {
       pending = this.d.connect(held);
     } catch (error) {
-      pending = Promise.reject(error);
+      // A try that throws at once (no ssh to spawn) fails like any other: after this call, as a promise's would.
+      pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     pending.then(
       (conn) => {
