@@ -14,7 +14,8 @@ import type { SessionView } from '../state/host-store.js';
 import { messageOf, openFeed, openPoll, OlderFarSide, POLL_MS, type HostLine } from './host-link.js';
 import { unreachableLine } from './host-rows.js';
 import { HOST_RECONNECT } from './link/retry-schedule.js';
-import { RunnerLink, type LinkFailure } from './link/runner-link.js';
+import type { LinkFailure } from './link/link-types.js';
+import { RunnerLink } from './link/runner-link.js';
 import { listRemote, parseHost } from './remote.js';
 import { sshArgv } from './ssh.js';
 

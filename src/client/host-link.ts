@@ -12,7 +12,7 @@ import type { Scheduler, Time } from '../core/clock.js';
 import { Emitter, MutableDisposable, NONE, toDisposable, type DisposableStore, type Event } from '../core/lifetime.js';
 import type { SessionView } from '../state/host-store.js';
 import { parseFeedLine } from './host-lines.js';
-import type { LinkConnection } from './link/runner-link.js';
+import type { LinkConnection } from './link/link-types.js';
 import { childEnd, stderrTail, type ChildEnd } from './ssh.js';
 
 /** The far side's first list must come within this (a TCP and ssh handshake, a node start there). */

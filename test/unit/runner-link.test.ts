@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Emitter, toDisposable, type Event } from '../../src/core/lifetime.js';
-import { RunnerLink, type LinkConnection, type LinkState } from '../../src/client/link/runner-link.js';
+import type { LinkConnection, LinkState } from '../../src/client/link/link-types.js';
+import { RunnerLink } from '../../src/client/link/runner-link.js';
 import { ATTACH_RECONNECT, HOST_RECONNECT, PREVIEW_RETRY, STATUS_RETRY, retryDelay, type RetrySchedule } from '../../src/client/link/retry-schedule.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

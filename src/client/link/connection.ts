@@ -7,12 +7,15 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Scheduler } from '../../core/clock.js';
 import { Emitter, NONE, toDisposable, type Disposable, type DisposableStore, type Event } from '../../core/lifetime.js';
-import { OFFERED_FRAMINGS, type BinaryDecodedFrame, type Framing, type Utf8Decode } from '../../core/protocol/binary-framing.js';
+import { OFFERED_FRAMINGS, type Framing } from '../../core/protocol/binary-framing.js';
 import { encodeFrame } from '../../core/protocol/frame-decoder.js';
 import { PROTOCOL_VERSION } from '../../core/protocol/protocol.js';
 import type { ClientMessage } from '../../core/protocol/client-messages.js';
 import type { RunnerHello, RunnerMessage } from '../../core/protocol/runner-messages.js';
 import { createReplyDecoder } from '../../core/protocol/reply-framing.js';
+import { asMessage, utf8, type ProtocolError } from './connection-frames.js';
+
+export type { ProtocolError } from './connection-frames.js';
 
 /** How long a runner may take to answer hello before we call it unreachable. */
 export const HELLO_TIMEOUT_MS = 3000;
@@ -38,17 +41,6 @@ export interface ConnectOptions {
    * (a command's envelope carries the runner's generation).
    */
   pipelined?: readonly ClientMessage[];
-}
-
-/** The reply decoder's UTF-8: Buffer's own (socket chunks are Buffers; anything else is viewed as one, not copied). */
-const utf8: Utf8Decode = (bytes, start, end) =>
-  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8', start, end);
-
-/** A frame the runner sent that we could not read: what was wrong with it. */
-export interface ProtocolError {
-  /** bad_frame: binary1 bytes that make no frame (an unknown type byte closes the connection: see RunnerConnection). */
-  code: 'frame_too_large' | 'malformed_json' | 'not_a_message' | 'bad_frame';
-  message: string;
 }
 
 /**
@@ -261,20 +253,8 @@ export class RunnerConnection implements Disposable {
   }
 }
 
-type Read = { ok: true; value: RunnerMessage } | { ok: false; error: ProtocolError };
-
 /**
  * Where a connection is in its start: waiting for the runner's hello; greeted (the hello came, and
  * what follows it waits for the connection to be made); open (frames go to the connection).
  */
 type Start = { phase: 'hello' } | { phase: 'greeted' } | { phase: 'open'; conn: RunnerConnection };
-
-/** A decoded frame as a message, or what was wrong with it. */
-function asMessage(frame: BinaryDecodedFrame): Read {
-  if (!frame.ok) return { ok: false, error: { code: frame.code, message: frame.message } };
-  const v = frame.value;
-  if (typeof v !== 'object' || v === null || typeof (v as { type?: unknown }).type !== 'string') {
-    return { ok: false, error: { code: 'not_a_message', message: `a frame with no message type: ${JSON.stringify(v).slice(0, 80)}` } };
-  }
-  return { ok: true, value: v as RunnerMessage };
-}
