@@ -20,7 +20,7 @@ export async function benchSend({ ab, tmux, home, log }) {
 
   // The protocol alone, without node's start-up: one connection per prompt, as send does.
   const { sendDurable } = await import(path.join(ROOT, 'dist', 'client', 'durable-send.js'));
-  const { RunnerConnection } = await import(path.join(ROOT, 'dist', 'client', 'connection.js'));
+  const { RunnerConnection } = await import(path.join(ROOT, 'dist', 'client', 'link', 'connection.js'));
   const { socketPath } = await import(path.join(ROOT, 'dist', 'state', 'paths.js'));
   const { realClock, realScheduler } = await import(path.join(ROOT, 'dist', 'state', 'real-time.js'));
   const time = { clock: realClock, scheduler: realScheduler() };

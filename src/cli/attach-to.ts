@@ -1,7 +1,7 @@
 /** Attaching the terminal to a session (`attach`, and `new --attach`): the full screen, then one line on how it ended. */
 import fs from 'node:fs';
-import { attachHintWanted, runAttach } from '../client/attach.js';
-import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach-session.js';
+import { attachHintWanted, runAttach } from '../client/attach/attach.js';
+import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach/attach-session.js';
 import { parseHost } from '../client/remote.js';
 import { terminalIdentity } from '../client/tty-identity.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';

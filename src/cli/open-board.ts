@@ -10,7 +10,7 @@ import { readUserConfig } from '../state/config.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { getHome } from './context.js';
-import { remoteConnector, sessionConnector } from '../client/attach-session.js';
+import { remoteConnector, sessionConnector } from '../client/attach/attach-session.js';
 import { boardHosts } from '../client/host-rows.js';
 import { parseHost } from '../client/remote.js';
 

@@ -1,6 +1,7 @@
 /** What a board feed can be tuned by, and the defaults that keep 100 idle sessions cheap. */
 import type { Clock, Scheduler } from '../core/clock.js';
 import type { TermSize } from '../core/protocol/size.js';
+import { STATUS_RETRY } from './link/retry-schedule.js';
 
 /**
  * One frame of a 60 Hz screen: a change the feed hears reaches its subscribers at once when
@@ -22,7 +23,7 @@ export interface BoardFeedOptions {
   pendingRetryMs?: number;
   /** ...this many times. */
   pendingTries?: number;
-  /** Delays between attempts to reach a runner that refused (then wait for host.json to change). */
+  /** Delays between attempts to reach a runner that refused, then wait for host.json to change (default STATUS_RETRY's). */
   retryMs?: readonly number[];
   /**
    * One timer for the whole feed (never one per session): ages heartbeats
@@ -45,7 +46,7 @@ export function feedTuning(options: BoardFeedOptions): FeedTuning {
     rescanMs: options.rescanMs ?? 50,
     pendingRetryMs: options.pendingRetryMs ?? 50,
     pendingTries: options.pendingTries ?? 20,
-    retryMs: options.retryMs ?? [100, 200, 400, 800, 1600],
+    retryMs: options.retryMs ?? STATUS_RETRY.delaysMs,
     sweepMs: options.sweepMs ?? 5000,
   };
 }

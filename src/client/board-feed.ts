@@ -63,7 +63,9 @@ export class LiveBoardFeed implements BoardFeed {
     this.clock = options.clock;
     this.scheduler = options.scheduler;
     this.notifier = new FrameThrottle(this.clock, this.scheduler, this.o.notifyMs, () => this.errors.guard('a subscriber', () => this.changes.fire()));
-    this.previewer = new FeedPreview({ home, scheduler: this.scheduler, changed: () => this.scheduleNotify(), problem: (detail) => this.errors.problem(detail) });
+    this.previewer = new FeedPreview({ home, time: { clock: this.clock, scheduler: this.scheduler } });
+    this.previewer.onChange(() => this.scheduleNotify()); // released with the previewer
+    this.previewer.onProblem((detail) => this.errors.problem(detail));
     this.worktrees = new WorktreeFollow({
       home,
       clock: this.clock,
@@ -193,26 +195,23 @@ export class LiveBoardFeed implements BoardFeed {
       home: this.home,
       id,
       retryMs: this.o.retryMs,
-      scheduler: this.scheduler,
+      time: { clock: this.clock, scheduler: this.scheduler },
       view: () => this.view,
-      owner: {
-        onHost: (host) => this.errors.guard('a status push', () => this.setRecord(e, host)),
-        onOpen: () => this.errors.guard('a status link opening', () => this.previewer.update(target(e))),
-        onLost: () => {
-          let again = false;
-          this.errors.guard('a status link closing', () => {
-            if (!this.reread(e)) this.scheduleRefresh(this.o.rescanMs); // gone with its folder?
-            again = live(e);
-          });
-          return again;
-        },
-        onFolderChange: () => {
-          this.dirty.add(id);
-          this.scheduleRefresh(this.o.rescanMs);
-        },
-        onProblem: (detail) => this.errors.problem(detail),
-      },
+      wantsRunner: () => live(e),
     });
+    // The link's events go with it (e.link.dispose()); each listener is guarded.
+    e.link.onHost((host) => this.errors.guard('a status push', () => this.setRecord(e, host)));
+    e.link.onOpen(() => this.errors.guard('a status link opening', () => this.previewer.update(target(e))));
+    e.link.onLost(() =>
+      this.errors.guard('a status link closing', () => {
+        if (!this.reread(e)) this.scheduleRefresh(this.o.rescanMs); // gone with its folder?
+      }),
+    );
+    e.link.onFolderChange(() => {
+      this.dirty.add(id);
+      this.scheduleRefresh(this.o.rescanMs);
+    });
+    e.link.onProblem((detail) => this.errors.problem(detail));
     this.entries.set(id, e);
     this.changed();
     this.sync(e);

@@ -3,7 +3,7 @@ import { withEnvelope, type AckStage, type CmdAck, type ControlType, type Reconc
 import type { ClientMessage } from '../core/protocol/client-messages.js';
 import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { DisposableStore, type Disposable } from '../core/lifetime.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 
 /** One id per client process: the runner's logs and journal name who sent what. */
 export const CLIENT_ID = `c-${crypto.randomUUID()}`;

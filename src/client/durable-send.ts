@@ -4,7 +4,7 @@ import type { InputMsg } from '../core/protocol/client-messages.js';
 import { UserError, EXIT } from '../state/errors.js';
 import { sleep } from './client-time.js';
 import type { Time } from '../core/clock.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { ControlChannel, newCommandId } from './control-channel.js';
 
 /** Waits between reconnects while a prompt's fate is open. */

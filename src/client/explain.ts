@@ -1,7 +1,7 @@
 /** `explain`: asking a runner why its session shows the state it does. */
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import { DisposableStore } from '../core/lifetime.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 
 /** How long a runner may take to explain itself. */
 export const EXPLAIN_TIMEOUT_MS = 3000;

@@ -3,10 +3,10 @@
  * that session's screen (src/client/preview-mirror.ts), live or final as the session is, and the
  * screen as last read, read again only after the mirror said it changed.
  */
-import type { Scheduler } from '../core/clock.js';
-import { DisposableStore, MutableDisposable, type Disposable } from '../core/lifetime.js';
+import type { Time } from '../core/clock.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import type { PreviewScreen } from './board-api.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { PreviewMirror } from './preview-mirror.js';
 
 /** What the preview needs to know of the session it follows. */
@@ -24,18 +24,21 @@ export interface PreviewTarget {
 
 export interface FeedPreviewDeps {
   home: string;
-  scheduler: Scheduler;
-  /** The screen (or which session) changed: the feed notifies its subscribers. */
-  changed(): void;
-  /** Something only a developer needs (for the board log). */
-  problem(detail: string): void;
-  /** How the mirror of session `id` reaches its runner (default: its local socket). */
-  open?: (id: string) => Promise<RunnerConnection>;
+  /** The mirrors' clock and timers. */
+  time: Time;
+  /** How the mirror of session `id` reaches its runner, what the try holds in `owner` (default: its local socket). */
+  open?: (id: string, owner: DisposableStore) => Promise<RunnerConnection>;
   /** Session `id`'s final screen (default: its final-screen.ans). */
   readFinal?: (id: string) => Promise<string>;
 }
 
 export class FeedPreview implements Disposable {
+  private readonly changes = new Emitter<void>();
+  private readonly problems = new Emitter<string>();
+  /** The screen (or which session) changed: the feed notifies its subscribers. */
+  readonly onChange: Event<void> = this.changes.event;
+  /** Something only a developer needs (for the board log). */
+  readonly onProblem: Event<string> = this.problems.event;
   private id: string | null = null;
   private mirror: PreviewMirror | null = null;
   /** The mirror and our listeners on it. */
@@ -98,20 +101,22 @@ export class FeedPreview implements Disposable {
   dispose(): void {
     this.held.dispose();
     this.mirror = null;
+    this.changes.dispose();
+    this.problems.dispose();
   }
 
   private markChanged(): void {
     this.stale = true;
-    this.d.changed();
+    this.changes.fire();
   }
 
   private newMirror(id: string): PreviewMirror {
     const { open, readFinal } = this.d;
-    const mirror = new PreviewMirror(this.d.home, id, this.d.scheduler, open && (() => open(id)), readFinal && (() => readFinal(id)));
+    const mirror = new PreviewMirror(this.d.home, id, this.d.time, open && ((owner) => open(id, owner)), readFinal && (() => readFinal(id)));
     const held = (this.held.value = new DisposableStore());
     held.add(mirror);
     held.add(mirror.onChange(() => this.markChanged()));
-    held.add(mirror.onError((detail) => this.d.problem(detail)));
+    held.add(mirror.onError((detail) => this.problems.fire(detail)));
     return mirror;
   }
 

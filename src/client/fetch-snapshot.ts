@@ -1,6 +1,6 @@
 /** One snapshot of a session's screen and history, for `peek`. */
 import { DisposableStore } from '../core/lifetime.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 
 export interface FetchedSnapshot {
   cols: number;

@@ -9,7 +9,7 @@ import { DisposableStore } from '../core/lifetime.js';
 import { TERMINATE_GRACE_MS } from '../core/session-timings.js';
 import { EXIT, UserError } from '../state/errors.js';
 import type { SessionView } from '../state/host-store.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { connectRemote } from './remote.js';
 import type { KillOutcome } from './session-actions.js';
 

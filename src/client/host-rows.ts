@@ -2,11 +2,12 @@
  * The board's rows of several machines, without any I/O (src/client/remote-feed.ts uses it):
  * a remote session's key (`host/id`: ids are only unique on their own machine, a local id has
  * no `/`), the merged list (this machine's first, then each host in the order given, each
- * oldest first), the reconnect backoff and the line a host that cannot be reached shows.
+ * oldest first), the backoff of a poll that failed (remote-chat.ts) and the line a host that cannot be reached shows.
  */
 import { roomOf } from '../core/chat/chat.js';
 import type { SessionView } from '../state/host-store.js';
 import { sameButHeartbeat } from './feed-records.js';
+import { HOST_RECONNECT, retryDelay } from './link/retry-schedule.js';
 
 /** The board's key of session `id` on `host`. */
 export const remoteKey = (host: string, id: string): string => `${host}/${id}`;
@@ -54,15 +55,9 @@ export function mergeRows(local: readonly SessionView[], hosts: readonly HostRow
   return [...local, ...hosts.flatMap((h) => hostRows(h))];
 }
 
-/**
- * Waits between tries at a host that failed: a dropped link comes back at once, a host that is
- * down is asked every 10 s at most (the cap keeps one line's promise, "retrying in 10 s").
- */
-export const HOST_BACKOFF_MS: readonly number[] = [1000, 2000, 5000, 10_000];
-
-/** The wait before try number `failures` (1: the first after a failure). */
+/** The wait before try number `failures` (1: the first after a failure) at a host: HOST_RECONNECT's, capped at its last. */
 export function backoffMs(failures: number): number {
-  return HOST_BACKOFF_MS[Math.min(Math.max(failures, 1), HOST_BACKOFF_MS.length) - 1]!;
+  return retryDelay(HOST_RECONNECT, failures)!;
 }
 
 /** The one line a host that cannot be reached shows: `box: unreachable (ssh: ...); retrying in 10 s`. */

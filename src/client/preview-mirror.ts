@@ -1,16 +1,15 @@
 /** The board's preview of one session: its screen mirrored into a private headless terminal. */
 import fs from 'node:fs';
-import type { Scheduler } from '../core/clock.js';
-import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../core/lifetime.js';
+import type { Time } from '../core/clock.js';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import type { RunnerMessage } from '../core/protocol/runner-messages.js';
 import { newTerminal, type Terminal } from '../state/headless-terminal.js';
 import { finalScreenFile, socketPath } from '../state/paths.js';
 import type { PreviewScreen } from './board-api.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
+import { PREVIEW_RETRY } from './link/retry-schedule.js';
+import { RunnerLink } from './link/runner-link.js';
 import { describeError } from './describe-error.js';
-
-/** How long the mirror waits between attempts to reach a runner that refused it. */
-export const PREVIEW_RETRY_MS: readonly number[] = [100, 300, 1000];
 
 /**
  * Output our terminal has not parsed yet beyond this: stop reading the socket,
@@ -38,31 +37,39 @@ export class PreviewMirror implements Disposable {
   /** Something went wrong that only a developer needs to know (for the board log); the mirror carries on. */
   readonly onError: Event<string> = this.errors.event;
   private term: Terminal | null = null;
-  private conn: RunnerConnection | null = null;
-  /** The current connection and its listeners. */
-  private readonly connection = new MutableDisposable<DisposableStore>();
-  private connecting = false;
-  private readonly retryTimer = new MutableDisposable();
-  private tries = 0;
+  /** The line to the runner while live (PREVIEW_RETRY: a few tries, then the feed shows the final screen if it is gone). */
+  private readonly link: RunnerLink<RunnerConnection>;
+  private readonly store = new DisposableStore();
   /** Waiting for the snapshot asked for by the last subscribe_terminal. */
   private awaitingSnapshot = false;
   private mode: 'idle' | 'live' | 'final' = 'idle';
   /** Characters written to the terminal and not parsed yet. */
   private unparsed = 0;
-  /** Bumped whenever the mode changes or we dispose: async results from before are dropped. */
+  /** Bumped whenever the final screen is asked for or we dispose: a final screen read before is dropped. */
   private epoch = 0;
   private disposed = false;
 
   constructor(
     readonly home: string,
     readonly id: string,
-    private readonly scheduler: Scheduler,
-    /** How to reach the runner: its local socket, unless told (the board's --host: over ssh). */
-    private readonly open: () => Promise<RunnerConnection> = () =>
-      RunnerConnection.open(socketPath(home, id), { client: 'board-preview', readOnly: true, scheduler }),
+    time: Time,
+    /** How to reach the runner (what the try holds goes in `owner`): its local socket, unless told (the board's --host: over ssh). */
+    open: (owner: DisposableStore) => Promise<RunnerConnection> = (owner) =>
+      RunnerConnection.open(socketPath(home, id), { client: 'board-preview', readOnly: true, scheduler: time.scheduler, owner }),
     /** Its final screen: final-screen.ans, unless told (over ssh: `peek --ansi` there). */
     private readonly readFinal: () => Promise<string> = () => fs.promises.readFile(finalScreenFile(home, id), 'utf8'),
-  ) {}
+  ) {
+    // Refused or silent: tried again a few times; the feed shows the final screen if it is gone.
+    this.link = this.store.add(new RunnerLink({ connect: open, schedule: PREVIEW_RETRY, scheduler: time.scheduler, retryWhen: () => this.mode === 'live' }));
+    this.store.add(this.link.onOpen(({ conn }) => this.guard('an open', () => this.subscribe(conn))));
+    this.store.add(this.link.onMessage((m) => this.guard('a message', () => this.onMessage(m))));
+    this.store.add(this.link.onError((e) => this.errors.fire(`preview of ${this.id}: the runner sent a bad frame (${e.message})`)));
+    this.store.add(
+      this.link.onStateChange((s) => {
+        if (s.kind !== 'open') this.awaitingSnapshot = false; // a snapshot asked on a connection gone never comes
+      }),
+    );
+  }
 
   get isFinal(): boolean {
     return this.mode === 'final';
@@ -72,9 +79,8 @@ export class PreviewMirror implements Disposable {
   live(): void {
     if (this.disposed || this.mode === 'final') return;
     this.mode = 'live';
-    if (this.conn || this.connecting || this.retryTimer.value) return;
-    this.tries = 0;
-    this.connect();
+    this.link.rearm();
+    this.link.start();
   }
 
   /**
@@ -82,9 +88,10 @@ export class PreviewMirror implements Disposable {
    * (on the same connection; the runner stops the live stream until then).
    */
   fit(cols: number, rows: number): void {
-    if (this.mode !== 'live' || !this.conn || this.awaitingSnapshot || !this.term) return;
+    const conn = this.link.current;
+    if (this.mode !== 'live' || !conn || this.awaitingSnapshot || !this.term) return;
     if (this.term.cols === cols && this.term.rows === rows) return;
-    this.subscribe(this.conn);
+    this.subscribe(conn);
   }
 
   /** The session is over: show its final screen (kept from the live mirror when there is none on disk). */
@@ -92,7 +99,7 @@ export class PreviewMirror implements Disposable {
     if (this.disposed || this.mode === 'final') return;
     this.mode = 'final';
     const epoch = ++this.epoch;
-    this.dropConnection();
+    this.link.stop();
     this.readFinal().then(
       (data) => {
         if (this.disposed || epoch !== this.epoch) return;
@@ -119,58 +126,11 @@ export class PreviewMirror implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.epoch++;
-    this.dropConnection();
+    this.store.dispose();
     this.term?.dispose();
     this.term = null;
     this.changes.dispose();
     this.errors.dispose();
-  }
-
-  private connect(): void {
-    const epoch = this.epoch;
-    this.connecting = true;
-    this.open().then(
-      (conn) => {
-        this.connecting = false;
-        if (this.disposed || epoch !== this.epoch || this.mode !== 'live') {
-          conn.dispose();
-          return;
-        }
-        this.conn = conn;
-        this.tries = 0;
-        const store = (this.connection.value = new DisposableStore());
-        store.add(conn);
-        store.add(conn.onMessage((m) => this.guard('a message', () => this.onMessage(m))));
-        store.add(conn.onError((e) => this.errors.fire(`preview of ${this.id}: the runner sent a bad frame (${e.message})`)));
-        store.add(
-          conn.onClose(() =>
-            this.guard('a close', () => {
-              if (this.conn !== conn) return;
-              this.conn = null;
-              this.awaitingSnapshot = false;
-              this.retry(); // the feed switches to the final screen if the runner is gone for good
-            }),
-          ),
-        );
-        this.subscribe(conn);
-      },
-      () => {
-        // Refused or silent: retry() tries again a few times; the feed shows the final screen if it is gone.
-        this.connecting = false;
-        if (!this.disposed && epoch === this.epoch) this.retry();
-      },
-    );
-  }
-
-  private retry(): void {
-    if (this.disposed || this.mode !== 'live' || this.tries >= PREVIEW_RETRY_MS.length) return;
-    const delay = PREVIEW_RETRY_MS[this.tries++]!;
-    this.retryTimer.value = this.scheduler.setTimeout(() => {
-      this.retryTimer.clear();
-      this.guard('a retry', () => {
-        if (!this.disposed && this.mode === 'live' && !this.conn && !this.connecting) this.connect();
-      });
-    }, delay);
   }
 
   private subscribe(conn: RunnerConnection): void {
@@ -208,19 +168,13 @@ export class PreviewMirror implements Disposable {
 
   private write(term: Terminal, data: string): void {
     this.unparsed += data.length;
-    if (this.unparsed > PREVIEW_PAUSE_BYTES) this.conn?.socket.pause();
+    if (this.unparsed > PREVIEW_PAUSE_BYTES) this.link.current?.socket.pause();
     term.write(data, () => {
       this.unparsed -= data.length;
-      if (this.unparsed < PREVIEW_RESUME_BYTES && this.conn?.socket.isPaused()) this.conn.socket.resume();
+      const socket = this.link.current?.socket;
+      if (this.unparsed < PREVIEW_RESUME_BYTES && socket?.isPaused()) socket.resume();
       if (!this.disposed && term === this.term) this.changed();
     });
-  }
-
-  private dropConnection(): void {
-    this.retryTimer.clear();
-    this.connection.clear();
-    this.conn = null;
-    this.awaitingSnapshot = false;
   }
 
   /** Tells the owner the screen changed; a listener that throws is reported, never thrown into xterm's callback. */

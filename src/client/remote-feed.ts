@@ -15,7 +15,7 @@ import { FrameThrottle } from './frame-throttle.js';
 import { FRAME_MS } from './board-feed-options.js';
 import { HostFeed, type HostFeedDeps } from './host-feed.js';
 import { hostRows, isRemoteKey, remoteKey } from './host-rows.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { connectRemote, runRemote } from './remote.js';
 
 export interface RemoteFeedOptions {
@@ -51,14 +51,12 @@ export class MultiHostFeed implements BoardFeed {
     this.notifier = new FrameThrottle(time.clock, time.scheduler, FRAME_MS, () => this.errors.guard('a subscriber', () => this.changes.fire()));
     this.remotePreview = new FeedPreview({
       home: o.home,
-      scheduler: time.scheduler,
-      changed: () => this.notifier.request(),
-      problem: (detail) => this.errors.problem(detail),
-      open: (key) =>
+      time,
+      open: (key, owner) =>
         Promise.resolve().then(() => {
           const s = this.remoteRow(key);
           if (o.connect) return o.connect(s.host, s.id);
-          return connectRemote(s.host, s.id, { client: 'board-preview', readOnly: true, scheduler: time.scheduler });
+          return connectRemote(s.host, s.id, { client: 'board-preview', readOnly: true, scheduler: time.scheduler, owner });
         }),
       // An ended remote session's last screen is a file over there: `peek --ansi` prints it.
       readFinal: (key) =>
@@ -68,13 +66,16 @@ export class MultiHostFeed implements BoardFeed {
         }),
     });
     for (const d of [this.changes, this.errors, this.notifier, this.remotePreview]) this.store.add(d);
+    this.store.add(this.remotePreview.onChange(() => this.notifier.request()));
+    this.store.add(this.remotePreview.onProblem((detail) => this.errors.problem(detail)));
     // The local feed has its own frame throttle: its changes go on at once.
     this.store.add(local.onChange(() => this.errors.guard('a subscriber', () => this.changes.fire())));
-    // One by one: a host that fails at once (no ssh) reports while the others are still being made.
+    // Each host's first news comes after its listeners are on: a try's end (even no ssh at all) is a promise's.
     for (const host of hosts) {
-      const changed = () => this.errors.guard('a host change', () => this.hostChanged(host));
-      const problem = (detail: string) => this.errors.problem(detail);
-      this.hostFeeds.push(this.store.add(new HostFeed({ host, time, ...o.link, changed, problem })));
+      const h = this.store.add(new HostFeed({ host, time, ...o.link }));
+      this.store.add(h.onChange(() => this.errors.guard('a host change', () => this.hostChanged(host))));
+      this.store.add(h.onProblem((detail) => this.errors.problem(detail)));
+      this.hostFeeds.push(h);
     }
   }
 

@@ -5,7 +5,7 @@ import { asHostRecord, type SessionView } from '../state/host-store.js';
 import { startChild } from '../state/process/start.js';
 import { runCommand, type RunResult } from '../state/process/run.js';
 import { terminate } from '../state/process/terminate.js';
-import { RunnerConnection, type ConnectOptions } from './connection.js';
+import { RunnerConnection, type ConnectOptions } from './link/connection.js';
 import { childEnd, lastLine, remoteFailure, SSH_STDERR_KEEP, sshArgv, stderrTail, type ChildEnd } from './ssh.js';
 
 export { RemoteError } from './ssh.js';

@@ -17,7 +17,7 @@ import { hostFile, runnerLog, socketPath } from '../state/paths.js';
 import { ptyProblem, rebuildFix } from '../state/this-copy.js';
 import { sendSignal } from '../state/process/signal.js';
 import { sleep } from './client-time.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 import { spawnRunner } from './runner-spawn.js';
 
 /** How long `new` waits for its runner to come up before it reports failure. */

@@ -13,7 +13,7 @@ import { waitGone, watchGone } from '../state/process/wait-gone.js';
 import { finalScreenFile, hostFile, sessionDir, socketPath } from '../state/paths.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from './link/connection.js';
 import { connectSession } from './sessions.js';
 import { startRunner } from './runner-start.js';
 import { writeWiringFiles } from './wiring-place.js';

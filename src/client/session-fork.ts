@@ -15,7 +15,7 @@ import { kindNamed } from '../state/kind-files.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { importedConversation, planConversation, type ConversationOutcome, type ConversationPlan } from './conversation-launch.js';
 import { sleep } from './client-time.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 import { createSession, type NewSessionOptions } from './session-create.js';
 import { createWorktreeSession } from './worktree-session.js';
 

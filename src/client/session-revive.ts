@@ -12,7 +12,7 @@ import { UserError } from '../state/errors.js';
 import { readHostFile, viewOf, type SessionView } from '../state/host-store.js';
 import { hostFile, socketPath } from '../state/paths.js';
 import { claimRevive } from '../state/revive-claim.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 import { askSilentRunner } from './silent-runners.js';
 import { stateNote } from '../core/session-state.js';
 import { restartSession, type Restarted } from './session-actions.js';

@@ -9,7 +9,7 @@ import { resolveSessionRef } from '../core/session-ref.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { listSessions, type SessionView } from '../state/host-store.js';
 import { runnerLog, socketPath } from '../state/paths.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 
 /** The session a user named, or a UserError that says why not. */
 export function findSession(home: string, ref: string): SessionView {

@@ -8,7 +8,7 @@
 import type { Scheduler } from '../core/clock.js';
 import { asHostRecord, type SessionView } from '../state/host-store.js';
 import { socketPath } from '../state/paths.js';
-import { RunnerConnection } from './connection.js';
+import { RunnerConnection } from './link/connection.js';
 import { findSession } from './sessions.js';
 
 /** How long a silent runner has to answer its hello. */

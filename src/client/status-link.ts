@@ -1,40 +1,28 @@
 /**
  * One session's line to its runner for the board feed (src/client/board-feed.ts): status pushes
- * over a read-only connection, reconnected with backoff, and a watch on the session's folder while
- * there is no connection.
+ * over a read-only connection, kept up by a RunnerLink (src/client/link/runner-link.ts), and a
+ * watch on the session's folder while there is no connection.
  */
 import fs from 'node:fs';
-import type { Scheduler } from '../core/clock.js';
+import type { Time } from '../core/clock.js';
 import type { TermSize } from '../core/protocol/size.js';
-import { DisposableStore, MutableDisposable, toDisposable, type Disposable } from '../core/lifetime.js';
+import { DisposableStore, Emitter, MutableDisposable, toDisposable, type Disposable, type Event } from '../core/lifetime.js';
 import { sessionDir, socketPath } from '../state/paths.js';
-import { RunnerConnection } from './connection.js';
-
-/** What a StatusLink tells its feed. The feed guards each one (an error it throws is reported, not lost). */
-export interface StatusLinkOwner {
-  /** A host record from the runner (its hello, then every `status` push), unchecked. */
-  onHost(host: unknown): void;
-  /** The subscription is up. */
-  onOpen(): void;
-  /**
-   * The runner could not be reached, or the connection closed: re-read
-   * host.json and say whether the session should still have a runner
-   * (then we try again, a few times).
-   */
-  onLost(): boolean;
-  /** host.json changed while no connection was open. */
-  onFolderChange(): void;
-  /** Something only a developer needs to know (a bad frame from the runner): for the board log. */
-  onProblem(detail: string): void;
-}
+import { RunnerConnection } from './link/connection.js';
+import { RunnerLink } from './link/runner-link.js';
 
 export interface StatusLinkDeps {
   home: string;
   id: string;
-  /** Delays between attempts to reach a runner that refused (then wait for news: rearm). */
+  /** Delays between attempts to reach a runner that refused, then wait for news (rearm): STATUS_RETRY's unless the feed says. */
   retryMs: readonly number[];
-  scheduler: Scheduler;
-  owner: StatusLinkOwner;
+  time: Time;
+  /**
+   * Asked each time the runner could not be reached or the connection closed, after `onLost`
+   * (where the feed re-reads host.json): whether the session should still have a runner (then
+   * it is tried again, a few times).
+   */
+  wantsRunner(): boolean;
   /** The watcher's own terminal size, offered to the runner with the subscription (protocol.md, `subscribe_status`). */
   view?: () => TermSize | null;
 }
@@ -45,23 +33,61 @@ export interface StatusLinkDeps {
  * cannot be had, and while there is none, a watch on the session's folder so
  * a change to host.json (an exited session renamed, a runner writing
  * `running`) is still seen at once. Holds no timer while idle.
+ *
+ * Its events are for the feed, which guards each listener (an error it throws is reported, not lost).
  */
 export class StatusLink implements Disposable {
-  private conn: RunnerConnection | null = null;
-  private connecting = false;
-  /** Failed attempts since the last success or rearm; past the last delay we wait for news. */
-  private tries = 0;
-  private readonly retry = new MutableDisposable();
-  /** The current connection and its listeners. */
-  private readonly connection = new MutableDisposable<DisposableStore>();
+  private readonly hosts = new Emitter<unknown>();
+  private readonly opens = new Emitter<void>();
+  private readonly losses = new Emitter<void>();
+  private readonly folderChanges = new Emitter<void>();
+  private readonly problems = new Emitter<string>();
+  /** A host record from the runner (its hello, then every `status` push), unchecked. */
+  readonly onHost: Event<unknown> = this.hosts.event;
+  /** The subscription is up. */
+  readonly onOpen: Event<void> = this.opens.event;
+  /** The runner could not be reached, or the connection closed: host.json is worth reading again. */
+  readonly onLost: Event<void> = this.losses.event;
+  /** host.json changed while no connection was open. */
+  readonly onFolderChange: Event<void> = this.folderChanges.event;
+  /** Something only a developer needs to know (a bad frame from the runner): for the board log. */
+  readonly onProblem: Event<string> = this.problems.event;
+  private readonly link: RunnerLink<RunnerConnection>;
   private readonly watcher = new MutableDisposable();
-  private disposed = false;
+  private readonly store = new DisposableStore();
   private lastTryFailed = false;
 
-  constructor(private readonly d: StatusLinkDeps) {}
+  constructor(private readonly d: StatusLinkDeps) {
+    const { home, id, time } = d;
+    this.link = new RunnerLink({
+      connect: (owner) => RunnerConnection.open(socketPath(home, id), { client: 'board', readOnly: true, scheduler: time.scheduler, owner }),
+      schedule: { delaysMs: d.retryMs, afterLast: 'give-up' },
+      scheduler: time.scheduler,
+      // Refused or silent is no error: the session may be starting or gone. Exited (host.json
+      // says so), died (lost), or a zombie for a moment: the feed re-reads and says whether to retry.
+      retryWhen: (f) => {
+        if (f.cause === 'unanswered') this.lastTryFailed = true;
+        this.losses.fire();
+        return this.d.wantsRunner();
+      },
+    });
+    this.store.add(this.link.onOpen(({ conn }) => this.opened(conn)));
+    this.store.add(
+      this.link.onMessage((m) => {
+        if (m.type === 'status') this.hosts.fire(m.host);
+      }),
+    );
+    this.store.add(this.link.onError((e) => this.problems.fire(`session ${id}: the runner sent a bad frame (${e.message})`)));
+    this.store.add(
+      this.link.onStateChange((s) => {
+        if (s.kind === 'waiting' || s.kind === 'given-up') this.watch(true);
+      }),
+    );
+    for (const d of [this.link, this.watcher, this.hosts, this.opens, this.losses, this.folderChanges, this.problems]) this.store.add(d);
+  }
 
   get open(): boolean {
-    return this.conn !== null && !this.conn.closed;
+    return this.link.current !== null;
   }
 
   /** The last try to reach the runner failed (refused, or no hello in time), and none has worked since. */
@@ -71,23 +97,23 @@ export class StatusLink implements Disposable {
 
   /** Connect, unless connected, on the way, waiting to retry, or given up (see rearm). */
   connect(): void {
-    if (this.disposed || this.conn || this.connecting || this.retry.value || this.tries > 0) return;
-    this.attempt();
+    this.link.start();
   }
 
   /** The watcher's terminal changed size: the runner hears of it (a subscription again, with the new view). */
   offerView(): void {
-    if (this.conn && !this.conn.closed) this.subscribe(this.conn);
+    const conn = this.link.current;
+    if (conn) this.subscribe(conn);
   }
 
   /** News (host.json changed, the sweep): a link that gave up may try again. */
   rearm(): void {
-    if (!this.connecting && !this.retry.value && !this.conn) this.tries = 0;
+    this.link.rearm();
   }
 
   /** Watch the session's folder (only wanted while no connection is open). */
   watch(want: boolean): void {
-    if (this.disposed) return;
+    if (this.store.isDisposed) return;
     if (!want) {
       this.watcher.clear();
       return;
@@ -96,7 +122,7 @@ export class StatusLink implements Disposable {
     try {
       const w = fs.watch(sessionDir(this.d.home, this.d.id), (_event, file) => {
         if (file && file !== 'host.json') return; // runner.log, temporary files
-        this.d.owner.onFolderChange();
+        this.folderChanges.fire();
       });
       const held = toDisposable(() => w.close());
       w.on('error', () => {
@@ -106,74 +132,24 @@ export class StatusLink implements Disposable {
       });
       this.watcher.value = held;
     } catch {
-      this.d.owner.onFolderChange(); // the folder went away: the feed's rescan drops the session
+      this.folderChanges.fire(); // the folder went away: the feed's rescan drops the session
     }
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.retry.dispose();
-    this.connection.dispose();
-    this.conn = null;
-    this.watcher.dispose();
+    this.store.dispose();
   }
 
-  private attempt(): void {
-    this.connecting = true;
-    RunnerConnection.open(socketPath(this.d.home, this.d.id), { client: 'board', readOnly: true, scheduler: this.d.scheduler }).then(
-      (conn) => {
-        this.connecting = false;
-        if (this.disposed) {
-          conn.dispose();
-          return;
-        }
-        this.conn = conn;
-        this.tries = 0;
-        this.lastTryFailed = false;
-        const store = (this.connection.value = new DisposableStore());
-        store.add(conn);
-        store.add(
-          conn.onMessage((m) => {
-            if (m.type === 'status') this.d.owner.onHost(m.host);
-          }),
-        );
-        store.add(conn.onError((e) => this.d.owner.onProblem(`session ${this.d.id}: the runner sent a bad frame (${e.message})`)));
-        store.add(
-          conn.onClose(() => {
-            if (this.conn !== conn || this.disposed) return;
-            this.conn = null;
-            this.tries = 0;
-            this.failed(); // exited (host.json says so), died (lost), or a zombie for a moment: retry, re-reading
-          }),
-        );
-        this.subscribe(conn);
-        this.watch(false);
-        this.d.owner.onHost(conn.hello.host);
-        this.d.owner.onOpen();
-      },
-      () => {
-        // Refused or silent: not an error, the session may be starting or gone; failed() retries or waits for news.
-        this.connecting = false;
-        this.lastTryFailed = true;
-        if (!this.disposed) this.failed();
-      },
-    );
+  private opened(conn: RunnerConnection): void {
+    this.lastTryFailed = false;
+    this.subscribe(conn);
+    this.watch(false);
+    this.hosts.fire(conn.hello.host);
+    this.opens.fire();
   }
 
   private subscribe(conn: RunnerConnection): void {
     const view = this.d.view?.();
     conn.send(view ? { type: 'subscribe_status', view: { cols: view.cols, rows: view.rows } } : { type: 'subscribe_status' });
-  }
-
-  private failed(): void {
-    const again = this.d.owner.onLost();
-    const delay = this.d.retryMs[this.tries++];
-    if (again && delay !== undefined && !this.disposed) {
-      this.retry.value = this.d.scheduler.setTimeout(() => {
-        this.retry.clear();
-        if (!this.disposed && !this.conn && !this.connecting) this.attempt();
-      }, delay);
-    }
-    this.watch(true);
   }
 }

@@ -1,4 +1,4 @@
-import type { AttachOutput } from '../client/attach.js';
+import type { AttachOutput } from '../client/attach/attach.js';
 import { scanEscapes, type ScanState } from '../core/terminal/escape-scan.js';
 
 /**

@@ -1,8 +1,8 @@
 /** The board's loop: Ink until the user quits or attaches, the attach, and the board again. */
 import { render } from 'ink';
 import { createElement } from 'react';
-import { sessionConnector } from '../client/attach-session.js';
-import type { RunnerConnection } from '../client/connection.js';
+import { sessionConnector } from '../client/attach/attach-session.js';
+import type { RunnerConnection } from '../client/link/connection.js';
 import { terminalIdentity } from '../client/tty-identity.js';
 import { boardReducer, initialBoardState } from '../core/board/board-state.js';
 import { readDemoMarks, writeDemoMarks } from '../state/demo-state.js';
@@ -10,7 +10,7 @@ import type { BoardView, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from '../client/board-actions/attach-from-board.js';
-import { attachHintWanted } from '../client/attach.js';
+import { attachHintWanted } from '../client/attach/attach.js';
 import { Board } from './Board.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
 import type { BoardLog } from '../client/board-log.js';

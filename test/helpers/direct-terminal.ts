@@ -1,7 +1,7 @@
 /** Direct output's tests: a PTY as the user's terminal, held by a CLI attach or by a sleeping process, and what it ends up showing. */
 import fs from 'node:fs';
 import pty from 'node-pty';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { runnerLog, socketPath } from '../../src/state/paths.js';

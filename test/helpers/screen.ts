@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AttachInput, AttachOutput } from '../../src/client/attach.js';
+import type { AttachInput, AttachOutput } from '../../src/client/attach/attach.js';
 import { SerializeAddon } from '../../src/client/serialize-addon.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { runAttach } from '../../src/client/attach/attach.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { socketPath } from '../../src/state/paths.js';
 import { RawClient } from '../helpers/raw-client.js';

@@ -5,8 +5,8 @@
  * generation makes it drop its cursor and take a fresh snapshot.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { runAttach } from '../../src/client/attach/attach.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
 import type { RunnerMessage, SnapshotBegin, SnapshotEnd } from '../../src/core/protocol/runner-messages.js';

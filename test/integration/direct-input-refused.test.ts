@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
+import { runAttach } from '../../src/client/attach/attach.js';
 import { validateClientMessage } from '../../src/core/protocol/validate.js';
 import { fdsOn, rawHeldTerminal, readSlave, ECHO_LINES } from '../helpers/direct-input.js';
 import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
+import { runAttach } from '../../src/client/attach/attach.js';
 import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText, userTerminal } from '../helpers/direct-terminal.js';
 import { BIN, cliEnv, newSession, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';

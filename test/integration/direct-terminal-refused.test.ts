@@ -1,7 +1,7 @@
 /** Direct output refused (and the fall-back), across a runner restart, and the jiggle chain's settle marker. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
+import { runAttach } from '../../src/client/attach/attach.js';
 import { terminalIdentity } from '../../src/client/tty-identity.js';
 import { openClientTerminal } from '../../src/runner/tty-check.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';

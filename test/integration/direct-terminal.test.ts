@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { runAttach } from '../../src/client/attach/attach.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import { attachCli as attachTerminal, connector, detachKey, FLOOD, freshHomeEachTest, heldTerminal, played, RESTORE, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
 import { cli, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';

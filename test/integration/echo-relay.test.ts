@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
+import { runAttach } from '../../src/client/attach/attach.js';
 import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
 import { rawHeldTerminal, ECHO_LINES } from '../helpers/direct-input.js';
 import { BIN, cli, cliEnv, waitFor, waitForPeekLines } from '../helpers/home.js';

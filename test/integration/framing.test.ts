@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RunnerConnection, type ProtocolError } from '../../src/client/connection.js';
+import { RunnerConnection, type ProtocolError } from '../../src/client/link/connection.js';
 import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
 import type { RunnerHello, RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { socketPath } from '../../src/state/paths.js';

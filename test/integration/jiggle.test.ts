@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAttach, type AttachInput, type AttachOutput } from '../../src/client/attach.js';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { runAttach, type AttachInput, type AttachOutput } from '../../src/client/attach/attach.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import { BACKOFF_MS } from '../../src/core/terminal/jiggle-retry.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';
 import { socketPath } from '../../src/state/paths.js';

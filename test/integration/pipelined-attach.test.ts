@@ -7,8 +7,8 @@
 import net from 'node:net';
 import { Duplex } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { runAttach } from '../../src/client/attach/attach.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';

@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAttach } from '../../src/client/attach.js';
-import { RunnerConnection } from '../../src/client/connection.js';
+import { runAttach } from '../../src/client/attach/attach.js';
+import { RunnerConnection } from '../../src/client/link/connection.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { socketPath } from '../../src/state/paths.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';

@@ -3,7 +3,7 @@
  * snapshot, a durable prompt with its acks (accepted, then applied), and
  * `explain` with `explanation` (null: silent, as a runner from before explain).
  */
-import type { RunnerConnection } from '../../src/client/connection.js';
+import type { RunnerConnection } from '../../src/client/link/connection.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';

@@ -15,7 +15,7 @@ vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
 
-import type { RunnerConnection } from '../../src/client/connection.js';
+import type { RunnerConnection } from '../../src/client/link/connection.js';
 import type { Activity } from '../../src/core/agents/activity.js';
 import { parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 import type { SessionView } from '../../src/state/host-store.js';

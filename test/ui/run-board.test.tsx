@@ -14,7 +14,7 @@ import type { Time } from '../../src/core/clock.js';
 const detachKey = (parseDetachKey('ctrl-\\') as { ok: true; key: DetachKey }).key;
 const CTRL_BACKSLASH = '\x1c';
 
-function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import('../../src/client/connection.js').RunnerConnection>, time: Time = REAL_TIME) {
+function start(feed: FakeFeed, connect: (s: SessionView) => () => Promise<import('../../src/client/link/connection.js').RunnerConnection>, time: Time = REAL_TIME) {
   const out = new FakeStdout(80, 24);
   const stdin = new FakeStdin();
   const actions = new FakeActions();

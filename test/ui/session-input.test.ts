@@ -5,7 +5,7 @@
  * connection that comes later is let go at once.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunnerConnection } from '../../src/client/connection.js';
+import type { RunnerConnection } from '../../src/client/link/connection.js';
 import { ConnectedInput } from '../../src/client/board-actions/session-input.js';
 import { FakeRunner } from './fake-runner.js';
 

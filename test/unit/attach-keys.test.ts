@@ -1,7 +1,7 @@
-/** Who reads an attach's keys (src/client/attach-keys.ts), on a real stream that keeps what it is given while paused. */
+/** Who reads an attach's keys (src/client/attach/attach-keys.ts), on a real stream that keeps what it is given while paused. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { AttachKeys } from '../../src/client/attach-keys.js';
+import { AttachKeys } from '../../src/client/attach/attach-keys.js';
 
 function setup() {
   const input = new PassThrough({ encoding: 'utf8' });

@@ -3,7 +3,7 @@
  * deadline, and the ack wait timing out into one reconcile that says exactly what happened.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunnerConnection } from '../../src/client/connection.js';
+import type { RunnerConnection } from '../../src/client/link/connection.js';
 import { sendDurable, type SendOutcome } from '../../src/client/durable-send.js';
 import { Emitter, type Event } from '../../src/core/lifetime.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';

@@ -1,11 +1,12 @@
 /**
  * The board's reconnect timing on FakeTime, against a session with no runner (its socket is not
- * there, so each attempt is refused at once): the preview mirror's retries (PREVIEW_RETRY_MS) and
+ * there, so each attempt is refused at once): the preview mirror's retries (PREVIEW_RETRY) and
  * the status link's backoff (its retryMs), then quiet until news.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PREVIEW_RETRY_MS, PreviewMirror } from '../../src/client/preview-mirror.js';
-import { StatusLink, type StatusLinkOwner } from '../../src/client/status-link.js';
+import { PREVIEW_RETRY } from '../../src/client/link/retry-schedule.js';
+import { PreviewMirror } from '../../src/client/preview-mirror.js';
+import { StatusLink } from '../../src/client/status-link.js';
 import { fakeSession } from '../helpers/chat.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { destroyHome, makeHome } from '../helpers/home.js';
@@ -26,14 +27,14 @@ async function settled(time: FakeTime, pending: number): Promise<void> {
 }
 
 describe('PreviewMirror retry (FakeTime)', () => {
-  it('tries again after each of PREVIEW_RETRY_MS, then gives up; dispose cancels a pending retry', async () => {
+  it('tries again after each of PREVIEW_RETRY, then gives up; dispose cancels a pending retry', async () => {
     const id = fakeSession(home, 'gone');
     const time = new FakeTime();
-    const mirror = new PreviewMirror(home, id, time);
+    const mirror = new PreviewMirror(home, id, { clock: time, scheduler: time });
     const errors: string[] = [];
     mirror.onError((e) => errors.push(e));
     mirror.live();
-    for (const delay of PREVIEW_RETRY_MS) {
+    for (const delay of PREVIEW_RETRY.delaysMs) {
       await settled(time, 1);
       time.advance(delay - 1);
       expect(time.pending).toBe(1); // not yet
@@ -43,7 +44,7 @@ describe('PreviewMirror retry (FakeTime)', () => {
     expect(errors).toEqual([]); // a refused connection is no error, only a session without a runner
     expect(mirror.screen()).toBeNull();
 
-    const again = new PreviewMirror(home, id, time);
+    const again = new PreviewMirror(home, id, { clock: time, scheduler: time });
     again.live();
     await settled(time, 1);
     again.dispose();
@@ -57,14 +58,8 @@ describe('StatusLink reconnect (FakeTime)', () => {
     const id = fakeSession(home, 'gone');
     const time = new FakeTime();
     let lost = 0;
-    const owner: StatusLinkOwner = {
-      onHost: () => undefined,
-      onOpen: () => undefined,
-      onLost: () => (lost++, true),
-      onFolderChange: () => undefined,
-      onProblem: () => undefined,
-    };
-    const link = new StatusLink({ home, id, retryMs: [100, 200], scheduler: time, owner });
+    const link = new StatusLink({ home, id, retryMs: [100, 200], time: { clock: time, scheduler: time }, wantsRunner: () => true });
+    link.onLost(() => lost++);
     link.connect();
     await settled(time, 1);
     expect(lost).toBe(1);
@@ -90,13 +85,8 @@ describe('StatusLink reconnect (FakeTime)', () => {
     const id = fakeSession(home, 'done');
     const time = new FakeTime();
     let lost = 0;
-    const link = new StatusLink({
-      home,
-      id,
-      retryMs: [100],
-      scheduler: time,
-      owner: { onHost: () => undefined, onOpen: () => undefined, onLost: () => (lost++, false), onFolderChange: () => undefined, onProblem: () => undefined },
-    });
+    const link = new StatusLink({ home, id, retryMs: [100], time: { clock: time, scheduler: time }, wantsRunner: () => false });
+    link.onLost(() => lost++);
     link.connect();
     await settled(time, 0);
     expect(lost).toBe(1);

@@ -9,7 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOST_HELLO_MS, HOST_SILENCE_MS, HostFeed, POLL_MS, endReason, olderFarSide } from '../../src/client/host-feed.js';
+import { HostFeed } from '../../src/client/host-feed.js';
+import { HOST_HELLO_MS, HOST_SILENCE_MS, POLL_MS, endReason, olderFarSide } from '../../src/client/host-link.js';
 import { feedLine, parseFeedLine } from '../../src/client/host-lines.js';
 import { backoffMs, boardHosts, isRemoteKey, mergeRows, remoteKey, remoteRoom, unreachableLine } from '../../src/client/host-rows.js';
 import type { SessionView } from '../../src/state/host-store.js';
@@ -116,8 +117,6 @@ describe('one host’s link (fake clock, fake ssh)', () => {
     feed = new HostFeed({
       host: 'box',
       time: { clock: time, scheduler: time },
-      changed: () => changes++,
-      problem: () => undefined,
       open: () => {
         const c = new FakeChild();
         children.push(c);
@@ -125,6 +124,7 @@ describe('one host’s link (fake clock, fake ssh)', () => {
       },
       poll: () => (polls.shift() ?? (() => Promise.reject(new Error('no poll'))))(),
     });
+    feed.onChange(() => changes++);
     return { time, children, feed, changes: () => changes };
   }
 

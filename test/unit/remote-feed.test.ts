@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunnerConnection } from '../../src/client/connection.js';
+import type { RunnerConnection } from '../../src/client/link/connection.js';
 import { feedLine } from '../../src/client/host-lines.js';
 import { MultiHostFeed } from '../../src/client/remote-feed.js';
 import { FakeTime } from '../helpers/fake-time.js';

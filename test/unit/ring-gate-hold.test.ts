@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { AttachOutput } from '../../src/client/attach.js';
+import type { AttachOutput } from '../../src/client/attach/attach.js';
 import { RingGate } from '../../src/ui/ring-gate.js';
 
 const terminal = () => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { requestExplanation } from '../../client/explain.js';
-import type { RunnerConnection } from '../../client/connection.js';
+import type { RunnerConnection } from '../../client/link/connection.js';
 import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession } from '../../client/sessions.js';
 import { explanationText } from '../../core/agents/explain-text.js';

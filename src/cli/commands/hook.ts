@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RunnerConnection } from '../../client/connection.js';
+import { RunnerConnection } from '../../client/link/connection.js';
 import { realScheduler } from '../../state/real-time.js';
 import { printErr, printOut } from '../print.js';
 

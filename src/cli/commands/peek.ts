@@ -1,7 +1,7 @@
 /** `agent-board peek`: print a session's current screen (the last one, for an exited session). */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { RunnerConnection } from '../../client/connection.js';
+import type { RunnerConnection } from '../../client/link/connection.js';
 import { fetchSnapshot } from '../../client/fetch-snapshot.js';
 import { connectRemote } from '../../client/remote.js';
 import { connectSession, findSession, lostReason } from '../../client/sessions.js';

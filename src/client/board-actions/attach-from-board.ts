@@ -1,6 +1,6 @@
 /** The board's terminal lent to a full-screen attach, and the line the board shows when it comes back. */
-import { runAttach, type AttachOptions } from '../attach.js';
-import { attachEndMessage } from '../attach-session.js';
+import { runAttach, type AttachOptions } from '../attach/attach.js';
+import { attachEndMessage } from '../attach/attach-session.js';
 import type { Message } from '../../core/board/board-types.js';
 import type { SessionView } from '../../state/host-store.js';
 

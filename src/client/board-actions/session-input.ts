@@ -1,5 +1,5 @@
 /** Keys typed from the board into a running session, over one connection (the board's digits and type-through). */
-import type { RunnerConnection } from '../connection.js';
+import type { RunnerConnection } from '../link/connection.js';
 import type { SessionInput } from '../board-api.js';
 import { DisposableStore, Emitter, NONE, type Event } from '../../core/lifetime.js';
 

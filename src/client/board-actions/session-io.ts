@@ -1,6 +1,6 @@
 /** The board's actions that talk to a session's runner: keys, prompts, explain. */
 import type { Time } from '../../core/clock.js';
-import type { RunnerConnection } from '../connection.js';
+import type { RunnerConnection } from '../link/connection.js';
 import { sendDurable } from '../durable-send.js';
 import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../explain.js';
 import type { SessionView } from '../../state/host-store.js';

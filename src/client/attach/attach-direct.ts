@@ -4,16 +4,16 @@
  * from the runner what we can no longer see in the stream (the alternate screen, the settle
  * marker), and restore the terminal only once the runner has handed it back. With direct input
  * the runner also reads our keys from the terminal: we stop reading them for as long as it does
- * (src/client/attach-keys.ts) and take back what it read past the detach key.
+ * (src/client/attach/attach-keys.ts) and take back what it read past the detach key.
  */
-import type { Scheduler } from '../core/clock.js';
-import type { Disposable } from '../core/lifetime.js';
-import type { DirectRequest } from '../core/protocol/client-messages.js';
-import type { RunnerMessage } from '../core/protocol/runner-messages.js';
-import type { DetachKey } from '../core/terminal/detach-key.js';
-import type { AltScreenTracker } from '../core/terminal/terminal-restore.js';
+import type { Scheduler } from '../../core/clock.js';
+import type { Disposable } from '../../core/lifetime.js';
+import type { DirectRequest } from '../../core/protocol/client-messages.js';
+import type { RunnerMessage } from '../../core/protocol/runner-messages.js';
+import type { DetachKey } from '../../core/terminal/detach-key.js';
+import type { AltScreenTracker } from '../../core/terminal/terminal-restore.js';
 import type { AttachKeys } from './attach-keys.js';
-import type { TerminalIdentity } from './tty-identity.js';
+import type { TerminalIdentity } from '../tty-identity.js';
 
 /**
  * How long a detach waits for the runner to hand a direct-output terminal back (direct_off)

@@ -1,7 +1,7 @@
 /** An attach's output to the user's terminal: written once per batch of frames, and reading paused while the terminal lags. */
-import type { RunnerConnection } from './connection.js';
+import type { RunnerConnection } from '../link/connection.js';
 
-/** What the batch writes to: the user's terminal (the AttachOutput of src/client/attach.ts). */
+/** What the batch writes to: the user's terminal (the AttachOutput of src/client/attach/attach.ts). */
 interface BatchTerminal {
   write(data: string): boolean;
   once(event: 'drain', fn: () => void): unknown;

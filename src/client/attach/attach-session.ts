@@ -1,12 +1,12 @@
 /** How an attach reaches its session, local or over ssh, first time and on every reconnect; and how it ended, in words. */
-import { listSessions, type SessionView } from '../state/host-store.js';
+import { listSessions, type SessionView } from '../../state/host-store.js';
 import { SessionExitedError, type AttachResult } from './attach.js';
-import type { ClientMessage } from '../core/protocol/client-messages.js';
-import type { HostRecord } from '../core/protocol/host-record.js';
-import type { Time } from '../core/clock.js';
-import type { RunnerConnection } from './connection.js';
-import { connectRemote, listRemote, RemoteError } from './remote.js';
-import { connectSession } from './sessions.js';
+import type { ClientMessage } from '../../core/protocol/client-messages.js';
+import type { HostRecord } from '../../core/protocol/host-record.js';
+import type { Time } from '../../core/clock.js';
+import type { RunnerConnection } from '../link/connection.js';
+import { connectRemote, listRemote, RemoteError } from '../remote.js';
+import { connectSession } from '../sessions.js';
 
 /**
  * The connect function an attach to `s` uses, first time and on every

@@ -1,9 +1,9 @@
-/** What an attach is given and how it ends (src/client/attach.ts runs it): its terminal, its connection, its options, its result. */
-import type { Scheduler } from '../core/clock.js';
-import type { ClientMessage } from '../core/protocol/client-messages.js';
-import type { DetachKey } from '../core/terminal/detach-key.js';
-import type { RunnerConnection } from './connection.js';
-import type { TerminalIdentity } from './tty-identity.js';
+/** What an attach is given and how it ends (./attach-client.ts runs it): its terminal, its connection, its options, its result. */
+import type { Scheduler } from '../../core/clock.js';
+import type { ClientMessage } from '../../core/protocol/client-messages.js';
+import type { DetachKey } from '../../core/terminal/detach-key.js';
+import type { RunnerConnection } from '../link/connection.js';
+import type { TerminalIdentity } from '../tty-identity.js';
 
 /** Thrown by a connect function when the session ended while we were away. */
 export class SessionExitedError extends Error {
@@ -54,7 +54,7 @@ export interface AttachOptions {
   output: AttachOutput;
   detachKey: DetachKey;
   readOnly?: boolean;
-  /** Waits for reconnects; tests shorten them. */
+  /** Waits between reconnects, then the attach is lost (default ATTACH_RECONNECT's, src/client/link/retry-schedule.ts); tests shorten them. */
   reconnectDelaysMs?: number[];
   /** Timers for the reconnect waits and the jiggle chain (all released when the attach ends). */
   scheduler: Scheduler;
@@ -64,7 +64,10 @@ export interface AttachOptions {
    * connection carries only input, resizes and control. Without it, or refused, output comes on the socket.
    */
   terminal?: TerminalIdentity | null;
-  /** Where a refused or broken direct output is told (the board's log). */
+  /**
+   * Where a refused or broken direct output is told (the board's log), and a move the attach's
+   * table refused (a bug; without a log, it is written on the terminal once it is given back).
+   */
   log?: (line: string) => void;
   /** Direct output went on or off: nothing the client writes may go into the runner's output meanwhile (the board's rings). */
   onDirect?: (on: boolean) => void;

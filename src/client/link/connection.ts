@@ -5,14 +5,17 @@
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Scheduler } from '../core/clock.js';
-import { Emitter, NONE, type Disposable, type Event } from '../core/lifetime.js';
-import { OFFERED_FRAMINGS, type BinaryDecodedFrame, type Framing, type Utf8Decode } from '../core/protocol/binary-framing.js';
-import { encodeFrame } from '../core/protocol/frame-decoder.js';
-import { PROTOCOL_VERSION } from '../core/protocol/protocol.js';
-import type { ClientMessage } from '../core/protocol/client-messages.js';
-import type { RunnerHello, RunnerMessage } from '../core/protocol/runner-messages.js';
-import { createReplyDecoder } from '../core/protocol/reply-framing.js';
+import type { Scheduler } from '../../core/clock.js';
+import { Emitter, NONE, toDisposable, type Disposable, type DisposableStore, type Event } from '../../core/lifetime.js';
+import { OFFERED_FRAMINGS, type Framing } from '../../core/protocol/binary-framing.js';
+import { encodeFrame } from '../../core/protocol/frame-decoder.js';
+import { PROTOCOL_VERSION } from '../../core/protocol/protocol.js';
+import type { ClientMessage } from '../../core/protocol/client-messages.js';
+import type { RunnerHello, RunnerMessage } from '../../core/protocol/runner-messages.js';
+import { createReplyDecoder } from '../../core/protocol/reply-framing.js';
+import { asMessage, utf8, type ProtocolError } from './connection-frames.js';
+
+export type { ProtocolError } from './connection-frames.js';
 
 /** How long a runner may take to answer hello before we call it unreachable. */
 export const HELLO_TIMEOUT_MS = 3000;
@@ -26,23 +29,18 @@ export interface ConnectOptions {
   /** The framings offered in the hello (default: binary1); [] asks for NDJSON, as a client from before framings did. */
   framings?: readonly Framing[];
   /**
+   * Where the try is held (a RunnerLink's, src/client/link/runner-link.ts): released before the
+   * hello, it abandons the try (the socket destroyed, the wait failed at once); after, the socket
+   * is held there like the connection's other resources.
+   */
+  owner?: DisposableStore;
+  /**
    * Messages written with the hello, in the same write, before its answer: a runner handles a
    * connection's messages in order (docs/protocol.md, "Pipelining"), so the attach's first
    * subscribe costs no round trip of its own. Only what needs nothing of the answer: no envelope
    * (a command's envelope carries the runner's generation).
    */
   pipelined?: readonly ClientMessage[];
-}
-
-/** The reply decoder's UTF-8: Buffer's own (socket chunks are Buffers; anything else is viewed as one, not copied). */
-const utf8: Utf8Decode = (bytes, start, end) =>
-  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8', start, end);
-
-/** A frame the runner sent that we could not read: what was wrong with it. */
-export interface ProtocolError {
-  /** bad_frame: binary1 bytes that make no frame (an unknown type byte closes the connection: see RunnerConnection). */
-  code: 'frame_too_large' | 'malformed_json' | 'not_a_message' | 'bad_frame';
-  message: string;
 }
 
 /**
@@ -88,45 +86,48 @@ export class RunnerConnection implements Disposable {
   static async over(socket: Duplex, opts: ConnectOptions): Promise<RunnerConnection> {
     // Bytes, not text: after the runner's hello the frames may be binary1 (reply-framing.ts).
     const decoder = createReplyDecoder(utf8);
-    let conn: RunnerConnection | null = null;
-    let onHello: ((h: RunnerHello) => void) | null = null;
-    let onFail: ((e: Error) => void) | null = null;
-    /** Bad frames before the hello (which is still awaited): told to the first onError listener. */
+    let start: Start = { phase: 'hello' };
+    /** The hello's wait, while it is on. */
+    let waiting: { greeted(h: RunnerHello): void; failed(e: Error): void } | null = null;
+    /** Bad frames before the connection exists (nobody can listen yet): told to the first onError listener. */
     const early: ProtocolError[] = [];
     /** Messages that came after the hello in the same read (answers to pipelined ones), before the connection exists. */
     const afterHello: RunnerMessage[] = [];
-    let greeted = false;
+    // Released before the hello (a link abandoning the try), the socket goes and the wait fails.
+    opts.owner?.add(toDisposable(() => socket.destroy()));
 
     socket.on('data', (chunk: Buffer | string) => {
       try {
         for (const frame of decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) {
           const msg = asMessage(frame);
           if (!msg.ok) {
-            if (conn) conn.errors.fire(msg.error);
-            else early.push(msg.error); // nobody can listen before the hello: kept for the first listener
+            if (start.phase === 'open') start.conn.errors.fire(msg.error);
+            else early.push(msg.error);
             if (frame.ok === false && frame.code === 'bad_frame' && frame.fatal) {
               const why = new Error(`the runner's stream cannot be read on: ${frame.message}`);
-              if (conn) socket.destroy(why);
-              else onFail?.(why);
+              if (start.phase === 'open') socket.destroy(why);
+              else waiting?.failed(why);
               return;
             }
             continue;
           }
-          if (!conn && greeted) {
-            afterHello.push(msg.value); // the connection hands them to its first listener
-            continue;
+          switch (start.phase) {
+            case 'open':
+              start.conn.deliver(msg.value);
+              break;
+            case 'greeted':
+              afterHello.push(msg.value); // the connection hands them to its first listener
+              break;
+            case 'hello':
+              if (msg.value.type === 'hello') {
+                start = { phase: 'greeted' };
+                waiting?.greeted(msg.value);
+              } else if (msg.value.type === 'error') waiting?.failed(new Error(msg.value.message));
+              break;
           }
-          if (!conn) {
-            if (msg.value.type === 'hello') {
-              greeted = true;
-              onHello?.(msg.value);
-            } else if (msg.value.type === 'error') onFail?.(new Error(msg.value.message));
-            continue;
-          }
-          conn.deliver(msg.value);
         }
       } finally {
-        conn?.deliveredBatch();
+        if (start.phase === 'open') start.conn.deliveredBatch();
       }
     });
     const hello = await new Promise<RunnerHello>((resolve, reject) => {
@@ -134,28 +135,31 @@ export class RunnerConnection implements Disposable {
         socket.destroy();
         reject(new Error('the runner did not answer'));
       }, opts.timeoutMs ?? HELLO_TIMEOUT_MS);
-      onHello = (h) => {
-        timer.dispose();
-        resolve(h);
+      waiting = {
+        greeted: (h) => {
+          timer.dispose();
+          resolve(h);
+        },
+        failed: (e) => {
+          timer.dispose();
+          socket.destroy();
+          reject(e);
+        },
       };
-      onFail = (e) => {
-        timer.dispose();
-        socket.destroy();
-        reject(e);
-      };
-      socket.once('error', (e) => onFail?.(e));
-      socket.once('close', () => onFail?.(new Error('the runner closed the connection')));
+      socket.once('error', (e) => waiting?.failed(e));
+      socket.once('close', () => waiting?.failed(new Error('the runner closed the connection')));
       // A socket holds what is written before it connects; a pipe takes it at once.
       const framings = opts.framings ?? OFFERED_FRAMINGS;
       const hello = encodeFrame({ type: 'hello', protocol: PROTOCOL_VERSION, client: opts.client, readOnly: opts.readOnly, framing: framings.length ? [...framings] : undefined });
       socket.write(hello + (opts.pipelined ?? []).map(encodeFrame).join(''));
     });
+    waiting = null;
     socket.removeAllListeners('error');
     socket.removeAllListeners('close');
     const c = new RunnerConnection(socket, hello, opts.scheduler, opts.pipelined ?? []);
     c.earlyErrors = early;
     c.unheard = afterHello;
-    conn = c;
+    start = { phase: 'open', conn: c };
     socket.on('error', (err) => c.markClosed(err));
     socket.on('close', () => c.markClosed(null));
     return c;
@@ -249,14 +253,8 @@ export class RunnerConnection implements Disposable {
   }
 }
 
-type Read = { ok: true; value: RunnerMessage } | { ok: false; error: ProtocolError };
-
-/** A decoded frame as a message, or what was wrong with it. */
-function asMessage(frame: BinaryDecodedFrame): Read {
-  if (!frame.ok) return { ok: false, error: { code: frame.code, message: frame.message } };
-  const v = frame.value;
-  if (typeof v !== 'object' || v === null || typeof (v as { type?: unknown }).type !== 'string') {
-    return { ok: false, error: { code: 'not_a_message', message: `a frame with no message type: ${JSON.stringify(v).slice(0, 80)}` } };
-  }
-  return { ok: true, value: v as RunnerMessage };
-}
+/**
+ * Where a connection is in its start: waiting for the runner's hello; greeted (the hello came, and
+ * what follows it waits for the connection to be made); open (frames go to the connection).
+ */
+type Start = { phase: 'hello' } | { phase: 'greeted' } | { phase: 'open'; conn: RunnerConnection };

@@ -6,7 +6,7 @@
  * The stream is held before the request goes out and released when the runner says it will not
  * read (refused, an old runner) or can no longer read (the connection closed).
  */
-import type { Disposable } from '../core/lifetime.js';
+import { MutableDisposable, toDisposable, type Disposable } from '../../core/lifetime.js';
 
 /** The part of the attach's input stream this needs (process.stdin, or a test's stand-in). */
 export interface KeyStream {
@@ -20,11 +20,18 @@ export interface KeyStream {
   unshift?(chunk: string): unknown;
 }
 
+/**
+ * Who reads the keys. `waiting`: nobody yet (the attach is being set up, the stream paused);
+ * `client`: the client, from its stream; `runner`: the runner, from the terminal (or it is about to
+ * be asked), the stream paused until it stops, when the keys go back to `then`; `ended`: nobody
+ * here reads again.
+ */
+type KeyReader = { who: 'waiting' } | { who: 'client' } | { who: 'runner'; then: 'waiting' | 'client' } | { who: 'ended' };
+
 export class AttachKeys implements Disposable {
-  private listening = false;
-  private flowing = false;
-  private held = false;
-  private ended = false;
+  private reader: KeyReader = { who: 'waiting' };
+  /** Our listener on the stream, while we listen. */
+  private readonly listener = new MutableDisposable();
 
   constructor(
     private readonly input: KeyStream,
@@ -33,20 +40,27 @@ export class AttachKeys implements Disposable {
 
   /** The runner reads the keys (or has been asked to). */
   get runnerReads(): boolean {
-    return this.held;
+    return this.reader.who === 'runner';
   }
 
   /** Listens, still paused: keys flow once `go()` is called, unless the runner reads them. */
   listen(): void {
-    if (this.listening || this.ended) return;
-    this.listening = true;
-    this.input.on('data', this.onKeys);
+    if (this.listener.value || this.reader.who === 'ended') return;
+    const input = this.input;
+    const onKeys = this.onKeys;
+    input.on('data', onKeys);
+    this.listener.value = toDisposable(() => input.off('data', onKeys));
   }
 
   /** The attach is set up: keys flow to `onKeys` from now on, unless the runner reads them. */
   go(): void {
-    this.flowing = true;
-    if (!this.held && !this.ended) this.input.resume();
+    const r = this.reader;
+    if (r.who === 'waiting') {
+      this.reader = { who: 'client' };
+      this.input.resume();
+    } else if (r.who === 'runner') {
+      this.reader = { who: 'runner', then: 'client' };
+    }
   }
 
   /**
@@ -55,10 +69,11 @@ export class AttachKeys implements Disposable {
    * buffered is read: a read() of an empty stream would start reading the terminal again.
    */
   hold(): void {
-    if (this.ended) return;
-    this.held = true;
+    const r = this.reader;
+    if (r.who === 'ended') return;
+    if (r.who !== 'runner') this.reader = { who: 'runner', then: r.who };
     this.input.pause();
-    if (!this.listening || !this.input.read) return;
+    if (!this.listener.value || !this.input.read) return;
     while ((this.input.readableLength ?? 0) > 0) {
       if (this.input.read() === null) break; // a read that returns data gives it to `onKeys` as a 'data' event
     }
@@ -66,9 +81,10 @@ export class AttachKeys implements Disposable {
 
   /** The runner does not read the keys (refused, an old runner, the connection closed): the client reads them again. */
   release(): void {
-    if (!this.held) return;
-    this.held = false;
-    if (this.flowing && !this.ended) this.input.resume();
+    const r = this.reader;
+    if (r.who !== 'runner') return;
+    this.reader = { who: r.then };
+    if (r.then === 'client') this.input.resume();
   }
 
   /** The runner stopped reading at the detach key: what it read after the key goes back to the stream, for its next reader. */
@@ -77,9 +93,8 @@ export class AttachKeys implements Disposable {
   }
 
   dispose(): void {
-    this.ended = true;
-    if (this.listening) this.input.off('data', this.onKeys);
-    this.listening = false;
+    this.reader = { who: 'ended' };
+    this.listener.dispose();
     this.input.pause();
   }
 }
