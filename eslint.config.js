@@ -76,12 +76,4 @@ export default tseslint.config(
     files: ['src/state/process/**'],
     rules: { 'no-restricted-properties': ['error', ...timeProperties], '@typescript-eslint/no-restricted-imports': 'off' },
   },
-  {
-    // The exceptions, each with its why:
-    // - src/client/host-feed.ts: the board's long-lived `ssh host agent-board feed` per remote host. It
-    //   was another change's file when the module came (issue 29); it is to start through startChild
-    //   and end through terminate like connectRemote's ssh (src/client/remote.ts).
-    files: ['src/client/host-feed.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
-  },
 );

@@ -7,7 +7,8 @@
  * the host has one line saying why. An agent-board there too old to know `feed` is asked
  * `ls --json` every POLL_MS instead. Nothing here blocks: every wait is a timer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startChild } from '../state/process/start.js';
 import type { Scheduler, Time } from '../core/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import type { SessionView } from '../state/host-store.js';
@@ -33,7 +34,7 @@ export interface HostFeedDeps {
   poll?: (host: string, scheduler: Scheduler) => Promise<SessionView[]>;
 }
 
-const openSsh = (host: string): ChildProcess => spawn('ssh', sshArgv(parseHost(host).target, ['feed', '--json']), { stdio: ['pipe', 'pipe', 'pipe'] });
+const openSsh = (host: string): ChildProcess => startChild('ssh', sshArgv(parseHost(host).target, ['feed', '--json']));
 
 export class HostFeed implements Disposable {
   /** The sessions as the host last reported them (their own ids). */

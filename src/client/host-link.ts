@@ -14,6 +14,7 @@ import type { SessionView } from '../state/host-store.js';
 import { parseFeedLine } from './host-lines.js';
 import type { LinkConnection } from './link/link-types.js';
 import { childEnd, stderrTail, type ChildEnd } from './ssh.js';
+import { terminate } from '../state/process/terminate.js';
 
 /** The far side's first list must come within this (a TCP and ssh handshake, a node start there). */
 export const HOST_HELLO_MS = 20_000;
@@ -98,16 +99,18 @@ export function openFeed(host: string, time: Time, spawnFeed: (host: string) => 
       reject(new Error(`cannot run ssh: ${messageOf(err)}`));
       return;
     }
-    held.add(toDisposable(() => child.kill()));
+    // Ended as every process we start is: SIGTERM, then SIGKILL if ssh lingers (src/state/process/).
+    const end = () => void terminate(child, { scheduler: time.scheduler });
+    held.add(toDisposable(end));
     const lastLine = stderrTail(child);
-    const line = new HostLine(() => child.kill());
+    const line = new HostLine(end);
     let opened = false;
     let why: string | null = null;
     const silence = held.add(new MutableDisposable());
     const watch = (ms: number, what: string) => {
       silence.value = time.scheduler.setTimeout(() => {
         why = what;
-        child.kill();
+        end();
       }, ms);
     };
     watch(HOST_HELLO_MS, `no answer within ${HOST_HELLO_MS / 1000} s`);

@@ -80,6 +80,8 @@ class FakeChild extends EventEmitter {
   readonly stderr = new PassThrough();
   readonly stdin = new PassThrough();
   killed = false;
+  /** A started child has a pid (never signalled by number: it is ended through its kill()). */
+  readonly pid = 4_194_305;
   exitCode: number | null = null;
   signalCode: string | null = null;
   line(s: string): void {
@@ -90,7 +92,11 @@ class FakeChild extends EventEmitter {
     this.stdout.end();
     this.stderr.end();
     // After the streams' data is out, as a real child's close comes after its output.
-    setImmediate(() => this.emit('close', code));
+    setImmediate(() => {
+      this.exitCode = code;
+      this.emit('exit', code, null);
+      this.emit('close', code);
+    });
   }
   kill(): boolean {
     if (!this.killed) {
