@@ -21,7 +21,6 @@ export class ClientSet implements Disposable, Iterable<ClientConn> {
     return this.conns.delete(c);
   }
 
-  /** The interactive client with a size that typed or resized last: whose size the session takes when another leaves. */
   /** The largest terminal a connected watcher offered (`subscribe_status`'s view: the board's), or null. */
   largestView(): TermSize | null {
     let best: TermSize | null = null;
@@ -32,6 +31,7 @@ export class ClientSet implements Disposable, Iterable<ClientConn> {
     return best;
   }
 
+  /** The interactive client with a size that typed or resized last: whose size the session takes when another leaves. */
   latestSized(): ClientConn | undefined {
     return [...this.conns].filter((o) => o.size && !o.readOnly).sort((a, b) => b.lastActive - a.lastActive)[0];
   }

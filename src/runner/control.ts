@@ -2,7 +2,10 @@
  * Enveloped commands (docs/protocol.md): order by seq per connection, fencing by view and
  * instance, dedup by commandId, staged acks to every connection that sent the command, resize
  * latest-wins, terminate observed on exit. What each command does is its row of the message
- * table (src/runner/message-table.ts); this is what the envelope adds around it.
+ * table (src/runner/message-table.ts); this is what the envelope adds around it. Whether the
+ * client may send it was decided once, by the table's gate in dispatch (src/runner/dispatch.ts):
+ * this only answers that decision in the envelope's order (after the seq, the fencing and the
+ * dedup), and checks nothing again.
  */
 import type { Scheduler } from '../core/clock.js';
 import { CommandLedger } from '../core/protocol/command-ledger.js';
@@ -20,7 +23,8 @@ import type { ClientMessage } from '../core/protocol/client-messages.js';
 import { ResizeTracker } from '../core/terminal/resize-tracker.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
-import { gateRefusal, type Acks, type EnvelopedPath, type MessageSpec } from './message-table.js';
+import type { EnvelopedPath, Permission } from './dispatch.js';
+import type { Acks } from './message-table.js';
 
 /** What the control layer asks of its session. */
 export interface ControlSession {
@@ -80,10 +84,10 @@ export class Control implements EnvelopedPath, Disposable {
     if (ack.stage === 'rejected' || !entry || entry.done) this.waiters.delete(ack.commandId);
   };
 
-  admit(c: ClientConn, msg: ControlMsg, env: Envelope, spec: MessageSpec, run: (acks: Acks | null) => void): void {
-    let gate = this.seqGates.get(c);
-    if (!gate) this.seqGates.set(c, (gate = new SeqGate()));
-    const order = gate.admit(env.seq);
+  admit(c: ClientConn, msg: ControlMsg, env: Envelope, permission: Permission, run: (acks: Acks | null) => void): void {
+    let seqGate = this.seqGates.get(c);
+    if (!seqGate) this.seqGates.set(c, (seqGate = new SeqGate()));
+    const order = seqGate.admit(env.seq);
     if (!order.ok) {
       this.log(`client ${c.id}: ${msg.type} ${env.commandId}: ${order.message}`);
       c.send({ type: 'error', code: 'seq_out_of_order', message: order.message, commandId: env.commandId });
@@ -101,10 +105,9 @@ export class Control implements EnvelopedPath, Disposable {
     // applied at the end of the read, but a program that reads a key and then
     // asks for its size must see the size the client had when it typed.
     if (this.drain.value && (cls === 'keystroke' || cls === 'durable_input' || msg.type === 'interrupt')) this.applyPendingResizes();
-    const exit = this.session.exit;
+    const { refused } = permission;
     if (cls === 'keystroke') {
       // Fire-and-forget, as in the legacy form: no ack, no journal, no ledger; a refusal is an error frame.
-      const refused = gateRefusal(spec.gate, msg.type, c, exit !== null);
       if (refused) c.send({ type: 'error', ...refused, commandId: env.commandId });
       else run(null);
       return;
@@ -118,12 +121,13 @@ export class Control implements EnvelopedPath, Disposable {
     }
     // A prompt the ledger forgot (or an earlier runner instance took) is answered from the journal: never typed twice.
     if (cls === 'durable_input' && this.answerFromJournal(c, env.commandId)) return;
-    const refused = gateRefusal(spec.gate, msg.type, c, exit !== null);
-    if (refused && !(refused.code === 'session_exited' && spec.afterExit === 'observed')) return this.reject(c, env.commandId, refused.code, refused.message);
+    const observed = refused?.code === 'session_exited' && permission.observedAfterExit;
+    if (refused && !observed) return this.reject(c, env.commandId, refused.code, refused.message);
     this.ledger.begin(env.commandId, cls);
     this.waitersOf(env.commandId).add(c);
     const ack = (a: Omit<CmdAck, 'type' | 'commandId'>) => this.sendAck({ type: 'cmd_ack', commandId: env.commandId, ...a });
-    if (exit && refused) return ack({ stage: 'observed', exitCode: exit.code, exitSignal: exit.signal });
+    // A terminate after the exit: what it asked for has happened; the exit is its answer.
+    if (observed) return ack({ stage: 'observed', exitCode: this.session.exit?.code ?? null, exitSignal: this.session.exit?.signal ?? null });
     run({
       commandId: env.commandId,
       clientId: env.clientId,

@@ -25,11 +25,11 @@ export interface DirectDeps {
   settleMarkers(): readonly string[];
   /** A message as if the client had sent it (direct input's keys and detach): the message table's gates and handlers. */
   handle(c: ClientConn, msg: ClientMessage): void;
-  /** Keys typed as bytes, through the `input` row's gate (src/runner/message-table.ts typeKeys); false when it refuses. */
+  /** Keys typed as bytes, through the `input` row's gate (src/runner/dispatch.ts typeKeys); false when it refuses. */
   typeKeys(c: ClientConn, bytes: Uint8Array): boolean;
   /** The PTY lent to the echo relay (src/runner/pty-host.ts lend), or null. */
   lendPty(borrower: PtyBorrower): PtyLease | null;
-  /** The `input` row's gate lets this client type now. */
+  /** The `input` row's gate lets this client type now (src/runner/dispatch.ts mayTypeKeys). */
   mayType(c: ClientConn): boolean;
   /** The echo relay typed keys for this client: the stamp and size a typed key gets. */
   typedByRelay(c: ClientConn): void;

@@ -25,10 +25,6 @@ import type { HandBack, OutputSink } from './output-sink.js';
 import { SettleWatch } from './settle-watch.js';
 import { streamFd } from './tty-check.js';
 
-/** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
-export const HANDBACK_TIMEOUT_MS = 1000;
-/** The same wait at the program's exit: under the runner's exit linger (300 ms), so the goodbye still goes out. */
-export const EXIT_HANDBACK_TIMEOUT_MS = 200;
 /** CAN: cancels an escape sequence a writer that was cut left open (ignored between sequences). */
 const CANCEL = '\x18';
 

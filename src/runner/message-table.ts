@@ -1,7 +1,9 @@
 /**
- * The runner's one table of client messages: for each type, the gate it must pass (said hello,
- * an interactive client, the program still running), which encodings it comes in (the enveloped
- * control command of docs/protocol.md, the legacy plain message, or either) and its handler. The
+ * The runner's one table of client messages, as tmux's command table is: for each type, what it
+ * needs before it runs (its gate: said hello, an interactive client, the program still running),
+ * which encodings it comes in (the enveloped control command of docs/protocol.md, the legacy
+ * plain message, or either) and its one handler. The gate is checked once per message, in
+ * dispatch (dispatch.ts, with gate.ts), for both encodings; nothing after it checks again. The
  * legacy and the enveloped form of a command run the same handler; the envelope only adds the
  * acks (`acks` is null for the legacy form and for keystrokes, which are fire-and-forget in both).
  * A refusal says the same thing in either form: an `error` frame for legacy messages and
@@ -9,14 +11,13 @@
  */
 import type { StatusExplanation } from '../core/agents/status-explain.js';
 import { pickFraming } from '../core/protocol/binary-framing.js';
-import type { ControlType, Envelope } from '../core/protocol/control-protocol.js';
+import type { Envelope } from '../core/protocol/control-protocol.js';
 import { PROTOCOL_VERSION } from '../core/protocol/protocol.js';
 import type { ClientMessage, ClientMessageType, InputMsg, SubscribeTerminal } from '../core/protocol/client-messages.js';
-import type { ErrorMsg } from '../core/protocol/runner-messages.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
 import type { TermSize } from '../core/protocol/size.js';
 import type { ClientConn } from './client-conn.js';
-import { HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
+import { HANDBACK_TIMEOUT_MS } from './output-sink.js';
 
 /** What a message must pass before its handler runs. */
 export interface Gate {
@@ -46,7 +47,6 @@ export interface SessionOps {
   readonly generation: string;
   readonly record: HostRecord;
   explain(): StatusExplanation;
-  /** A new name for the session; an error line when it is not a valid one. */
   /** Null once the name is on disk; else why not (a bad name, or host.json could not be written: then it is not renamed). */
   rename(name: string): { code: 'invalid_message' | 'cannot_write'; message: string } | null;
   hook(kind: string, event: string, sessionId?: string): void;
@@ -56,11 +56,13 @@ export interface SessionOps {
   /** Status pushes from now on; `view`: the watcher's terminal size (src/runner/size-policy.ts). */
   watchStatus(c: ClientConn, view?: TermSize): void;
   reconcile(c: ClientConn, commandId: string | undefined, ids: string[] | undefined): void;
-  /** Keystrokes (the client's own size applies first). */
-  type(c: ClientConn, data: string): void;
-  /** The same, as bytes (keys read from the client's terminal; the buffer is reused once this returns). */
-  typeBytes(c: ClientConn, bytes: Uint8Array): void;
-  /** Keys the echo relay typed for this client are in the PTY already: its size applies, as it does before a key of typeBytes. */
+  /**
+   * A client's keys, to the program: the one way they reach the PTY, whichever way they came
+   * (an `input` in either encoding, or read from the client's terminal: direct input). The
+   * client's own size applies first. As bytes, a reader's buffer, reused once this returns.
+   */
+  type(c: ClientConn, keys: string | Uint8Array): void;
+  /** Keys the echo relay typed for this client are in the PTY already: its size applies, as it does before a key of type(). */
   typedByRelay(c: ClientConn): void;
   /** A prompt: journaled, acked, typed once (src/runner/durable-inputs.ts). */
   acceptPrompt(acks: Acks, msg: InputMsg): void;
@@ -180,74 +182,3 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
     },
   },
 };
-
-/** The table's row for a message. */
-export function specOf(msg: ClientMessage): MessageSpec {
-  return MESSAGES[msg.type];
-}
-
-/**
- * Why a greeted client may not send this message now (the protocol's code and line), or null.
- * The hello gate comes first, in `dispatch`, for both encodings.
- */
-export function gateRefusal(gate: Gate, type: ClientMessageType, c: ClientConn, exited: boolean): { code: 'read_only' | 'session_exited'; message: string } | null {
-  if (gate.interactive && c.readOnly) return { code: 'read_only', message: `${type} refused: this client attached read-only` };
-  if (gate.alive && exited) return { code: 'session_exited', message: `${type} refused: the session has exited` };
-  return null;
-}
-
-/** Where enveloped commands go: ordering, fencing, dedup and acks (src/runner/control.ts), then `run`. */
-export interface EnvelopedPath {
-  admit(c: ClientConn, msg: ClientMessage & { type: ControlType }, env: Envelope, spec: MessageSpec, run: (acks: Acks | null) => void): void;
-}
-
-export interface DispatchDeps {
-  ops: SessionOps;
-  control: EnvelopedPath;
-  exited(): boolean;
-  now(): number;
-}
-
-/** One message from one client, through its row of the table. */
-export function dispatch(d: DispatchDeps, c: ClientConn, msg: ClientMessage, env?: Envelope): void {
-  const spec = specOf(msg);
-  const error = (e: Omit<ErrorMsg, 'type'>): void => c.send({ type: 'error', ...e });
-  // Hello first, whatever the encoding; an enveloped command hears about it by its commandId.
-  if (spec.gate.greeted && !c.greeted) return error({ code: 'not_hello', message: 'send hello first', commandId: env?.commandId });
-  if (env) {
-    // The validator only reads envelopes on control types (src/core/protocol/control-protocol.ts): a legacy-only row cannot get one.
-    if (spec.envelope === 'legacy') return error({ code: 'invalid_message', message: `${msg.type} takes no envelope`, commandId: env.commandId });
-    d.control.admit(c, msg as ClientMessage & { type: ControlType }, env, spec, (acks) => spec.handle(d.ops, { c, msg, env, acks }));
-    return;
-  }
-  const refused = gateRefusal(spec.gate, msg.type, c, d.exited());
-  if (refused) return error(refused);
-  // A legacy command that changes the session counts as activity for the latest-active resize policy.
-  if (spec.gate.interactive) c.touch(d.now());
-  spec.handle(d.ops, { c, msg, env: undefined, acks: null });
-}
-
-/**
- * Keys read straight from a client's terminal (direct input), typed as the `input` row types
- * them: its gate, the same activity stamp, the client's size first. No message is made or
- * looked up on the way, as this runs for every key the user types. False when the gate refuses:
- * the caller then dispatches an `input` message, which answers why.
- */
-export function typeKeys(d: DispatchDeps, c: ClientConn, bytes: Uint8Array): boolean {
-  if (!mayTypeKeys(d, c)) return false;
-  c.touch(d.now());
-  d.ops.typeBytes(c, bytes);
-  return true;
-}
-
-/** Whether the `input` row's gate lets this client type now (what the echo relay asks before it types for it). */
-export function mayTypeKeys(d: DispatchDeps, c: ClientConn): boolean {
-  const gate = MESSAGES.input.gate;
-  return !((gate.greeted && !c.greeted) || gateRefusal(gate, 'input', c, d.exited()));
-}
-
-/** Keys the echo relay typed for this client, at once, as typeKeys would have (src/runner/echo-relay.ts): the same stamp, after the fact. */
-export function keysTypedByRelay(d: DispatchDeps, c: ClientConn): void {
-  c.touch(d.now());
-  d.ops.typedByRelay(c);
-}

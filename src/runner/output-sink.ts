@@ -1,6 +1,11 @@
 /** Where a client's output goes when it is not its socket: the seam between ClientConn and direct output. */
 import type { Disposable } from '../core/lifetime.js';
 
+/** How long a detach waits for the terminal to take what was written before it gives up on the rest (and says `cut`). */
+export const HANDBACK_TIMEOUT_MS = 1000;
+/** The same wait at the program's exit: under the runner's exit linger (300 ms), so the goodbye still goes out. */
+export const EXIT_HANDBACK_TIMEOUT_MS = 200;
+
 /** How a direct writer ended: whether the terminal is left on the alternate screen, whether bytes were dropped, and the keys read after a detach key (direct input). */
 export interface HandBack {
   altScreen: boolean;

@@ -9,7 +9,8 @@ import { checkSessionName } from '../core/session-ref.js';
 import { cannotWriteMessage } from '../core/write-failure.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
-import type { Acks, SessionOps } from './message-table.js';
+import { checkGate } from './gate.js';
+import { MESSAGES, type Acks, type SessionOps } from './message-table.js';
 import type { SizePolicy } from './size-policy.js';
 
 const ALLOWED_SIGNALS = new Set(['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGCONT', 'SIGSTOP', 'SIGWINCH']);
@@ -78,7 +79,9 @@ export class SessionCommands implements SessionOps {
   subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void {
     // Resizes still pending from this burst, then this client's own size, come before the frame.
     this.d.control.applyPendingResizes();
-    if (msg.cols !== undefined && msg.rows !== undefined && !c.readOnly && !this.d.exited()) this.d.size.resizeFor(c, msg.cols, msg.rows);
+    // Only where a `resize` from this client would pass the table's gate (interactive, the program running).
+    const mayResize = checkGate(MESSAGES.resize, 'resize', c, this.d.exited(), false) === null;
+    if (msg.cols !== undefined && msg.rows !== undefined && mayResize) this.d.size.resizeFor(c, msg.cols, msg.rows);
     // Direct output starts with a fresh frame: the client cannot know what its terminal was last shown.
     const direct = this.d.direct(c, msg.direct);
     this.d.stream.subscribe(c, direct ? undefined : msg.sinceSeq, msg.scrollback ?? 0, msg.hint);
@@ -97,16 +100,11 @@ export class SessionCommands implements SessionOps {
     this.d.control.reconcile(c, commandId, ids);
   }
 
-  type(c: ClientConn, data: string): void {
+  type(c: ClientConn, keys: string | Uint8Array): void {
     if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
-    this.d.pty.write(data);
+    if (typeof keys === 'string') this.d.pty.write(keys);
+    else this.d.pty.writeBytes(keys);
     c.hint?.key(); // after the key: it goes first, the note's frame after
-  }
-
-  typeBytes(c: ClientConn, bytes: Uint8Array): void {
-    if (c.size) this.d.size.apply(c.size.cols, c.size.rows);
-    this.d.pty.writeBytes(bytes);
-    c.hint?.key();
   }
 
   typedByRelay(c: ClientConn): void {

@@ -22,7 +22,7 @@ import { wireControl } from './control-wiring.js';
 import { offerDirect } from './direct-offer.js';
 import type { HostWriter } from './host-writer.js';
 import type { Logger } from './log.js';
-import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from './message-table.js';
+import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from './dispatch.js';
 import { PtyHost, type ChildExit, type PtyOutput } from './pty-host.js';
 import { Redraw } from './redraw.js';
 import { trackActivity } from './session-activity.js';
@@ -203,7 +203,7 @@ export class Session implements Disposable {
     this.size.left(c);
   }
 
-  /** One message from a client, through the message table (src/runner/message-table.ts). */
+  /** One message from a client, through the message table (src/runner/message-table.ts, src/runner/dispatch.ts). */
   handle(c: ClientConn, msg: ClientMessage, envelope?: Envelope): void {
     dispatch(this.routes, c, msg, envelope);
   }

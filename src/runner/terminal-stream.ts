@@ -10,7 +10,7 @@ import type { ClientConn } from './client-conn.js';
 import { clientBacklogLimit } from './stream-state.js';
 import type { ClientSet } from './clients.js';
 import type { Logger } from './log.js';
-import { EXIT_HANDBACK_TIMEOUT_MS } from './direct-terminal.js';
+import { EXIT_HANDBACK_TIMEOUT_MS } from './output-sink.js';
 import { AttachHint, hintText } from './attach-hint.js';
 import { sendSnapshot, type SnapshotModel, type SnapshotSource } from './snapshots.js';
 import type { PtyOutput } from './utf8-chunker.js';
