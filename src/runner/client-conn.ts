@@ -108,6 +108,12 @@ export class ClientConn extends ClientProfile implements Disposable {
     this.send({ type: 'direct_off', altScreen: r.altScreen, cut: r.cut, ...(r.keys ? { keys: r.keys } : {}) });
   }
 
+  /** hello (again): a client that turns read-only may no longer type, whatever types for it (the echo relay) is told. */
+  override greet(hello: { readOnly: boolean; name: string }): void {
+    super.greet(hello);
+    this.sink?.mayTypeChanged();
+  }
+
   /** The framing this client's frames are written in. */
   get framing(): Framing {
     return this.wire;

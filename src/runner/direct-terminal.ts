@@ -157,6 +157,11 @@ export class DirectTerminal implements OutputSink, KeyOwner, RelayTerminal {
     this.relay?.sync();
   }
 
+  /** The client said hello again (read-only now, maybe): the thread types only while the `input` row's gate says yes. */
+  mayTypeChanged(): void {
+    this.relay?.sync();
+  }
+
   // RelayTerminal: the echo relay writes this terminal while it is in step.
 
   /** The relay's thread writes the output to this terminal while it is in step (until the sink ends). */

@@ -69,9 +69,9 @@ export function mayTypeKeys(d: DispatchDeps, c: ClientConn): boolean {
 
 /**
  * Keys the echo relay's thread typed for this client (src/runner/echo-relay.ts): the relay is the
- * fast path, which types before JavaScript hears of the keys, and only while mayTypeKeys said yes.
- * Here they get, after the fact, what typeKeys gives a key before: the activity stamp, and the
- * client's size.
+ * fast path, which types before JavaScript hears of the keys, and only while mayTypeKeys said yes
+ * (asked again whenever its answer can change: DirectTerminal.mayTypeChanged). Here they get, after
+ * the fact, what typeKeys gives a key before: the activity stamp, and the client's size.
  */
 export function keysTypedByRelay(d: DispatchDeps, c: ClientConn): void {
   c.touch(d.now());

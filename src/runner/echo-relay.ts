@@ -8,6 +8,19 @@
  * client's terminal falling behind, a size to apply first), and takes what it read, in order,
  * back into the paths everything else goes through. Without the addon (not built, not Linux)
  * nothing changes: the event loop relays, as before.
+ *
+ * It is the fast path beside the one way a client's keys reach the program (src/runner/dispatch.ts:
+ * the `input` row's gate, then SessionOps.type), and it exists only for the echo's latency. Per
+ * key it skips all of that way, and it is safe because each step is done ahead, or after, with
+ * the same result: the gate is asked before the thread may type (WRITE_PTY is set only while
+ * mayTypeKeys says yes, and asked again whenever its answer can change: a hello again,
+ * DirectTerminal.mayTypeChanged; the exit ends the relay first, PtyHost's exit); the detach key
+ * and UTF-8 decoding are not needed (the thread types only plain ASCII with no byte a detach key
+ * starts with, and hands any other read to direct input, which takes the one way); the client's
+ * size is applied first (the thread stops at every resize until a key through JavaScript has
+ * applied it: resized); our own input keeps its order (the thread stops while it waits, and it
+ * is written through the thread's lock); the activity stamp and the attach note's key come
+ * after, from the thread's count (keysTypedByRelay).
  */
 import type { Disposable } from '../core/lifetime.js';
 import { loadAddon } from '../state/native-addon.js';

@@ -26,6 +26,8 @@ export interface OutputSink extends Disposable {
   live(): void;
   /** The client left the live stream (it fell behind, or starts over): chunks stop coming until live() again. */
   notLive(): void;
+  /** What the client may do changed (it said hello again): whatever types for it asks the gate again (the echo relay). */
+  mayTypeChanged(): void;
   readonly backlog: number;
   onceDrained(fn: () => void): Disposable;
   /** No more writes; resolves once all written ones are with the kernel (or after timeoutMs, cut). */
