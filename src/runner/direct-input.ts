@@ -8,7 +8,6 @@
  * go back to the client for whoever reads the terminal next.
  */
 import fs from 'node:fs';
-import type net from 'node:net';
 import tty from 'node:tty';
 import type { Disposable } from '../core/lifetime.js';
 import type { ClientMessage, DirectRequest } from '../core/protocol/client-messages.js';
@@ -16,7 +15,8 @@ import { bootId } from '../state/proc-identity.js';
 import type { ClientConn } from './client-conn.js';
 import type { Logger } from './log.js';
 import { findDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
-import { adoptTtyStream, openClientTerminal, streamFd, type Self } from './tty-check.js';
+import { streamFd, ttyReaderInto } from './node-internals.js';
+import { adoptTtyStream, openClientTerminal, type Self } from './tty-check.js';
 import { Utf8Chunker } from './utf8-chunker.js';
 
 interface InputDeps {
@@ -33,16 +33,9 @@ interface InputDeps {
 /** What one read of the terminal takes at most: a key is a few bytes, a paste comes in several reads. */
 const READ_BUFFER_BYTES = 16 * 1024;
 
-/**
- * A tty stream that hands each read's bytes straight to `onBytes` (net.Socket's `onread`: libuv
- * reads into our buffer, with no Readable stream, 'data' event or nextTick between a key and the
- * PTY); end of file and errors still come as the stream's events. Started by resume().
- */
+/** A tty stream that hands each read's bytes straight to `onBytes`: nothing between a key and the PTY (node-internals.ts ttyReaderInto). */
 function keyStream(fd: number, onBytes: (bytes: Buffer) => void): tty.ReadStream {
-  const buffer = Buffer.alloc(READ_BUFFER_BYTES);
-  const onread = { buffer, callback: (n: number) => onBytes(buffer.subarray(0, n)) };
-  // @types/node lists onread for connect() only; net.Socket's constructor, which tty.ReadStream calls with these options, takes it too.
-  return new tty.ReadStream(fd, { onread } as net.SocketConstructorOpts);
+  return ttyReaderInto(fd, Buffer.alloc(READ_BUFFER_BYTES), onBytes);
 }
 
 /** A reader on the client's terminal; `dispose()` closes its fd at once (keys not read yet stay for the next reader). */

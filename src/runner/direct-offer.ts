@@ -13,6 +13,7 @@ import { offerInput, type DirectInput } from './direct-input.js';
 import { DirectTerminal } from './direct-terminal.js';
 import { EchoRelay } from './echo-relay.js';
 import type { Logger } from './log.js';
+import { makeNonBlocking } from './node-internals.js';
 import type { PtyBorrower, PtyLease } from './pty-host.js';
 import { adoptTtyStream, openClientTerminal } from './tty-check.js';
 
@@ -35,13 +36,10 @@ export interface DirectDeps {
   typedByRelay(c: ClientConn): void;
 }
 
-/** The private method of Node's TTY handle that undoes tty.WriteStream's blocking writes. */
-type TtyHandle = { setBlocking?: (blocking: boolean) => number };
-
 /**
  * A non-blocking writer on the opened terminal, or why not. tty.WriteStream makes its writes
- * blocking (right for a process's own stdout); ours must never block the runner, so its handle's
- * setBlocking(false) undoes that (libuv then waits for the fd to be writable, as for a socket).
+ * blocking (right for a process's own stdout); ours must never block the runner, so that is
+ * undone (node-internals.ts makeNonBlocking).
  */
 function nonBlockingWriter(opened: { fd: number; stat: fs.Stats }, path: string): tty.WriteStream | string {
   let out: tty.WriteStream;
@@ -57,8 +55,7 @@ function nonBlockingWriter(opened: { fd: number; stat: fs.Stats }, path: string)
     out.destroy();
     return changed;
   }
-  const handle = (out as unknown as { _handle?: TtyHandle })._handle;
-  if (typeof handle?.setBlocking !== 'function' || handle.setBlocking(false) !== 0) {
+  if (!makeNonBlocking(out)) {
     out.destroy(); // closes the fd
     return 'cannot make writes to the terminal non-blocking';
   }

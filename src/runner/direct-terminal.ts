@@ -23,7 +23,7 @@ import type { KeyOwner } from './direct-input.js';
 import { ShownAhead, type EchoRelay, type RelayTerminal } from './echo-relay.js';
 import type { HandBack, OutputSink } from './output-sink.js';
 import { SettleWatch } from './settle-watch.js';
-import { streamFd } from './tty-check.js';
+import { streamFd } from './node-internals.js';
 
 /** CAN: cancels an escape sequence a writer that was cut left open (ignored between sequences). */
 const CANCEL = '\x18';

@@ -1,26 +1,20 @@
 /**
- * What the runner uses of node-pty 1.1.0's UnixTerminal (pinned exactly in package.json) and of
- * node's net.Socket beneath it beyond their documented APIs, in this one file: the master fd and
- * the socket that reads it (our direct writes, the echo relay's lease), the slave's path (held
- * open against the exit-time output loss), and the socket's decoder (undone: reads as bytes).
- * Each is checked at run time and used only when it is as expected.
+ * What the runner uses of node-pty 1.1.0's UnixTerminal (pinned exactly in package.json) beyond
+ * its documented API, in this one file: the master fd and the socket that reads it (our direct
+ * writes, the echo relay's lease), and the slave's path (held open against the exit-time output
+ * loss). What is then done to that socket, node's own insides, is node-internals.ts's: its
+ * decoder undone (reads as bytes), its reads stopped for the lease. Each is checked at run time
+ * and used only when it is as expected.
  */
 import fs from 'node:fs';
+import { holdSocketReads, undoSocketDecoding } from './node-internals.js';
 
 /** node-pty's UnixTerminal, as far as src/runner/pty-host.ts reads it. */
 export interface PtyInternals {
   fd?: unknown;
-  _socket?: NodeSocketInternals;
+  /** The tty.ReadStream (a net.Socket) node-pty reads the master with. */
+  _socket?: { destroyed?: unknown };
   ptsName?: unknown;
-}
-
-/** node's net.Socket (the tty.ReadStream node-pty reads the master with), as far as the lease and the decoding go. */
-interface NodeSocketInternals {
-  destroyed?: unknown;
-  _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown; reading?: unknown };
-  _handle?: { reading?: unknown; readStop?: unknown } | null;
-  _read?: unknown;
-  read?: (n: number) => unknown;
 }
 
 /** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
@@ -57,37 +51,19 @@ export function slavePath(p: PtyInternals): string | null {
 /**
  * The output as bytes. Spawning with encoding 'utf8' is what sets IUTF8 on the terminal (erase in
  * canonical mode takes a whole character, as in tmux's panes), and it also makes node-pty's socket
- * decode every read. That decoding is undone before any read by clearing the decoder Node's
- * Readable keeps (_readableState's decoder and encoding): reads come as Buffers, cut and decoded
- * by utf8-chunker.ts. Where Node keeps it elsewhere, reads stay strings and are taken as text
- * (false).
+ * decode every read. That decoding is undone before any read (node-internals.ts
+ * undoSocketDecoding): reads come as Buffers, cut and decoded by utf8-chunker.ts. Where it cannot
+ * be, reads stay strings and are taken as text (false).
  */
 export function undoDecoding(p: PtyInternals): boolean {
-  const state = p._socket?._readableState;
-  if (!state || !('decoder' in state) || !('encoding' in state) || state.length !== 0) return false;
-  state.decoder = state.encoding = null;
-  return true;
+  return undoSocketDecoding(p._socket);
 }
 
 /**
- * Stops node-pty's reads of the master while somebody else reads it (the echo relay's thread):
- * libuv's read is stopped, and the socket's _read (which Readable's read-ahead calls, and which
- * would start it again) does nothing until the returned undo puts it back and starts reading
- * again. Null when node's socket is not as expected: then nothing was changed.
+ * Stops node-pty's reads of the master while somebody else reads it (the echo relay's thread),
+ * until the returned undo starts them again (node-internals.ts holdSocketReads). Null when
+ * node's socket is not as expected: then nothing was changed.
  */
 export function holdReads(p: PtyInternals): (() => void) | null {
-  const s = p._socket;
-  const h = s?._handle;
-  if (!s || !h || typeof h.readStop !== 'function' || typeof s.read !== 'function' || s.destroyed !== false || !s._readableState) return null;
-  s._read = () => {};
-  if (h.reading === true) {
-    h.reading = false;
-    (h.readStop as () => number).call(h);
-  }
-  return () => {
-    delete s._read; // net.Socket's own again
-    if (s.destroyed !== false) return;
-    s._readableState!.reading = false;
-    s.read!(0); // net.Socket._read: libuv reads again (a paused socket fills its buffer, as before the lease)
-  };
+  return holdSocketReads(p._socket);
 }

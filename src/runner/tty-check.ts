@@ -11,6 +11,7 @@ import type net from 'node:net';
 import tty from 'node:tty';
 import type { DirectRequest } from '../core/protocol/client-messages.js';
 import { processStartTime } from '../state/proc-identity.js';
+import { streamFd } from './node-internals.js';
 
 /** The only paths a terminal may have: a pseudo-terminal, or a console / serial line. */
 const TTY_PATH = /^\/dev\/(?:pts\/[0-9]{1,6}|tty[A-Za-z0-9]{1,8})$/;
@@ -80,12 +81,6 @@ export function adoptTtyStream(stream: net.Socket, fd: number, before: fs.Stats,
   if (own === null) return `cannot see the fd libuv uses for ${path}`;
   if (own !== fd) fs.closeSync(fd);
   return checkOpened(own, before, path);
-}
-
-/** The fd a tty stream's libuv handle reads or writes (Node's handle keeps it as `fd`), or null. */
-export function streamFd(stream: net.Socket): number | null {
-  const own = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  return typeof own === 'number' && own >= 0 ? own : null;
 }
 
 /** What is wrong with what `fd` is (not the file that was checked, not a tty), or null. */
