@@ -110,15 +110,17 @@ export async function runRunner(id: string): Promise<void> {
     applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
     // Test-only: a faster heartbeat, so a test sees a runner write again within a second of the disk having room.
     heartbeatMs: Number(process.env.AGENT_BOARD_TEST_HEARTBEAT_MS) || undefined,
-    onFinished: () => {
+  }));
+  runner.add(
+    s.onFinished(() => {
       runner.dispose();
       log('runner finished');
       setTimeout(() => {
         s.dispose();
         process.exit(0);
       }, EXIT_LINGER_MS).unref();
-    },
-  }));
+    }),
+  );
   process.on('SIGTERM', () => {
     log('runner got SIGTERM: terminating the child');
     s.terminate();

@@ -25,7 +25,8 @@ export interface CommandDeps {
   kill: { ask(signal: string, escalates: boolean): void };
   redraw: { jiggle(): void };
   activity: { explain(): StatusExplanation; hook(event: string): boolean };
-  stream: { subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number, hint?: string): void; withoutHint(c: ClientConn, then: () => void): void };
+  /** The terminal stream (terminal-stream.ts): a client joins it (subscribe_terminal), and leaves its note behind when it goes. */
+  stream: { join(c: ClientConn, sinceSeq: number | undefined, scrollback: number, hint?: string): void; withoutHint(c: ClientConn, then: () => void): void };
   /** A subscribe's direct-output request, answered (src/runner/direct-terminal.ts): true when the runner writes to the client's terminal. */
   direct(c: ClientConn, req: DirectRequest | undefined): boolean;
   control: {
@@ -84,7 +85,7 @@ export class SessionCommands implements SessionOps {
     if (msg.cols !== undefined && msg.rows !== undefined && mayResize) this.d.size.resizeFor(c, msg.cols, msg.rows);
     // Direct output starts with a fresh frame: the client cannot know what its terminal was last shown.
     const direct = this.d.direct(c, msg.direct);
-    this.d.stream.subscribe(c, direct ? undefined : msg.sinceSeq, msg.scrollback ?? 0, msg.hint);
+    this.d.stream.join(c, direct ? undefined : msg.sinceSeq, msg.scrollback ?? 0, msg.hint);
   }
 
   leaving(c: ClientConn, then: () => void): void {

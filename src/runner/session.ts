@@ -51,8 +51,6 @@ export interface SessionDeps {
   heartbeatMs?: number;
   /** Test-only: hold every prompt this long between accept and write (AGENT_BOARD_TEST_APPLY_DELAY_MS). */
   applyDelayMs?: number;
-  /** Called once everything is flushed after the child exited. */
-  onFinished: () => void;
 }
 
 export class Session implements Disposable {
@@ -76,6 +74,7 @@ export class Session implements Disposable {
   private lastOutputMs = 0;
   private readonly printed = this.store.add(new Emitter<void>());
   private readonly typed = this.store.add(new Emitter<void>());
+  private readonly finished = this.store.add(new Emitter<void>());
 
   /** Whenever the program prints (without the data): the wake dispatcher's idle gap. */
   readonly onData: Event<void> = this.printed.event;
@@ -83,26 +82,14 @@ export class Session implements Disposable {
   readonly onPromptTyped: Event<void> = this.typed.event;
   /** Every change of the layered activity (after host.json has it). */
   readonly onActivity: Event<Decision>;
+  /** Once, when the program has exited and its exit is on disk and said to every client: the runner may go. */
+  readonly onFinished: Event<void> = this.finished.event;
 
   constructor(private readonly deps: SessionDeps) {
     const { clock, scheduler, log } = deps;
     const rec = deps.record;
     this.kill = new KillRequest(clock);
-    this.model = this.store.add(
-      new TerminalModel({
-        cols: rec.cols,
-        rows: rec.rows,
-        scrollback: rec.scrollback,
-        onPressure: (paused) => {
-          // Only the model's backlog bound pauses the PTY (model-backlog.ts); the log says when, since it is rare.
-          log(paused ? `model backlog over its bound (${this.model.backlogBytes} bytes): PTY paused` : 'model backlog drained: PTY resumed');
-          if (paused) this.pty.pause();
-          else this.pty.resume();
-        },
-        clock,
-        scheduler,
-      }),
-    );
+    this.model = this.store.add(new TerminalModel({ cols: rec.cols, rows: rec.rows, scrollback: rec.scrollback, clock, scheduler }));
     const hold = <T extends Disposable>(d: T): T => this.store.add(d);
     const { hostFile, generation, heartbeatMs } = deps;
     this.host = keepRecord({ hostFile, record: rec, generation, model: this.model, clients: this.clients, clock, scheduler, log, heartbeatMs, hold });
@@ -111,6 +98,14 @@ export class Session implements Disposable {
     const launch = launchWithSetup(rec);
     this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
     if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: isoTime(clock.now()) } }, true);
+    this.store.add(
+      this.model.onPressure((paused) => {
+        // Only the model's backlog bound pauses the PTY (model-backlog.ts); the log says when, since it is rare.
+        log(paused ? `model backlog over its bound (${this.model.backlogBytes} bytes): PTY paused` : 'model backlog drained: PTY resumed');
+        if (paused) this.pty.pause();
+        else this.pty.resume();
+      }),
+    );
     this.store.add(this.pty.onOutput((out) => this.onOutput(out)));
     this.store.add(this.pty.onExit((e) => this.onChildExit(e)));
     // The redraw a kind needs follows the kind whose rules apply (a shell session's foreground agent).
@@ -165,7 +160,8 @@ export class Session implements Disposable {
       exited,
     });
     this.routes = { ops: commands, control, exited, now: () => clock.now() };
-    const { finalScreenFile, onFinished } = deps;
+    const { finalScreenFile } = deps;
+    const onFinished = () => this.finished.fire();
     this.ending = new SessionExit({ model: this.model, host: this.host, stream: this.stream, control, activity: this.activity, kill: this.kill, log, scheduler, finalScreenFile, heartbeatMs, onFinished, hold });
     this.activity.start();
     // With its start time, so a program left behind by a killed runner is told from a reused pid (host-store.ts leftoverProgram).

@@ -39,8 +39,6 @@ export interface ModelOptions {
   cols: number;
   rows: number;
   scrollback: number;
-  /** Called with true when the PTY should pause (the backlog passed its bound), false when it may resume. */
-  onPressure?: (paused: boolean) => void;
   /** The settle deadline, the hot window and the rests are measured and waited on these. */
   clock: Clock;
   scheduler: Scheduler;
@@ -84,6 +82,9 @@ export class TerminalModel {
 
   /** The model took in all the output after it had fallen behind (a burst): its screen is current again. */
   readonly onCaughtUp: Event<void> = this.caughtUp.event;
+  private readonly pressure = new Emitter<boolean>();
+  /** True when the PTY should pause (the backlog passed its bound), false when it may resume. */
+  readonly onPressure: Event<boolean> = this.pressure.event;
   private readonly titleChanged = new Emitter<void>();
   /** The program set another title (OSC 0 or 2), fired as the parser reads it: the screen may be mid-chunk (whenParsed waits for the chunk's end). */
   readonly onTitleChange: Event<void> = this.titleChanged.event;
@@ -97,7 +98,7 @@ export class TerminalModel {
     });
     this.parsed = this.written = opts.firstSeq ?? 0;
     this.tracker = trackModes(this.term, () => this.titleChanged.fire());
-    this.backlog = new ModelBacklog(opts.backlog ?? { high: BACKLOG_HIGH_BYTES, low: BACKLOG_LOW_BYTES }, opts.onPressure);
+    this.backlog = new ModelBacklog(opts.backlog ?? { high: BACKLOG_HIGH_BYTES, low: BACKLOG_LOW_BYTES }, (paused) => this.pressure.fire(paused));
     this.skip = new ModelSkip(opts.skipScanBytes);
   }
 
@@ -286,6 +287,7 @@ export class TerminalModel {
     this.openTimer.dispose();
     this.restTimer.dispose();
     this.caughtUp.dispose();
+    this.pressure.dispose();
     this.titleChanged.dispose();
     this.term.dispose();
   }

@@ -57,10 +57,11 @@ export class TerminalStream {
   }
 
   /**
-   * A subscribe: the ring from `sinceSeq` when it still holds it, else a snapshot with `scrollback`
-   * lines of history. `hint`: a note over this client's first frames (src/runner/attach-hint.ts).
+   * A client joins the stream (its `subscribe_terminal`): the ring from `sinceSeq` when it still
+   * holds it, else a snapshot with `scrollback` lines of history. `hint`: a note over this
+   * client's first frames (src/runner/attach-hint.ts).
    */
-  subscribe(c: ClientConn, sinceSeq: number | undefined, scrollback: number, hint?: string): void {
+  join(c: ClientConn, sinceSeq: number | undefined, scrollback: number, hint?: string): void {
     const text = hint ? hintText(hint) : '';
     c.showHint(text ? new AttachHint(c, text, { scheduler: this.d.scheduler, frame: (cc, overlay) => sendSnapshot(this.src, cc, 0, overlay) }) : null);
     if (sinceSeq !== undefined && this.d.ring.holds(sinceSeq)) {

@@ -105,7 +105,8 @@ describe('TerminalModel backlog', () => {
     const time = new FakeTime();
     const pressure: boolean[] = [];
     const caughtUp: number[] = [];
-    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, onPressure: (p) => pressure.push(p) });
+    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time });
+    m.onPressure((p) => pressure.push(p));
     m.onCaughtUp(() => caughtUp.push(m.parsedSeq));
     const chunks = burst(4 * OLD_PARSER_HIGH_WATER);
     chunks.forEach((c, i) => m.write(c, i + 1)); // all at one instant: hot
@@ -129,7 +130,8 @@ describe('TerminalModel backlog', () => {
     const time = new FakeTime();
     const pressure: boolean[] = [];
     const high = 2 * OLD_PARSER_HIGH_WATER;
-    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, onPressure: (p) => pressure.push(p), backlog: { high, low: high / 2 } });
+    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, backlog: { high, low: high / 2 } });
+    m.onPressure((p) => pressure.push(p));
     const chunks = burst(3 * OLD_PARSER_HIGH_WATER);
     let paused = false;
     let written = 0;
