@@ -17,10 +17,10 @@ import { bootId, processStartTime } from '../state/proc-identity.js';
 import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { fileLogger } from './log.js';
-import { listen, serve, type RunnerServer } from './server.js';
-import { MemoryReclaim } from './memory-reclaim.js';
-import { Session } from './session.js';
-import { RunnerWakes } from './wakes.js';
+import { listen, serve, type RunnerServer } from './clients/server.js';
+import { MemoryReclaim } from './session/memory-reclaim.js';
+import { Session } from './session/session.js';
+import { RunnerWakes } from './wakes/wakes.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -169,7 +169,7 @@ export async function runRunner(id: string): Promise<void> {
   // A worktree session's counts (docs/worktrees.md): at start, at turn ends, after file changes.
   // Loaded only for a worktree session: the git and file-watch modules cost an idle shell memory.
   if (rec.worktree) {
-    const { keepWorktreeStatsFresh } = await import('./worktree-live.js');
+    const { keepWorktreeStatsFresh } = await import('./session/worktree-live.js');
     serving.add(
       keepWorktreeStatsFresh({
         info: rec.worktree,

@@ -93,7 +93,7 @@ interface ServerInternals {
 /**
  * Starts `server` listening on a unix socket `path` the way `server.listen(path)` ends up doing
  * it, through `server._listen2`, a name node keeps "to avoid breaking code that wraps this
- * method" (lib/net.js), without the cluster check before it (src/runner/listen-unix.ts says why).
+ * method" (lib/net.js), without the cluster check before it (src/runner/clients/listen-unix.ts says why).
  * False when this node has no `_listen2`: nothing was done.
  */
 export function listenPipeDirectly(server: net.Server, path: string): boolean {

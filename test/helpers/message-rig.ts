@@ -4,10 +4,10 @@ import { PROTOCOL_VERSION } from '../../src/core/protocol/protocol.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
-import { ClientConn } from '../../src/runner/client-conn.js';
-import { Control } from '../../src/runner/control.js';
-import { dispatch, typeKeys, type DispatchDeps } from '../../src/runner/dispatch.js';
-import type { SessionOps } from '../../src/runner/message-table.js';
+import { ClientConn } from '../../src/runner/clients/client-conn.js';
+import { Control } from '../../src/runner/control/control.js';
+import { dispatch, typeKeys, type DispatchDeps } from '../../src/runner/control/dispatch.js';
+import type { SessionOps } from '../../src/runner/control/message-table.js';
 import { FakeSocket } from './fake-socket.js';
 import { FakeTime } from './fake-time.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../src/core/protocol/protocol.js';
 import type { ClientMessage, ClientMessageType } from '../../src/core/protocol/client-messages.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
-import { MESSAGES } from '../../src/runner/message-table.js';
+import { MESSAGES } from '../../src/runner/control/message-table.js';
 import { messageRig } from '../helpers/message-rig.js';
 
 /** One message of each type, as a client sends it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../src/runner/message-table.js';
+import { MESSAGES } from '../../src/runner/control/message-table.js';
 import { messageRig as rig } from '../helpers/message-rig.js';
 
 describe('the message table', () => {

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kindOf } from '../../src/core/agents/kind-rules.js';
-import { ActivityTracker, SCREEN_CHECK_MS } from '../../src/runner/activity-tracker.js';
-import { BACKLOG_HIGH_BYTES, ModelBacklog } from '../../src/runner/model-backlog.js';
-import { screenLines } from '../../src/runner/screen-text.js';
-import { HOT_BATCH_BYTES, HOT_REST_MS, HOT_WINDOW_MS, TerminalModel } from '../../src/runner/terminal-model.js';
+import { ActivityTracker, SCREEN_CHECK_MS } from '../../src/runner/activity/activity-tracker.js';
+import { BACKLOG_HIGH_BYTES, ModelBacklog } from '../../src/runner/model/model-backlog.js';
+import { screenLines } from '../../src/runner/model/model-text.js';
+import { HOT_BATCH_BYTES, HOT_REST_MS, HOT_WINDOW_MS, TerminalModel } from '../../src/runner/model/terminal-model.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { SHIPPED } from '../helpers/kinds.js';
