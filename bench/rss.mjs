@@ -32,7 +32,7 @@ const runnerEnv = () => {
 /** The longest the worked one is waited for beyond SETTLED_MS, for its runner's last reclaim line (up to three tries, 6 s each). */
 const RECLAIM_WAIT_MS = 20_000;
 
-/** The runner's reclaim line (src/runner/memory-reclaim.ts) once it is logged, or null after `ms`. */
+/** The runner's reclaim line (src/runner/session/memory-reclaim.ts) once it is logged, or null after `ms`. */
 async function waitForReclaim(logFile, ms) {
   for (let waited = 0; waited < ms; waited += 200) {
     const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('quiet after a burst')) : [];

@@ -1,5 +1,5 @@
 // The runner bundle's require (scripts/bundle.mjs). The sources take CommonJS packages with
-// createRequire(import.meta.url) (src/state/headless-terminal.ts, src/runner/pty-host.ts): from
+// createRequire(import.meta.url) (src/state/headless-terminal.ts, src/runner/pty/pty-host.ts): from
 // ESM, the one way that keeps node's CommonJS export lexer out of memory. runner.cjs is CommonJS
 // itself, so there node:module is this shim, measured on an idle runner (bench/rss.mjs):
 // - its createRequire is the bundle's own require: node's module package, and the ES module

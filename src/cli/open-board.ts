@@ -48,7 +48,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
   const feedScheduler = realScheduler({ unref: true });
   // The board's terminal size goes to every runner it watches: after an attach from a smaller
-  // terminal, a session fills the board again (src/runner/size-policy.ts).
+  // terminal, a session fills the board again (src/runner/clients/size-policy.ts).
   const viewSize = () => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
   const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler, viewSize: viewSize() });
   const onResize = () => localFeed.setViewSize(viewSize());

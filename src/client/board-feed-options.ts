@@ -32,7 +32,7 @@ export interface BoardFeedOptions {
   sweepMs?: number;
   /**
    * The board's terminal size, offered to every runner it watches: when an attach that sized a
-   * session leaves, the session takes the largest view offered (src/runner/size-policy.ts).
+   * session leaves, the session takes the largest view offered (src/runner/clients/size-policy.ts).
    * None (a feed without a terminal: `feed --json`): the session goes back to its size from before.
    */
   viewSize?: TermSize;

@@ -44,7 +44,7 @@ export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url
  * optimized, three ticks later. --no-sparkplug: no baseline-compiled copies of the functions
  * start-up ran (0.8 MiB of RSS); the parse was no slower without them (bench/parse-bytes.mjs:
  * TurboFan takes the hot loop either way). --expose-gc lets the runner give back what a burst of output
- * grew, once it is quiet (src/runner/memory-reclaim.ts). Smaller semi-spaces, a smaller V8 thread pool and a
+ * grew, once it is quiet (src/runner/session/memory-reclaim.ts). Smaller semi-spaces, a smaller V8 thread pool and a
  * single-threaded GC saved under 1 MiB each and cost GC time on a `cat`; --lite-mode and
  * --jitless save more but parse several times slower.
  */

@@ -17,10 +17,10 @@ import { bootId, processStartTime } from '../state/proc-identity.js';
 import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { fileLogger } from './log.js';
-import { listen, serve, type RunnerServer } from './server.js';
-import { MemoryReclaim } from './memory-reclaim.js';
-import { Session } from './session.js';
-import { RunnerWakes } from './wakes.js';
+import { listen, serve, type RunnerServer } from './clients/server.js';
+import { MemoryReclaim } from './session/memory-reclaim.js';
+import { Session } from './session/session.js';
+import { RunnerWakes } from './wakes/wakes.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -62,8 +62,12 @@ export async function runRunner(id: string): Promise<void> {
 
   const generation = newGeneration();
   const sock = socketPath(home, id);
-  // What the runner holds, released together when the session is over.
+  // Everything the runner holds, released by its one dispose() (last added first), at the end.
   const runner = new DisposableStore();
+  // What serves the session while its program runs: released, inside `runner`, the moment the
+  // session is finished (no new client, the wakes, the heartbeat and the counts stop), while the
+  // session itself stays for EXIT_LINGER_MS so its clients' sockets flush the exit and goodbye.
+  const serving = runner.add(new DisposableStore());
 
   // Listen first: a socket that cannot be served ends the runner before any program starts.
   let session: Session | null = null;
@@ -76,8 +80,8 @@ export async function runRunner(id: string): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  runner.add(server);
-  runner.add(
+  serving.add(server);
+  serving.add(
     toDisposable(() => {
       try {
         fs.unlinkSync(sock);
@@ -96,7 +100,7 @@ export async function runRunner(id: string): Promise<void> {
   const rest = (env.PATH ?? '').split(':').filter((d) => d !== binDir).join(':');
   env.PATH = rest ? `${binDir}:${rest}` : binDir;
 
-  const s: Session = (session = new Session({
+  const s: Session = (session = runner.add(new Session({
     hostFile: hostFile(home, id),
     // The pid with the boot and the start time: a reused pid (after a reboot) is not taken for this runner (host-store.ts).
     record: { ...rec, runnerPid: process.pid, runnerBootId: bootId() ?? undefined, runnerStartTime: processStartTime('self') ?? undefined, generation, foregroundAgent: undefined, killed: undefined },
@@ -110,20 +114,25 @@ export async function runRunner(id: string): Promise<void> {
     applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
     // Test-only: a faster heartbeat, so a test sees a runner write again within a second of the disk having room.
     heartbeatMs: Number(process.env.AGENT_BOARD_TEST_HEARTBEAT_MS) || undefined,
-    onFinished: () => {
-      runner.dispose();
+  })));
+  runner.add(
+    s.onFinished(() => {
+      runner.release(serving);
       log('runner finished');
-      setTimeout(() => {
-        s.dispose();
+      // The linger is the runner's too: one dispose() then releases the session (its clients, the PTY) and all the rest.
+      // Unref'd: a runner with nothing left to flush need not wait for it.
+      const linger = realScheduler({ unref: true }).setTimeout(() => {
+        runner.dispose();
         process.exit(0);
-      }, EXIT_LINGER_MS).unref();
-    },
-  }));
+      }, EXIT_LINGER_MS);
+      runner.add(linger);
+    }),
+  );
   process.on('SIGTERM', () => {
     log('runner got SIGTERM: terminating the child');
     s.terminate();
   });
-  const wakes = runner.add(
+  const wakes = serving.add(
     new RunnerWakes({
       home,
       session: {
@@ -148,20 +157,20 @@ export async function runRunner(id: string): Promise<void> {
   // The runner starts with --expose-gc (src/client/runner-start.ts); started another way, it has no gc and keeps what it grew.
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) {
-    const reclaim = runner.add(
+    const reclaim = serving.add(
       new MemoryReclaim({ clock, scheduler, lastOutputAt: () => s.lastOutputAt, heapBytes: () => process.memoryUsage().heapTotal, collect: gc, log }),
     );
-    runner.add(s.onData(() => reclaim.output()));
+    serving.add(s.onData(() => reclaim.output()));
   }
-  runner.add(s.onActivity(() => wakes.dispatcher.activityChanged()));
-  runner.add(s.onPromptTyped(() => wakes.dispatcher.noteSent()));
-  runner.add(s.pty.onExit(() => runner.release(wakes)));
+  serving.add(s.onActivity(() => wakes.dispatcher.activityChanged()));
+  serving.add(s.onPromptTyped(() => wakes.dispatcher.noteSent()));
+  serving.add(s.pty.onExit(() => serving.release(wakes)));
   wakes.start();
   // A worktree session's counts (docs/worktrees.md): at start, at turn ends, after file changes.
   // Loaded only for a worktree session: the git and file-watch modules cost an idle shell memory.
   if (rec.worktree) {
-    const { keepWorktreeStatsFresh } = await import('./worktree-live.js');
-    runner.add(
+    const { keepWorktreeStatsFresh } = await import('./session/worktree-live.js');
+    serving.add(
       keepWorktreeStatsFresh({
         info: rec.worktree,
         onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)),
@@ -173,7 +182,8 @@ export async function runRunner(id: string): Promise<void> {
       }),
     );
   }
-  runner.add(s.host);
+  // The heartbeat stops with `serving` (the session's own store releases the writer again, at the end).
+  serving.add(s.host);
   s.host.startHeartbeat();
   log(`runner ${process.pid} serving ${sock} (generation ${generation})`);
 }

@@ -1,7 +1,7 @@
 /**
  * A process's identity on this machine as /proc tells it: the boot, and a process's start time
  * (so a pid that was reused is told apart). Both sides of direct output read it: the client to
- * say who it is, the runner to check it (src/runner/tty-check.ts). Null where there is no /proc.
+ * say who it is, the runner to check it (src/runner/direct/tty-check.ts). Null where there is no /proc.
  */
 import fs from 'node:fs';
 

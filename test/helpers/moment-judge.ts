@@ -17,7 +17,7 @@ import { wallOf, type Playback } from './playback.js';
 import type { RecEvent } from './recordings.js';
 import type { Replay } from './replay.js';
 
-/** The runner's delays (src/runner/activity-tracker.ts; kept here so a test does not load the runner). */
+/** The runner's delays (src/runner/activity/activity-tracker.ts; kept here so a test does not load the runner). */
 const SCREEN_CHECK_MS = 250;
 const BYTES_IDLE_MS = 2000;
 export const ALLOW_MS = 2 * SCREEN_CHECK_MS;

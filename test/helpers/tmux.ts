@@ -163,7 +163,7 @@ export const OUTER_PS1 = 'OUTER> ';
  * tests begin with an empty home and no agent CLI on PATH.
  */
 export function outerShellCommand(home: string): string[] {
-  // Without the attach's note over the first frame (src/runner/attach-hint.ts): the tests compare
+  // Without the attach's note over the first frame (src/runner/stream/attach-hint.ts): the tests compare
   // that frame with the session cell for cell; the note has tests of its own (AGENT_BOARD_ATTACH_HINT=1).
   return ['env', `AGENT_BOARD_HOME=${home}`, 'AGENT_BOARD_NO_DEMO=1', 'AGENT_BOARD_ATTACH_HINT=0', `PS1=${OUTER_PS1}`, 'PROMPT_COMMAND=', 'HISTFILE=/dev/null', 'bash', '--norc', '--noprofile', '--noediting'];
 }

@@ -103,7 +103,7 @@ describe('legacy clients (no envelopes)', () => {
     const status = c.messages.find((m) => m.type === 'status') as Extract<RunnerMessage, { type: 'status' }>;
     expect(status.host).toMatchObject({ cols: 100, rows: 30 });
     expect(status.generation).toBe(hello.generation);
-    // Nothing was journaled, and the session runs on; the size the legacy client borrowed went back with its detach (src/runner/size-policy.ts).
+    // Nothing was journaled, and the session runs on; the size the legacy client borrowed went back with its detach (src/runner/clients/size-policy.ts).
     expect(fs.existsSync(controlJournalFile(home, id))).toBe(false);
     await waitFor('host.json has the size from before', () => readHost(home, id).cols === hello.host.cols && readHost(home, id).rows === hello.host.rows);
     expect(readHost(home, id).status).toBe('running');

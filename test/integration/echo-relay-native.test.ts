@@ -3,15 +3,15 @@
  * stands for the client's terminal (the test writes keys into its master and reads what the
  * thread wrote), the other for the program's (the test is the program: it holds the slave). Each
  * flag does its one thing and nothing else, and a thread that cannot do its part hands the bytes
- * over instead: what JavaScript builds the relay's ordering on (src/runner/echo-relay.ts).
+ * over instead: what JavaScript builds the relay's ordering on (src/runner/direct/echo-relay.ts).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import { READ_PTY, READ_TTY, WRITE_PTY, WRITE_TTY, type NativeRelay, type Taken } from '../../src/runner/echo-relay.js';
-import { holdReads, internalsOf, openMasterFd, slavePath } from '../../src/runner/pty-internals.js';
+import { READ_PTY, READ_TTY, WRITE_PTY, WRITE_TTY, type NativeRelay, type Taken } from '../../src/runner/direct/echo-relay.js';
+import { holdReads, internalsOf, openMasterFd, slavePath } from '../../src/runner/pty/pty-internals.js';
 import { waitFor } from '../helpers/home.js';
 
 const native = createRequire(import.meta.url)(path.resolve('src/runner/native/build/Release/echo_relay.node')) as NativeRelay;

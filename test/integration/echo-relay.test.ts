@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach/attach.js';
+import type { RunnerConnection } from '../../src/client/link/connection.js';
+import { PROTOCOL_VERSION } from '../../src/core/protocol/protocol.js';
+import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { connector, detachKey, freshHomeEachTest, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';
 import { rawHeldTerminal, ECHO_LINES } from '../helpers/direct-input.js';
 import { BIN, cli, cliEnv, waitFor, waitForPeekLines } from '../helpers/home.js';
@@ -56,11 +59,25 @@ async function attachedToFile() {
   const id = newSession(['--', 'sh', '-c', `stty raw -echo; echo cat-ready; exec cat > ${out}`]);
   const user = await rawHeldTerminal();
   const t = new FakeTerminal(100, 30);
-  const done = runAttach({ scheduler: REAL_TIME.scheduler, connect: connector(home, id), input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
+  // The attach's connection, held too: a test may speak on it as the client.
+  let conn: RunnerConnection | null = null;
+  const connect = async () => (conn = await connector(home, id)());
+  const done = runAttach({ scheduler: REAL_TIME.scheduler, connect, input: t.keys, output: t.screen, detachKey: detachKey(), terminal: user.identity });
   await waitFor('the relay', () => log(id).includes(RELAYED));
   await waitFor('the frame', () => user.out.includes('cat-ready'));
   const typed = () => (fs.existsSync(out) ? fs.readFileSync(out, 'latin1') : '');
-  return { id, user, done, typed };
+  return { id, user, done, typed, conn: () => conn! };
+}
+
+/** The next message on `conn` that `pick` takes. */
+function nextMessage(conn: RunnerConnection, pick: (m: RunnerMessage) => boolean): Promise<RunnerMessage> {
+  return new Promise((resolve) => {
+    const sub = conn.onMessage((m) => {
+      if (!pick(m)) return;
+      sub.dispose();
+      resolve(m);
+    });
+  });
 }
 
 describe('the echo relay', () => {
@@ -132,6 +149,26 @@ describe('the echo relay', () => {
     expect(got.length).toBe(prompt.length + KEYS);
     expect(got.replace(/u/g, '')).toBe(prompt);
     expect(/P+/.exec(got)![0].length).toBe(prompt.length); // one run: no key landed inside it
+    user.p.write('\x1c');
+    expect(await done).toEqual({ reason: 'detached' });
+  });
+
+  it('stops typing for a client that said hello again as read-only: its keys are refused, as every other way of typing refuses them', async () => {
+    const { user, done, typed, conn } = await attachedToFile();
+    user.p.write('a');
+    await waitFor('a key typed by the relay', () => typed() === 'a');
+    // The relay tells the runner of a typed key TYPED_NOTICE_MS (20 ms) after it, and the runner then
+    // sets the thread's flags again: past that, only the hello can make it ask the gate again.
+    await sleep(250);
+    const again = nextMessage(conn(), (m) => m.type === 'hello');
+    conn().send({ type: 'hello', protocol: PROTOCOL_VERSION, client: 'test', readOnly: true });
+    await again;
+    const refused = nextMessage(conn(), (m) => m.type === 'error');
+    user.p.write('b');
+    // Typed by the thread, the key would reach the program and no refusal would come.
+    const first = await Promise.race([refused, waitFor('the key in the program', () => typed().includes('b') && 'typed')]);
+    expect(first).toEqual({ type: 'error', code: 'read_only', message: 'input refused: this client attached read-only' });
+    expect(typed()).toBe('a');
     user.p.write('\x1c');
     expect(await done).toEqual({ reason: 'detached' });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PtyHost } from '../../src/runner/pty-host.js';
+import { PtyHost } from '../../src/runner/pty/pty-host.js';
 import { realScheduler } from '../../src/state/real-time.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutputMsg, SnapshotScreen } from '../../src/core/protocol/runner-messages.js';
-import { BACKLOG_HIGH_BYTES } from '../../src/runner/model-backlog.js';
+import { BACKLOG_HIGH_BYTES } from '../../src/runner/model/model-backlog.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';

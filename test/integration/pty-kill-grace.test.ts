@@ -1,6 +1,6 @@
 /** PtyHost's SIGTERM -> SIGKILL grace runs on the scheduler it was given: a child that ignores SIGTERM is killed when the grace is up, not before. */
 import { describe, expect, it } from 'vitest';
-import { PtyHost, type ChildExit } from '../../src/runner/pty-host.js';
+import { PtyHost, type ChildExit } from '../../src/runner/pty/pty-host.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 const STUBBORN = "process.on('SIGTERM',()=>{});process.on('SIGHUP',()=>{});process.stdout.write('READY');setInterval(()=>{},1000)";

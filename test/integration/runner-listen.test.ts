@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
-import { listen } from '../../src/runner/server.js';
+import { listen } from '../../src/runner/clients/server.js';
 import { writeHostFile } from '../../src/state/host-store.js';
 import { hostFile, runnerLog, sessionDir, socketPath } from '../../src/state/paths.js';
 import { destroyHome, makeHome, ROOT } from '../helpers/home.js';
@@ -84,7 +84,7 @@ describe('listen before spawn', () => {
   it('serves its socket without loading node\'s cluster module (1.1 MiB an idle runner would keep)', async () => {
     home = makeHome();
     const sock = path.join(home, 'probe.sock');
-    const module = path.join(ROOT, 'dist', 'runner', 'server.js');
+    const module = path.join(ROOT, 'dist', 'runner', 'clients', 'server.js');
     // A fresh node, as a runner is: listen, take one connection, then say what node loaded.
     const script = `
       const { listen } = await import(${JSON.stringify(module)});

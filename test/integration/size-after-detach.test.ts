@@ -1,5 +1,5 @@
 /**
- * An attach borrows the session's size and gives it back (src/runner/size-policy.ts), against a
+ * An attach borrows the session's size and gives it back (src/runner/clients/size-policy.ts), against a
  * real runner and PTY: the program sees the attach's size, then the one from before when it
  * detaches, while the board (status pushes, no size) and a small read-only viewer size nothing;
  * and with a board that offers its terminal's size, the board's size after the detach.

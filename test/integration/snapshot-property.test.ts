@@ -27,7 +27,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TrackedModes } from '../../src/core/terminal/terminal-modes.js';
-import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/terminal-model.js';
+import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel, trackModes } from '../../src/runner/model/terminal-model.js';
 import { realClock, realScheduler } from '../../src/state/real-time.js';
 import { cursorHiddenOf, scrollRegionOf } from '../../src/core/terminal/xterm-internals.js';
 import { Terminal } from '../../src/state/headless-terminal.js';

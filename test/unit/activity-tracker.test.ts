@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/core/agents/activity-layers.js';
 import { OVERRULE_AFTER_MS } from '../../src/core/agents/activity-layers.js';
 import { kindOf } from '../../src/core/agents/kind-rules.js';
-import { ActivityTracker, BYTES_IDLE_MS, SCREEN_CHECK_MS, STARTUP_QUIET_MS } from '../../src/runner/activity-tracker.js';
-import type { ForegroundProgram } from '../../src/runner/foreground.js';
+import { ActivityTracker, BYTES_IDLE_MS, SCREEN_CHECK_MS, STARTUP_QUIET_MS } from '../../src/runner/activity/activity-tracker.js';
+import type { ForegroundProgram } from '../../src/runner/activity/foreground.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { SHIPPED } from '../helpers/kinds.js';
 

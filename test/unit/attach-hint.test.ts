@@ -1,11 +1,11 @@
 /**
- * The attach's note over a client's first frames (src/runner/attach-hint.ts): drawn again once
+ * The attach's note over a client's first frames (src/runner/stream/attach-hint.ts): drawn again once
  * the program's output pauses (it may have drawn over it), and taken away with a frame without it
  * at the client's first key or after HINT_MS.
  */
 import { describe, expect, it } from 'vitest';
-import { AttachHint, HINT_MS, HINT_REPAINT_MAX_MS, HINT_REPAINT_QUIET_MS, hintText } from '../../src/runner/attach-hint.js';
-import { ClientConn } from '../../src/runner/client-conn.js';
+import { AttachHint, HINT_MS, HINT_REPAINT_MAX_MS, HINT_REPAINT_QUIET_MS, hintText } from '../../src/runner/stream/attach-hint.js';
+import { ClientConn } from '../../src/runner/clients/client-conn.js';
 import { FakeSocket } from '../helpers/fake-socket.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

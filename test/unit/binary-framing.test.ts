@@ -19,7 +19,7 @@ import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { createReplyDecoder } from '../../src/core/protocol/reply-framing.js';
 import { validateClientMessage } from '../../src/core/protocol/validate.js';
-import { encodeFor } from '../../src/runner/wire-framing.js';
+import { encodeFor } from '../../src/runner/clients/wire-framing.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 /** A decoder independent of the one the client uses (Buffer's): the web TextDecoder. */

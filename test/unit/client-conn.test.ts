@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ClientConn } from '../../src/runner/client-conn.js';
-import { streamTransition, type StreamState } from '../../src/runner/stream-state.js';
-import { SharedFrame } from '../../src/runner/wire-framing.js';
+import { ClientConn } from '../../src/runner/clients/client-conn.js';
+import { streamTransition, type StreamState } from '../../src/runner/clients/stream-state.js';
+import { SharedFrame } from '../../src/runner/clients/wire-framing.js';
 import { FakeSocket } from '../helpers/fake-socket.js';
 
 function conn() {

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CmdAck } from '../../src/core/protocol/control-protocol.js';
 import { ENTER_ECHO_WAIT_MS } from '../../src/core/agents/agent-kinds.js';
 import { PASTE_END, PASTE_START } from '../../src/core/terminal/prompt-text.js';
-import { DEFAULT_QUIET_MS, DurableInputs, type PromptTarget } from '../../src/runner/durable-inputs.js';
-import { CommandJournal } from '../../src/runner/journal.js';
+import { DEFAULT_QUIET_MS, DurableInputs, type PromptTarget } from '../../src/runner/control/durable-inputs.js';
+import { CommandJournal } from '../../src/runner/control/journal.js';
 import { realClock, realScheduler } from '../../src/state/real-time.js';
 
 /** A session stand-in whose clock is vitest's: what the program got, and when it last printed. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HOST_WRITE_COALESCE_MS, HostWriter } from '../../src/runner/host-writer.js';
+import { HOST_WRITE_COALESCE_MS, HostWriter } from '../../src/runner/session/host-writer.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { realClock, realScheduler } from '../../src/state/real-time.js';
 import { FakeTime } from '../helpers/fake-time.js';

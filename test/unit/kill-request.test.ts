@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KillRequest, SIGNAL_KILL_WINDOW_MS } from '../../src/runner/kill-request.js';
+import { KillRequest, SIGNAL_KILL_WINDOW_MS } from '../../src/runner/session/kill-request.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 describe('KillRequest: whether an exit was asked for', () => {

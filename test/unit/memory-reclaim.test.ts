@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryReclaim, RECLAIM_GAP_MS, RECLAIM_HEAP_BYTES, RECLAIM_QUIET_MS, RECLAIM_TRIES } from '../../src/runner/memory-reclaim.js';
+import { MemoryReclaim, RECLAIM_GAP_MS, RECLAIM_HEAP_BYTES, RECLAIM_QUIET_MS, RECLAIM_TRIES } from '../../src/runner/session/memory-reclaim.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 /** A runner's view for the reclaim: the program's output stamps, a heap size the test sets, the collections counted. */

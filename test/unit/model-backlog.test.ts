@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { kindOf } from '../../src/core/agents/kind-rules.js';
-import { ActivityTracker, SCREEN_CHECK_MS } from '../../src/runner/activity-tracker.js';
-import { BACKLOG_HIGH_BYTES, ModelBacklog } from '../../src/runner/model-backlog.js';
-import { screenLines } from '../../src/runner/screen-text.js';
-import { HOT_BATCH_BYTES, HOT_REST_MS, HOT_WINDOW_MS, TerminalModel } from '../../src/runner/terminal-model.js';
+import { ActivityTracker, SCREEN_CHECK_MS } from '../../src/runner/activity/activity-tracker.js';
+import { BACKLOG_HIGH_BYTES, ModelBacklog } from '../../src/runner/model/model-backlog.js';
+import { screenLines } from '../../src/runner/model/model-text.js';
+import { HOT_BATCH_BYTES, HOT_REST_MS, HOT_WINDOW_MS, TerminalModel } from '../../src/runner/model/terminal-model.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { SHIPPED } from '../helpers/kinds.js';
@@ -105,7 +105,8 @@ describe('TerminalModel backlog', () => {
     const time = new FakeTime();
     const pressure: boolean[] = [];
     const caughtUp: number[] = [];
-    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, onPressure: (p) => pressure.push(p) });
+    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time });
+    m.onPressure((p) => pressure.push(p));
     m.onCaughtUp(() => caughtUp.push(m.parsedSeq));
     const chunks = burst(4 * OLD_PARSER_HIGH_WATER);
     chunks.forEach((c, i) => m.write(c, i + 1)); // all at one instant: hot
@@ -129,7 +130,8 @@ describe('TerminalModel backlog', () => {
     const time = new FakeTime();
     const pressure: boolean[] = [];
     const high = 2 * OLD_PARSER_HIGH_WATER;
-    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, onPressure: (p) => pressure.push(p), backlog: { high, low: high / 2 } });
+    const m = new TerminalModel({ cols: 80, rows: 24, scrollback: 100, clock: time, scheduler: time, backlog: { high, low: high / 2 } });
+    m.onPressure((p) => pressure.push(p));
     const chunks = burst(3 * OLD_PARSER_HIGH_WATER);
     let paused = false;
     let written = 0;

@@ -6,8 +6,8 @@
  * text. That is what keeps the exact-snapshot property when the socket clients get the text.
  */
 import { describe, expect, it } from 'vitest';
-import { TerminalModel } from '../../src/runner/terminal-model.js';
-import { Utf8Chunker, type PtyOutput } from '../../src/runner/utf8-chunker.js';
+import { TerminalModel } from '../../src/runner/model/terminal-model.js';
+import { Utf8Chunker, type PtyOutput } from '../../src/runner/pty/utf8-chunker.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { mulberry32 } from '../helpers/rng.js';
 

@@ -8,7 +8,7 @@
  * feeds, tabs, resizes, lines that wrap.
  */
 import { describe, expect, it } from 'vitest';
-import { TerminalModel } from '../../src/runner/terminal-model.js';
+import { TerminalModel } from '../../src/runner/model/terminal-model.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { mulberry32 } from '../helpers/rng.js';
 

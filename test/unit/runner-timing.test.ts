@@ -9,12 +9,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_INTERVAL_MS } from '../../src/core/protocol/host-status.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { CmdAck } from '../../src/core/protocol/control-protocol.js';
-import { CHAT_POLL_MS, ChatWatch } from '../../src/runner/chat-watch.js';
-import { DEFAULT_QUIET_MS, DurableInputs } from '../../src/runner/durable-inputs.js';
-import { HOST_WRITE_COALESCE_MS, HostWriter } from '../../src/runner/host-writer.js';
-import { CommandJournal } from '../../src/runner/journal.js';
-import { JIGGLE_RESTORE_MS, Redraw } from '../../src/runner/redraw.js';
-import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel } from '../../src/runner/terminal-model.js';
+import { CHAT_POLL_MS, ChatWatch } from '../../src/runner/wakes/chat-watch.js';
+import { DEFAULT_QUIET_MS, DurableInputs } from '../../src/runner/control/durable-inputs.js';
+import { HOST_WRITE_COALESCE_MS, HostWriter } from '../../src/runner/session/host-writer.js';
+import { CommandJournal } from '../../src/runner/control/journal.js';
+import { JIGGLE_RESTORE_MS, Redraw } from '../../src/runner/pty/redraw.js';
+import { SYNC_OUTPUT_MAX_WAIT_MS, TerminalModel } from '../../src/runner/model/terminal-model.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 // What a direct terminal skips of the output the echo relay's thread wrote already
-// (src/runner/echo-relay.ts ShownAhead): a count across chunks, however the chunker cut them.
+// (src/runner/direct/echo-relay.ts ShownAhead): a count across chunks, however the chunker cut them.
 import { describe, expect, it } from 'vitest';
-import { ShownAhead } from '../../src/runner/echo-relay.js';
+import { ShownAhead } from '../../src/runner/direct/echo-relay.js';
 
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 

@@ -1,13 +1,13 @@
 /**
- * The session's size when clients come and go (src/runner/size-policy.ts): the latest active
+ * The session's size when clients come and go (src/runner/clients/size-policy.ts): the latest active
  * interactive client's size, and when the last of them leaves, the size from before them: at once
  * after a detach, a while after a dropped connection (it may reconnect).
  */
 import { describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
-import { ClientConn } from '../../src/runner/client-conn.js';
-import { ClientSet } from '../../src/runner/clients.js';
-import { REST_AFTER_DROP_MS, SizePolicy } from '../../src/runner/size-policy.js';
+import { ClientConn } from '../../src/runner/clients/client-conn.js';
+import { ClientSet } from '../../src/runner/clients/client-set.js';
+import { REST_AFTER_DROP_MS, SizePolicy } from '../../src/runner/clients/size-policy.js';
 import { FakeSocket } from '../helpers/fake-socket.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

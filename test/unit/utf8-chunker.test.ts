@@ -1,11 +1,11 @@
 /**
- * The PTY's reads cut at character boundaries (src/runner/utf8-chunker.ts): whatever the cuts,
+ * The PTY's reads cut at character boundaries (src/runner/pty/utf8-chunker.ts): whatever the cuts,
  * every chunk's bytes decode to exactly its text, the texts join to the output, an unfinished
  * character is held into the next read and given out at the exit, and bytes that are not UTF-8
  * leave the chunk as text alone.
  */
 import { describe, expect, it } from 'vitest';
-import { Utf8Chunker, wholeCharsEnd, type PtyOutput } from '../../src/runner/utf8-chunker.js';
+import { Utf8Chunker, wholeCharsEnd, type PtyOutput } from '../../src/runner/pty/utf8-chunker.js';
 import { mulberry32 } from '../helpers/rng.js';
 
 /** Output with every width of character: ASCII, escapes, é (2 bytes), € and 中 (3), 😀 and 𝄞 (4), a combining accent, C1 controls, a BOM. */

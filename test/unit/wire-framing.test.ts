@@ -11,10 +11,10 @@ import type { ClientHello } from '../../src/core/protocol/client-messages.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { createReplyDecoder } from '../../src/core/protocol/reply-framing.js';
-import { ClientConn } from '../../src/runner/client-conn.js';
-import { ClientSet } from '../../src/runner/clients.js';
-import { MESSAGES, type SessionOps } from '../../src/runner/message-table.js';
-import { SharedFrame } from '../../src/runner/wire-framing.js';
+import { ClientConn } from '../../src/runner/clients/client-conn.js';
+import { ClientSet } from '../../src/runner/clients/client-set.js';
+import { MESSAGES, type SessionOps } from '../../src/runner/control/message-table.js';
+import { SharedFrame } from '../../src/runner/clients/wire-framing.js';
 
 /** A socket that keeps every write as it was handed over (a string or bytes). */
 function rawSocket() {

@@ -73,7 +73,7 @@ export interface AttachOptions {
   onDirect?: (on: boolean) => void;
   /**
    * Whether the first frame carries the note that names the detach key (drawn by the runner over
-   * this client's frames for a few seconds or until the first key; src/runner/attach-hint.ts).
+   * this client's frames for a few seconds or until the first key; src/runner/stream/attach-hint.ts).
    * Default on; AGENT_BOARD_ATTACH_HINT=0 turns it off (attachHintWanted).
    */
   hint?: boolean;

@@ -1,6 +1,6 @@
 /**
  * Which reading of a session's activity to believe: the one rule, used by
- * the runner's tracker (src/runner/activity-tracker.ts) and by every test
+ * the runner's tracker (src/runner/activity/activity-tracker.ts) and by every test
  * that replays a recording. Readings carry explicit time stamps (when each
  * layer started saying what it says); readings taken in one check share one
  * time stamp, so rules, never the clock ticking between two reads, order
@@ -93,7 +93,7 @@ export function nextReading(prev: ActivityReading | null, activity: Activity | n
 /**
  * The layered reading of a set of readings (the newest of each source), by
  * the one rule above (decideActivity). The runner's tracker keeps its readings itself
- * (src/runner/activity-tracker.ts); these two are the same steps for a replayed recording
+ * (src/runner/activity/activity-tracker.ts); these two are the same steps for a replayed recording
  * (test/helpers/replay.ts).
  */
 export function layer(readings: readonly (ActivityReading | null | undefined)[]): ActivityReading | null {

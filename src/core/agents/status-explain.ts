@@ -1,7 +1,7 @@
 /**
  * Why a session shows the state it shows: what `agent-board explain` prints
  * and the board's explain overlay draws. The runner builds it from its
- * tracker (src/runner/activity-tracker.ts); the shapes are here so the
+ * tracker (src/runner/activity/activity-tracker.ts); the shapes are here so the
  * runner, the CLI and the board agree on them. Times are ms since the epoch.
  */
 import type { Activity, ActivitySource } from './activity.js';

@@ -31,7 +31,7 @@ export interface SubscribeTerminal {
 }
 /**
  * Who the client is and which terminal it writes to, so the runner can check that the client is
- * on its machine and really holds that terminal before it opens it (src/runner/tty-check.ts).
+ * on its machine and really holds that terminal before it opens it (src/runner/direct/tty-check.ts).
  */
 export interface DirectRequest {
   /** The terminal device: /dev/pts/N or /dev/ttyX. */

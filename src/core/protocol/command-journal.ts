@@ -1,6 +1,6 @@
 /**
  * The durable command journal's records and policies, pure. The runner keeps
- * one `control-journal.jsonl` per session (src/runner/journal.ts): a record
+ * one `control-journal.jsonl` per session (src/runner/control/journal.ts): a record
  * is appended and synced before a durable command is accepted, and another
  * once it is applied. After a restart, what was accepted and never applied is
  * `accepted_unknown`: it may or may not have reached the program, so it is

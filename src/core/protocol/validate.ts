@@ -124,7 +124,7 @@ function validateBody(value: Record<string, unknown>): Validated {
 
 const shortString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
 
-/** A direct-output request's fields, typed and bounded (what they prove is the runner's business: src/runner/tty-check.ts); null when malformed. */
+/** A direct-output request's fields, typed and bounded (what they prove is the runner's business: src/runner/direct/tty-check.ts); null when malformed. */
 function readDirect(v: unknown): DirectRequest | null {
   if (!isObject(v)) return null;
   const { path, pid, startTime, fd, bootId, altScreen, cut } = v;

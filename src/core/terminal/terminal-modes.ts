@@ -4,7 +4,7 @@
  * parser's own hooks so a snapshot can put it back: window title, cursor
  * visibility, mouse encoding, cursor shape, kitty keyboard flags (a stack per
  * screen) and modifyOtherKeys. The rest (screen, scroll region, modes xterm
- * knows) is read from the model itself: see src/runner/snapshot-frame.ts.
+ * knows) is read from the model itself: see src/runner/model/snapshot-frame.ts.
  * Pure and immutable: each reducer returns a new state.
  */
 

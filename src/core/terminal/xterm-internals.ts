@@ -2,7 +2,7 @@
  * The one place that knows @xterm/headless's private state (6.0.0, pinned exactly in
  * package.json): the shapes of the fields we read, narrow readers for them, and a workaround for
  * an xterm bug that would wedge a terminal. The runner's model and its snapshot painter
- * (src/runner/snapshot-frame.ts, frame-painter.ts, term-attrs.ts) and the board's preview all go
+ * (src/runner/model/snapshot-frame.ts, frame-painter.ts, term-attrs.ts) and the board's preview all go
  * through here; the snapshot property test (test/integration/snapshot-property.test.ts) fails if
  * an upgrade moves a field. Types only from the package: constructing a terminal is
  * src/state/headless-terminal.ts's job, so this stays pure.

@@ -19,7 +19,7 @@
  * type (it stops reading keys until JavaScript has looked at them). So the order of every byte is
  * the one the event loop would have made. Its PTY fd is a dup of node-pty's, which node-pty closes
  * before the runner hears of the exit; the terminal's fds are the runner's own, which it closes
- * only after relay_close has joined the thread (src/runner/direct-terminal.ts), so the user's
+ * only after relay_close has joined the thread (src/runner/direct/direct-terminal.ts), so the user's
  * terminal is held by no more fds than before.
  */
 #define NAPI_VERSION 8
@@ -49,7 +49,7 @@ enum { READ_PTY = 1, WRITE_TTY = 2, READ_TTY = 4, WRITE_PTY = 8 };
    the echo was on its way: with the thread, the program and that wake on 2 CPUs, the program
    waited for one of them (echo p50 0.84 to 0.98 times tmux's in six runs, 0.70 to 0.83 with the
    keys told with the echo; bench/echo.mjs). JavaScript only stamps the client's last key with
-   them (src/runner/message-table.ts, keysTypedByRelay), which can come this much later. */
+   them (src/runner/control/message-table.ts, keysTypedByRelay), which can come this much later. */
 #define TYPED_NOTICE_MS 20
 /* The thread needs little stack: poll, read, write, memcpy. */
 #define THREAD_STACK_BYTES (256 * 1024)
