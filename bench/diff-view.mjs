@@ -1,6 +1,6 @@
 // The board's diff view open time on a 5,000-line diff: from D pressed until
 // Ink has written the frame with the diff, in an emulated 120x40 terminal,
-// with the real git work (src/client/worktree-diff.ts: merge base, temporary
+// with the real git work (src/client/worktree/worktree-diff.ts: merge base, temporary
 // index, git diff, jsdiff's parsePatch, the model) inside it. Also each part
 // alone: git + parse, and the view's rows.
 //

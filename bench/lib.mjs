@@ -14,9 +14,9 @@ export const BIN = path.join(ROOT, 'bin', 'agent-board');
 export const NODE = process.execPath;
 export const TMUX = '/usr/bin/tmux';
 
-/** The V8 flags the runner starts with (src/client/runner-start.ts RUNNER_NODE_FLAGS), from the build: references started as the runner is use them. */
+/** The V8 flags the runner starts with (src/client/session/runner-start.ts RUNNER_NODE_FLAGS), from the build: references started as the runner is use them. */
 export async function runnerNodeFlags() {
-  const { RUNNER_NODE_FLAGS } = await import(new URL('../dist/client/runner-start.js', import.meta.url).href);
+  const { RUNNER_NODE_FLAGS } = await import(new URL('../dist/client/session/runner-start.js', import.meta.url).href);
   return RUNNER_NODE_FLAGS;
 }
 

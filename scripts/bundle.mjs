@@ -90,10 +90,10 @@ const entryFirst = {
 
 /**
  * Light modules a hot command imports only on a path it seldom takes, bundled like the rest but
- * run only when imported: src/client/ssh-stream.ts (node's streams, which cost about 1.5 ms to
+ * run only when imported: src/client/remote/ssh-stream.ts (node's streams, which cost about 1.5 ms to
  * load) is needed only with --host.
  */
-const BUNDLED_LAZY = [path.join(ROOT, 'src', 'client', 'ssh-stream.ts')];
+const BUNDLED_LAZY = [path.join(ROOT, 'src', 'client', 'remote', 'ssh-stream.ts')];
 const bundledLazy = (a) => BUNDLED_LAZY.includes(path.resolve(path.dirname(a.importer), a.path).replace(/\.js$/, '.ts'));
 
 /** The hot bundle: main.ts's dynamic imports of the hot commands are bundled, any other dynamic import is a stub that throws. */

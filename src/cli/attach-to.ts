@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import { attachHintWanted, runAttach } from '../client/attach/attach.js';
 import { attachEndMessage, remoteConnector, sessionConnector } from '../client/attach/attach-session.js';
-import { parseHost } from '../client/remote.js';
-import { terminalIdentity } from '../client/tty-identity.js';
+import { parseHost } from '../client/remote/remote.js';
+import { terminalIdentity } from '../client/attach/tty-identity.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
-import { endedText, findSession } from '../client/sessions.js';
+import { endedText, findSession } from '../client/session/sessions.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../core/terminal/detach-key.js';
 import { AltScreenTracker, freshLine, terminalRestoreSequence } from '../core/terminal/terminal-restore.js';
 import { EXIT, UserError } from '../state/errors.js';
@@ -74,7 +74,7 @@ function lostAdvice(home: string, s: SessionView): string {
   return `lost the connection to ${s.name} and could not reconnect, though its runner still runs; see ${runnerLog(home, s.id)}`;
 }
 
-/** attach --host: the same full screen, with the connection going through ssh (see src/client/remote.ts). */
+/** attach --host: the same full screen, with the connection going through ssh (see src/client/remote/remote.ts). */
 async function attachRemote(host: string, ref: string, detachKey: DetachKey, readOnly?: boolean): Promise<void> {
   parseHost(host);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -1,4 +1,4 @@
-import { chatIdentity, formatRecord, roomFor } from '../client/chat-participant.js';
+import { chatIdentity, formatRecord, roomFor } from '../client/chat/chat-participant.js';
 import { DEFAULT_ROOM, type ChatRecord } from '../core/chat/chat.js';
 import { printOut } from './print.js';
 

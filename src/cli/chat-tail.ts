@@ -1,7 +1,7 @@
 /** `chat tail`, a subcommand of `chat` (src/cli/commands/chat.ts): the last messages of a room, then new ones as they come. */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { parseSince, readRoom } from '../client/chat-participant.js';
+import { parseSince, readRoom } from '../client/chat/chat-participant.js';
 import { ChatCursor } from '../state/chat-store.js';
 import { chatFile } from '../state/paths.js';
 import { ensureRoomDir } from '../state/rooms.js';

@@ -1,6 +1,6 @@
 /**
  * `agent-board new --interactive`: the board's new-session form as questions on the terminal,
- * with the same defaults and the same plan (src/client/new-session.ts): the kind (which agent
+ * with the same defaults and the same plan (src/client/session/new-session.ts): the kind (which agent
  * CLIs are installed), the command or the agent's arguments, the name, the folder, the room, and
  * a new worktree with its branch when the folder is in a git repository; then what it will run
  * and the same `agent-board new` line, and a confirmation. A problem is said and its question
@@ -14,11 +14,11 @@ import { checkRoomName } from '../core/chat/chat.js';
 import { checkSessionName } from '../core/session-ref.js';
 import type { KindRegistry } from '../core/agents/kind-rules.js';
 import { branchForSession } from '../core/worktree/worktree.js';
-import { kindChoices, planNewSession, repositoryOf, type NewRequest } from '../client/new-session.js';
-import { splitCommandLine } from '../client/command-line.js';
+import { kindChoices, planNewSession, repositoryOf, type NewRequest } from '../client/session/new-session.js';
+import { splitCommandLine } from '../client/session/command-line.js';
 import { listSessions } from '../state/host-store.js';
 import { EXIT, UserError } from '../state/errors.js';
-import { shellQuote } from '../client/ssh.js';
+import { shellQuote } from '../client/remote/ssh.js';
 
 /** The answered request, or null when the user said no (or ended the input). */
 export async function askNewSession(home: string, given: NewRequest, registry: KindRegistry): Promise<NewRequest | null> {

@@ -11,8 +11,8 @@ import { EXIT, UserError } from '../state/errors.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { getHome } from './context.js';
 import { remoteConnector, sessionConnector } from '../client/attach/attach-session.js';
-import { boardHosts } from '../client/host-rows.js';
-import { parseHost } from '../client/remote.js';
+import { boardHosts } from '../client/remote/host-rows.js';
+import { parseHost } from '../client/remote/remote.js';
 
 export interface BoardCliOptions {
   detachKey?: string;
@@ -36,12 +36,12 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }, { backgroundHelperThreadsSoon }] = await withoutCi(() =>
     Promise.all([
       import('../ui/run-board.js'),
-      import('../client/board-feed.js'),
-      import('../client/chat-feed.js'),
+      import('../client/feed/board-feed.js'),
+      import('../client/feed/chat-feed.js'),
       import('../client/board-actions/board-actions.js'),
-      import('../client/board-log.js'),
-      import('../client/remote-feed.js'),
-      import('../client/remote-chat.js'),
+      import('../client/feed/board-log.js'),
+      import('../client/remote/remote-feed.js'),
+      import('../client/remote/remote-chat.js'),
       import('../ui/helper-threads.js'),
     ]),
   );
@@ -53,10 +53,10 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler, viewSize: viewSize() });
   const onResize = () => localFeed.setViewSize(viewSize());
   process.stdout.on('resize', onResize);
-  // With hosts, their sessions too, each over one long-lived ssh (src/client/remote-feed.ts).
+  // With hosts, their sessions too, each over one long-lived ssh (src/client/remote/remote-feed.ts).
   const feed = hosts.length > 0 ? new MultiHostFeed(localFeed, hosts, { home, time: { clock: realClock, scheduler: feedScheduler } }) : localFeed;
   const localChat = new LiveChatFeed(home, { scheduler: feedScheduler });
-  // A remote row's room is read over ssh while its pane is open (src/client/remote-chat.ts).
+  // A remote row's room is read over ssh while its pane is open (src/client/remote/remote-chat.ts).
   const chat = feed instanceof MultiHostFeed ? new HostsChatFeed(localChat, feedScheduler, feed) : localChat;
   const time = { clock: realClock, scheduler: realScheduler() };
   const log = new FileBoardLog(home, realClock);

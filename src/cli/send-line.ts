@@ -3,7 +3,7 @@
  * columns off one), starting with the status and a colon, so a script can read the first word;
  * `--json` gives a script everything, the whole command id included.
  */
-import type { SendOutcome } from '../client/durable-send.js';
+import type { SendOutcome } from '../client/send/durable-send.js';
 
 /** The session a prompt went to, as known once it was found (locally) or connected to (over --host). */
 export interface SendTarget {

@@ -1,7 +1,7 @@
 /**
  * The pure half of "Outliving the login" (docs/sessions.md): the systemd-run command line that
  * puts a runner in a transient user scope, and what a logout does to a session given logind's
- * settings. src/client/runner-spawn.ts starts runners with it; `doctor` reports with it.
+ * settings. src/client/session/runner-spawn.ts starts runners with it; `doctor` reports with it.
  */
 
 /** The scope's unit name: the session's name (already unit-safe: src/core/session-ref.ts) and its id, which keeps it unique. */

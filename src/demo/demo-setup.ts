@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chatIdentity, postChat, readRoom } from '../client/chat-participant.js';
+import { chatIdentity, postChat, readRoom } from '../client/chat/chat-participant.js';
 import type { Time } from '../core/clock.js';
-import { removeSession } from '../client/session-actions.js';
-import { DEMO_AGENT } from '../client/demo-program.js';
-import { createSession } from '../client/session-create.js';
+import { removeSession } from '../client/session/session-actions.js';
+import { DEMO_AGENT } from '../client/session/demo-program.js';
+import { createSession } from '../client/session/session-create.js';
 import { AGENT_KINDS } from '../core/agents/agent-kinds.js';
 import { DEMO_ROOM } from '../core/board/walkthrough.js';
 import { CONTINUE_COMMAND, loopGuard, roomOf } from '../core/chat/chat.js';

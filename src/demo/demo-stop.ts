@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { Time } from '../core/clock.js';
 import { DEMO_ROOM } from '../core/board/walkthrough.js';
 import { roomOf } from '../core/chat/chat.js';
-import { removeSession } from '../client/session-actions.js';
+import { removeSession } from '../client/session/session-actions.js';
 import { writeDemoMarks } from '../state/demo-state.js';
 import { listSessions } from '../state/host-store.js';
 import { roomDir } from '../state/paths.js';

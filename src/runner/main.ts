@@ -154,7 +154,7 @@ export async function runRunner(id: string): Promise<void> {
       scheduler,
     }),
   );
-  // The runner starts with --expose-gc (src/client/runner-start.ts); started another way, it has no gc and keeps what it grew.
+  // The runner starts with --expose-gc (src/client/session/runner-start.ts); started another way, it has no gc and keeps what it grew.
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) {
     const reclaim = serving.add(

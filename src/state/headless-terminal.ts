@@ -2,7 +2,7 @@
  * The headless terminal (@xterm/headless, a CommonJS package), loaded the one way that works from
  * ESM. Every terminal we make comes from `newTerminal`, which also applies the workaround for the
  * xterm bug in src/core/terminal/xterm-internals.ts. Its serializer, for clients only, is
- * src/client/serialize-addon.ts.
+ * src/client/screen/serialize-addon.ts.
  */
 import { createRequire } from 'node:module';
 import type Headless from '@xterm/headless';

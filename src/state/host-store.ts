@@ -115,7 +115,7 @@ export interface SessionView extends HostRecord {
   /**
    * Its runner runs (its pid, boot and start time) but host.json's heartbeat is over 20 s old:
    * it cannot write its record (a full disk) or it is wedged, which only its socket can tell
-   * (askSilentRunners, src/client/silent-runners.ts, puts what it answers in the view). Until
+   * (askSilentRunners, src/client/session/silent-runners.ts, puts what it answers in the view). Until
    * then the view keeps the recorded status: a session is never called lost on this alone.
    */
   heartbeatStale?: true;

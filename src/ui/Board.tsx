@@ -5,7 +5,7 @@ import type { BoardView, NewFields } from '../core/board/board-types.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey, type DetachKey } from '../core/terminal/detach-key.js';
 import type { SessionView } from '../state/host-store.js';
 import { App } from './App.js';
-import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from '../client/board-api.js';
+import type { BoardActions, BoardFeed, BoardNotices, ChatFeed } from '../client/feed/board-api.js';
 import type { Time } from '../core/clock.js';
 import { BoardControlProvider } from './BoardControl.js';
 import { BoardStoreProvider } from './BoardStore.js';

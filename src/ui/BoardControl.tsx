@@ -7,7 +7,7 @@ import { useApp } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { BoardView, NewFields } from '../core/board/board-types.js';
 import type { DetachKey } from '../core/terminal/detach-key.js';
-import type { BoardActions } from '../client/board-api.js';
+import type { BoardActions } from '../client/feed/board-api.js';
 import { SessionKeys } from '../client/board-actions/session-keys.js';
 import type { SessionView } from '../state/host-store.js';
 import { ActionsContext, type BoardControl, type LeaveRequest } from './contexts/ActionsContext.js';

@@ -1,7 +1,7 @@
 /**
  * The board's store: its state over the feed's session list, run ahead of React's renders, and
  * the contexts that hand it out (BoardStateContext, FeedVersionContext). The list is the feed's
- * (src/client/board-feed.ts owns it): the store keeps the one it last read, the very array, and
+ * (src/client/feed/board-feed.ts owns it): the store keeps the one it last read, the very array, and
  * the state (selection, filter, marks, what is open: each by session id) settled against it.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';

@@ -1,10 +1,10 @@
 /** The board's notifier: rings, the notify command and the row marks, for as long as the board runs. */
-import { runNotifyCommand } from '../client/notify-command.js';
+import { runNotifyCommand } from '../client/feed/notify-command.js';
 import { Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
-import type { BoardFeed, BoardNotices, Notice } from '../client/board-api.js';
+import type { BoardFeed, BoardNotices, Notice } from '../client/feed/board-api.js';
 
 export interface BoardNotifierOptions {
   feed: BoardFeed;

@@ -1,6 +1,6 @@
 /** The chat pane's commands: posting the input line and what the footer says after. */
 import { CONTINUE_COMMAND } from '../core/chat/chat.js';
-import type { ChatPosted } from '../client/board-api.js';
+import type { ChatPosted } from '../client/feed/board-api.js';
 import type { CommandContext } from './command-context.js';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));

@@ -1,4 +1,4 @@
-import type { SendOutcome } from '../client/durable-send.js';
+import type { SendOutcome } from '../client/send/durable-send.js';
 import { selectedSession } from '../core/board/board-derived.js';
 import { unsentComments } from '../core/board/diff-board.js';
 import type { DiffAction } from '../core/board/board-types.js';

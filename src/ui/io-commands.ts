@@ -1,4 +1,4 @@
-import type { SendOutcome } from '../client/durable-send.js';
+import type { SendOutcome } from '../client/send/durable-send.js';
 import { promptSummary } from '../core/board/board-prompt.js';
 import type { PromptResult } from '../core/board/board-types.js';
 import { selectedSession } from '../core/board/board-derived.js';

@@ -3,7 +3,7 @@
  * call BoardActions (or leave the board to attach) and report the outcome to the state as a message.
  */
 import { selectedSession } from '../core/board/board-derived.js';
-import type { KillOutcome } from '../client/session-actions.js';
+import type { KillOutcome } from '../client/session/session-actions.js';
 import type { HostRecord } from '../core/protocol/host-record.js';
 import type { SessionView } from '../state/host-store.js';
 import type { CommandContext } from './command-context.js';

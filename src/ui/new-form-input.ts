@@ -1,7 +1,7 @@
-import type { NewSessionInput } from '../client/board-api.js';
+import type { NewSessionInput } from '../client/feed/board-api.js';
 import type { NewOverlay } from '../core/board/board-types.js';
 
-/** The new-session form's fields as the plan and create take them (src/client/new-session.ts formRequest). */
+/** The new-session form's fields as the plan and create take them (src/client/session/new-session.ts formRequest). */
 export function formInput(o: NewOverlay): NewSessionInput {
   const f = o.fields;
   return {

@@ -1,4 +1,4 @@
-import type { PreviewScreen } from '../client/board-api.js';
+import type { PreviewScreen } from '../client/feed/board-api.js';
 import { cropRow } from './text-width.js';
 
 /** The first screen row a pane `height` rows high shows: the top, scrolled down just enough to keep the cursor's row in view. */

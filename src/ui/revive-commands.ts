@@ -1,11 +1,11 @@
 /** The board's revive: every lost session brought back with one key (R), or on start when config.json says autoRevive; the outcome on the notice line. */
-import { reviveLine, type ReviveOutcome } from '../client/session-revive.js';
+import { reviveLine, type ReviveOutcome } from '../client/session/session-revive.js';
 import type { SessionView } from '../state/host-store.js';
 import type { CommandContext } from './command-context.js';
 
 /**
  * A lost session: what R revives and the banner counts. A row of another machine (the board's
- * --host) is revived there, over ssh (src/client/remote-revive.ts); not while its link is down
+ * --host) is revived there, over ssh (src/client/remote/remote-revive.ts); not while its link is down
  * (a stale row shows what was, not what is).
  */
 export function revivable(s: Pick<SessionView, 'status' | 'stale'>): boolean {

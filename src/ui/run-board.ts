@@ -3,7 +3,7 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { sessionConnector } from '../client/attach/attach-session.js';
 import type { RunnerConnection } from '../client/link/connection.js';
-import { terminalIdentity } from '../client/tty-identity.js';
+import { terminalIdentity } from '../client/attach/tty-identity.js';
 import { boardReducer, initialBoardState } from '../core/board/board-state.js';
 import { readDemoMarks, writeDemoMarks } from '../state/demo-state.js';
 import type { BoardView, NewFields } from '../core/board/board-types.js';
@@ -12,8 +12,8 @@ import type { SessionView } from '../state/host-store.js';
 import { attachFromBoard } from '../client/board-actions/attach-from-board.js';
 import { attachHintWanted } from '../client/attach/attach.js';
 import { Board } from './Board.js';
-import type { BoardActions, BoardFeed, ChatFeed } from '../client/board-api.js';
-import type { BoardLog } from '../client/board-log.js';
+import type { BoardActions, BoardFeed, ChatFeed } from '../client/feed/board-api.js';
+import type { BoardLog } from '../client/feed/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
@@ -30,7 +30,7 @@ export interface RunBoardOptions {
   actions: BoardActions;
   /** The board's clock and timers, made by its start. */
   time: Time;
-  /** Where what only a developer needs goes: every feed error's detail (src/client/board-log.ts). */
+  /** Where what only a developer needs goes: every feed error's detail (src/client/feed/board-log.ts). */
   log: BoardLog;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;

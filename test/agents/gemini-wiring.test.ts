@@ -1,5 +1,5 @@
 /**
- * Where Gemini's settings layer goes (src/client/wiring-place.ts) and what it
+ * Where Gemini's settings layer goes (src/client/session/wiring-place.ts) and what it
  * holds (src/core/agents/agent-wiring.ts), without the CLI: Gemini CLI reads a layer
  * given by path only from a root-owned file in root-owned folders no one else
  * can write to (the check is read off its bundle; the lane in gemini.test.ts
@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSession } from '../../src/client/session-create.js';
-import { geminiRefusal, wiringPlace } from '../../src/client/wiring-place.js';
+import { createSession } from '../../src/client/session/session-create.js';
+import { geminiRefusal, wiringPlace } from '../../src/client/session/wiring-place.js';
 import { AGENT_KINDS } from '../../src/core/agents/agent-kinds.js';
 import { GEMINI_SETTINGS_FILE, wiringFor } from '../../src/core/agents/agent-wiring.js';
 import { destroyHome, makeHome } from '../helpers/home.js';

@@ -3,7 +3,7 @@
  * (test/agents/lane-suite.ts), with its state home under the system's
  * temporary folder. Gemini reads the settings layer that carries our hooks
  * only from root-owned folders no one else can write to; /tmp is writable by
- * everyone, so the layer must be placed elsewhere (src/client/wiring-place.ts)
+ * everyone, so the layer must be placed elsewhere (src/client/session/wiring-place.ts)
  * for the hooks to fire and no security warning to reach the user's screen.
  * Not as root there is no such place: no layer, a hooksNote, and the status
  * comes from the title.
@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { geminiRefusal } from '../../src/client/wiring-place.js';
+import { geminiRefusal } from '../../src/client/session/wiring-place.js';
 import { agentLane } from './lane-suite.js';
 
 const root = process.getuid?.() === 0;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AttachInput, AttachOutput } from '../../src/client/attach/attach.js';
-import { SerializeAddon } from '../../src/client/serialize-addon.js';
+import { SerializeAddon } from '../../src/client/screen/serialize-addon.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 
 /** A terminal for the attach client: keys typed in, everything it draws kept. */

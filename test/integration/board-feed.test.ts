@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { UserError } from '../../src/state/errors.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { sessionsDir } from '../../src/state/paths.js';

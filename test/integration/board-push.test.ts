@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { hostFile } from '../../src/state/paths.js';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveChatFeed } from '../../src/client/chat-feed.js';
+import { LiveChatFeed } from '../../src/client/feed/chat-feed.js';
 import { appendChat, readChat } from '../../src/state/chat-store.js';
 import { UserError } from '../../src/state/errors.js';
 import { chatFile } from '../../src/state/paths.js';

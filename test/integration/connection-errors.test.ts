@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunnerConnection, type ProtocolError } from '../../src/client/link/connection.js';
-import { ControlChannel } from '../../src/client/control-channel.js';
+import { ControlChannel } from '../../src/client/send/control-channel.js';
 import { encodeFrame } from '../../src/core/protocol/frame-decoder.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';
 import { REAL_TIME } from '../helpers/real-time.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RunnerConnection } from '../../src/client/link/connection.js';
-import { sendDurable, type SendOutcome } from '../../src/client/durable-send.js';
+import { sendDurable, type SendOutcome } from '../../src/client/send/durable-send.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
 import { isPidAlive } from '../../src/state/host-store.js';
 import { socketPath } from '../../src/state/paths.js';

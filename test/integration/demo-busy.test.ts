@@ -5,7 +5,7 @@
  * `idle` while its last line read `⠙ Reading the chat…`. The title's spinner is read as it comes.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { sessionState } from '../../src/core/session-state.js';
 import { cli, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';

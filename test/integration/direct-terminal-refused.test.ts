@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runAttach } from '../../src/client/attach/attach.js';
-import { terminalIdentity } from '../../src/client/tty-identity.js';
+import { terminalIdentity } from '../../src/client/attach/tty-identity.js';
 import { openClientTerminal } from '../../src/runner/direct/tty-check.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
 import { connector, detachKey, freshHomeEachTest, heldTerminal, runnerPidOf, runnerText } from '../helpers/direct-terminal.js';

@@ -1,5 +1,5 @@
 /**
- * The board's feed (src/client/board-feed.ts) over a runner that cannot write its heartbeat (issue
+ * The board's feed (src/client/feed/board-feed.ts) over a runner that cannot write its heartbeat (issue
  * 28): on a full 2 MiB tmpfs with host.json a minute old, the row is alive and says `disk full`,
  * whether the board was open before or opened after, never `lost`; once space is freed the note
  * goes by itself. A runner that answers nothing (stopped) is the one that turns lost, and comes
@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { rowStatusText, statusText } from '../../src/core/board/board-derived.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { SessionView } from '../../src/state/host-store.js';

@@ -7,13 +7,13 @@
  */
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
-import { LiveChatFeed } from '../../src/client/chat-feed.js';
-import { HostsChatFeed } from '../../src/client/remote-chat.js';
-import { MultiHostFeed } from '../../src/client/remote-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
+import { LiveChatFeed } from '../../src/client/feed/chat-feed.js';
+import { HostsChatFeed } from '../../src/client/remote/remote-chat.js';
+import { MultiHostFeed } from '../../src/client/remote/remote-feed.js';
 import { roomOf } from '../../src/core/chat/chat.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import { reviveLine } from '../../src/client/session-revive.js';
+import { reviveLine } from '../../src/client/session/session-revive.js';
 import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { revivable } from '../../src/ui/revive-commands.js';
 import { cli, destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectRemote } from '../../src/client/remote.js';
+import { connectRemote } from '../../src/client/remote/remote.js';
 import { cli, cliAsync, destroyHome, makeHome, newSession, ROOT, waitFor } from '../helpers/home.js';
 import { clientOpts, freePort, startSshd, type Sshd } from '../helpers/sshd.js';
 import { killAllTmux, OUTER_PS1, outerShellCommand, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';

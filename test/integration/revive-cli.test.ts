@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reviveLine, reviveSessions } from '../../src/client/session-revive.js';
+import { reviveLine, reviveSessions } from '../../src/client/session/session-revive.js';
 import { isPidAlive, listSessions, writeHostFile } from '../../src/state/host-store.js';
 import { hostFile } from '../../src/state/paths.js';
 import { REAL_TIME } from '../helpers/real-time.js';

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttachClient } from '../../src/client/attach/attach-client.js';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { RunnerConnection } from '../../src/client/link/connection.js';
 import type { AttachState } from '../../src/core/attach-states.js';
 import { parseDetachKey } from '../../src/core/terminal/detach-key.js';

@@ -1,5 +1,5 @@
 /**
- * Runners in a transient systemd user scope (src/client/runner-spawn.ts, docs/sessions.md
+ * Runners in a transient systemd user scope (src/client/session/runner-spawn.ts, docs/sessions.md
  * "Outliving the login"), against a fake systemd-run that records its argv and execs the
  * command as the real one does: the real `new`, a real runner, send and peek through it.
  */

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { worktreeDiff } from '../../src/client/worktree-diff.js';
+import { worktreeDiff } from '../../src/client/worktree/worktree-diff.js';
 import type { WorktreeInfo } from '../../src/core/worktree/worktree.js';
 import { writeHostFile, readHostFile } from '../../src/state/host-store.js';
 import { hostFile } from '../../src/state/paths.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { cli, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { cleanUp, counts, setup, type Counts } from './worktree-live-helpers.js';

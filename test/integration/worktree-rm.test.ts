@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeSession } from '../../src/client/session-actions.js';
+import { removeSession } from '../../src/client/session/session-actions.js';
 import { isPidAlive, listSessions } from '../../src/state/host-store.js';
 import { cli } from '../helpers/home.js';
 import { commitFile, gitIn, gitOk, lines, makeSandbox, readHost, removeSandbox, worktreeSession, useSandbox } from './worktree-merge-fixture.js';

@@ -1,7 +1,7 @@
 /** A BoardFeed, ChatFeed and BoardActions the tests drive by hand. */
-import type { SendOutcome } from '../../src/client/durable-send.js';
-import type { KillOutcome } from '../../src/client/session-actions.js';
-import type { ReviveOutcome } from '../../src/client/session-revive.js';
+import type { SendOutcome } from '../../src/client/send/durable-send.js';
+import type { KillOutcome } from '../../src/client/session/session-actions.js';
+import type { ReviveOutcome } from '../../src/client/session/session-revive.js';
 import type { StatusExplanation } from '../../src/core/agents/status-explain.js';
 import { sessionIo } from '../../src/client/board-actions/session-io.js';
 import { FakeRunner } from './fake-runner.js';
@@ -9,11 +9,11 @@ import type { ChatRecord } from '../../src/core/chat/chat.js';
 import type { DiffModel } from '../../src/core/worktree/diff-model.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, NewSessionPlan, PreviewScreen, RoomChat, SessionInput } from '../../src/client/board-api.js';
+import type { BoardActions, BoardFeed, ChatFeed, ChatPosted, FeedError, NewSessionInput, NewSessionPlan, PreviewScreen, RoomChat, SessionInput } from '../../src/client/feed/board-api.js';
 import type { NewKind } from '../../src/core/board/board-types.js';
 import { Emitter, NEVER, type Event } from '../../src/core/lifetime.js';
 import { REAL_TIME } from '../helpers/real-time.js';
-import type { BoardLog } from '../../src/client/board-log.js';
+import type { BoardLog } from '../../src/client/feed/board-log.js';
 
 let counter = 0;
 
@@ -109,7 +109,7 @@ export class FakeActions implements BoardActions {
   private readonly io = sessionIo((s, client) => this.connect(s, client), REAL_TIME, { sendTimeoutMs: 2000, explainTimeoutMs: 300 });
   calls: Call[] = [];
   createResult: (input: NewSessionInput) => Promise<HostRecord> = async (input) => session({ name: input.name ?? 'new-1', command: input.command });
-  /** The form's kinds (the real ones come from the rules files and PATH: src/client/new-session.ts). */
+  /** The form's kinds (the real ones come from the rules files and PATH: src/client/session/new-session.ts). */
   kinds: readonly NewKind[] = [
     { name: 'shell', program: null, installed: true },
     { name: 'claude', program: 'claude', installed: true },

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
-import { FEED_BUG_MESSAGE, LiveBoardFeed } from '../../src/client/board-feed.js';
-import { FileBoardLog, boardLogFile } from '../../src/client/board-log.js';
+import { FEED_BUG_MESSAGE, LiveBoardFeed } from '../../src/client/feed/board-feed.js';
+import { FileBoardLog, boardLogFile } from '../../src/client/feed/board-log.js';
 import { parseDetachKey, type DetachKey } from '../../src/core/terminal/detach-key.js';
 import { runBoard } from '../../src/ui/run-board.js';
 import { fakeSession } from '../helpers/chat.js';

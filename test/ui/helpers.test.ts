@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../../src/client/command-line.js';
+import { splitCommandLine } from '../../src/client/session/command-line.js';
 import { fitHints } from '../../src/ui/components/Footer.js';
 import { boardLayout } from '../../src/ui/layout.js';
 import { cropPreview } from '../../src/ui/preview-crop.js';

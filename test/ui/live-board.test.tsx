@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
-import { LiveBoardFeed } from '../../src/client/board-feed.js';
+import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { destroyHome, makeHome, newSession, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import './no-ci.js'; // before anything loads Ink
-import type { ReviveOutcome } from '../../src/client/session-revive.js';
+import type { ReviveOutcome } from '../../src/client/session/session-revive.js';
 import { FakeActions, FakeFeed, session } from './fakes.js';
 import { eventually } from './harness.js';
 import { mountBoard, type Mounted } from './mount.js';

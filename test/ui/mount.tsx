@@ -3,7 +3,7 @@ import { render } from 'ink';
 import { Board } from '../../src/ui/Board.js';
 import { BOARD_INK_OPTIONS } from '../../src/ui/ink/options.js';
 import { RenderCountContext, type RenderCounter } from '../../src/ui/contexts/RenderCountContext.js';
-import type { BoardFeed } from '../../src/client/board-api.js';
+import type { BoardFeed } from '../../src/client/feed/board-api.js';
 import type { BoardState } from '../../src/core/board/board-types.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';

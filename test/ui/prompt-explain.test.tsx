@@ -1,6 +1,6 @@
 /**
  * Marks and the prompt line (Space, p), and the explain overlay (e). Prompts
- * go through send's exactly-once path (src/client/durable-send.ts) and the
+ * go through send's exactly-once path (src/client/send/durable-send.ts) and the
  * explanation through requestExplanation, to a fake runner per session that
  * acks prompts and answers `explain` with a fixture (test/ui/fake-runner.ts).
  */

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FEED_BUG_MESSAGE, LiveBoardFeed } from '../../src/client/board-feed.js';
-import type { FeedError } from '../../src/client/board-api.js';
+import { FEED_BUG_MESSAGE, LiveBoardFeed } from '../../src/client/feed/board-feed.js';
+import type { FeedError } from '../../src/client/feed/board-api.js';
 import { sessionDir } from '../../src/state/paths.js';
 import { fakeSession } from '../helpers/chat.js';
 import { FakeTime } from '../helpers/fake-time.js';
@@ -93,7 +93,7 @@ describe('LiveBoardFeed timing (FakeTime)', () => {
     time.advance(50);
     expect(f.sessions.map((s) => s.name).sort()).toEqual(['a', 'b']);
     time.advance(50);
-    await Promise.resolve(); // after a quiet spell the subscribers hear in a microtask (src/client/frame-throttle.ts)
+    await Promise.resolve(); // after a quiet spell the subscribers hear in a microtask (src/client/feed/frame-throttle.ts)
     expect(heard).toBe(2);
     expect(errors).toHaveLength(2);
   });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOARD_LOG_MAX_BYTES, FileBoardLog, boardLogFile } from '../../src/client/board-log.js';
+import { BOARD_LOG_MAX_BYTES, FileBoardLog, boardLogFile } from '../../src/client/feed/board-log.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { destroyHome, makeHome } from '../helpers/home.js';
 

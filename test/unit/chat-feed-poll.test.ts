@@ -4,7 +4,7 @@
  * held while no room is followed, and dispose leaves none.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveChatFeed } from '../../src/client/chat-feed.js';
+import { LiveChatFeed } from '../../src/client/feed/chat-feed.js';
 import { appendChat } from '../../src/state/chat-store.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { destroyHome, makeHome } from '../helpers/home.js';

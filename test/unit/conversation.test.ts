@@ -1,6 +1,6 @@
 /**
  * Each kind's conversation data and the one decision made from it
- * (src/core/agents/conversation.ts, src/client/conversation-launch.ts): the
+ * (src/core/agents/conversation.ts, src/client/session/conversation-launch.ts): the
  * words of every kind in every mode, where they go, and what restart and fork
  * do with a record whose conversation was saved, never saved, or never named.
  */
@@ -12,8 +12,8 @@ import { AGENT_KINDS } from '../../src/core/agents/agent-kinds.js';
 import { launchFor } from '../../src/core/agents/agent-wiring.js';
 import { conversationHome, conversationWords, savedPattern, wordsPickConversation } from '../../src/core/agents/conversation.js';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
-import { importedConversation, newConversation, planConversation, relaunchArgs, savedConversation } from '../../src/client/conversation-launch.js';
-import { forkName } from '../../src/client/session-fork.js';
+import { importedConversation, newConversation, planConversation, relaunchArgs, savedConversation } from '../../src/client/session/conversation-launch.js';
+import { forkName } from '../../src/client/session/session-fork.js';
 import { UserError } from '../../src/state/errors.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunnerConnection } from '../../src/client/link/connection.js';
-import { sendDurable, type SendOutcome } from '../../src/client/durable-send.js';
+import { sendDurable, type SendOutcome } from '../../src/client/send/durable-send.js';
 import { Emitter, type Event } from '../../src/core/lifetime.js';
 import type { ClientMessage } from '../../src/core/protocol/client-messages.js';
 import type { RunnerMessage } from '../../src/core/protocol/runner-messages.js';

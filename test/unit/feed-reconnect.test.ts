@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PREVIEW_RETRY } from '../../src/client/link/retry-schedule.js';
-import { PreviewMirror } from '../../src/client/preview-mirror.js';
-import { StatusLink } from '../../src/client/status-link.js';
+import { PreviewMirror } from '../../src/client/feed/preview-mirror.js';
+import { StatusLink } from '../../src/client/feed/status-link.js';
 import { fakeSession } from '../helpers/chat.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { destroyHome, makeHome } from '../helpers/home.js';

@@ -1,10 +1,10 @@
 /**
- * FrameThrottle (src/client/frame-throttle.ts), the board feed's notifications, on FakeTime: the
+ * FrameThrottle (src/client/feed/frame-throttle.ts), the board feed's notifications, on FakeTime: the
  * first change after a quiet spell at once (a microtask: no timer), the changes within a frame as
  * one at its end, never two calls closer than the interval, nothing after dispose.
  */
 import { describe, expect, it } from 'vitest';
-import { FrameThrottle } from '../../src/client/frame-throttle.js';
+import { FrameThrottle } from '../../src/client/feed/frame-throttle.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 const microtasks = () => new Promise<void>((r) => queueMicrotask(r));

@@ -1,7 +1,7 @@
 /**
  * The board's rows of several machines without ssh: the pure parts (keys by host and id, the
  * merged list, the backoff, the lines the far side prints) and one host's link
- * (src/client/host-feed.ts) driven by the fake clock over a fake ssh child: it reconnects with
+ * (src/client/remote/host-feed.ts) driven by the fake clock over a fake ssh child: it reconnects with
  * a capped backoff, keeps its rows stale meanwhile, gives up on a silent link, and asks
  * `ls --json` of an agent-board without `feed`.
  */
@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostFeed } from '../../src/client/host-feed.js';
-import { HOST_HELLO_MS, HOST_SILENCE_MS, POLL_MS, endReason, olderFarSide } from '../../src/client/host-link.js';
-import { feedLine, parseFeedLine } from '../../src/client/host-lines.js';
-import { backoffMs, boardHosts, isRemoteKey, mergeRows, remoteKey, remoteRoom, unreachableLine } from '../../src/client/host-rows.js';
+import { HostFeed } from '../../src/client/remote/host-feed.js';
+import { HOST_HELLO_MS, HOST_SILENCE_MS, POLL_MS, endReason, olderFarSide } from '../../src/client/remote/host-link.js';
+import { feedLine, parseFeedLine } from '../../src/client/remote/host-lines.js';
+import { backoffMs, boardHosts, isRemoteKey, mergeRows, remoteKey, remoteRoom, unreachableLine } from '../../src/client/remote/host-rows.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JiggleChain } from '../../src/client/jiggle-chain.js';
+import { JiggleChain } from '../../src/client/attach/jiggle-chain.js';
 import { BACKOFF_MS } from '../../src/core/terminal/jiggle-retry.js';
 import { FakeTime } from '../helpers/fake-time.js';
 

@@ -1,5 +1,5 @@
 /**
- * A new session as the user asks for it, worked out once (src/client/new-session.ts): what the
+ * A new session as the user asks for it, worked out once (src/client/session/new-session.ts): what the
  * board's form shows before it starts anything and what `agent-board new` (and its
  * --interactive questions) start: the kind, the name it will get, the branch, the program it
  * runs, the same session as an `agent-board new` line, and what stops it.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formRequest, kindChoices, planNewSession, repositoryOf } from '../../src/client/new-session.js';
+import { formRequest, kindChoices, planNewSession, repositoryOf } from '../../src/client/session/new-session.js';
 import { SHIPPED } from '../helpers/kinds.js';
 
 let dir: string;

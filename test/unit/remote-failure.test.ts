@@ -1,6 +1,6 @@
-/** What `--host` says when agent-board on the other machine fails (src/client/ssh.ts remoteFailure). */
+/** What `--host` says when agent-board on the other machine fails (src/client/remote/ssh.ts remoteFailure). */
 import { describe, expect, it } from 'vitest';
-import { remoteFailure } from '../../src/client/ssh.js';
+import { remoteFailure } from '../../src/client/remote/ssh.js';
 import { EXIT } from '../../src/state/errors.js';
 
 describe('remoteFailure', () => {

@@ -1,5 +1,5 @@
 /**
- * The board's feed over several machines (src/client/remote-feed.ts) on the fake clock, with a
+ * The board's feed over several machines (src/client/remote/remote-feed.ts) on the fake clock, with a
  * fake local feed and fake ssh children: local rows first, then each host's keyed `host/id`;
  * a row keeps its object while it shows the same (one change draws one row); the preview of a
  * remote row goes to that machine, never to a local session of the same id.
@@ -9,8 +9,8 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunnerConnection } from '../../src/client/link/connection.js';
-import { feedLine } from '../../src/client/host-lines.js';
-import { MultiHostFeed } from '../../src/client/remote-feed.js';
+import { feedLine } from '../../src/client/remote/host-lines.js';
+import { MultiHostFeed } from '../../src/client/remote/remote-feed.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { FakeFeed, session } from '../ui/fakes.js';
 

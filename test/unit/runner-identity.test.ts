@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { isRunnerAlive, leftoverProgram, runnerLiveness, viewOf } from '../../src/state/host-store.js';
-import { feedView } from '../../src/client/feed-records.js';
+import { feedView } from '../../src/client/feed/feed-records.js';
 import { HEARTBEAT_STALE_MS } from '../../src/core/protocol/host-status.js';
 import { bootId, processStartTime } from '../../src/state/proc-identity.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SendOutcome } from '../../src/client/durable-send.js';
+import type { SendOutcome } from '../../src/client/send/durable-send.js';
 import { sendJson, sendLine } from '../../src/cli/send-line.js';
 
 const ID = '3f2a0c1e-5b7d-4c1e-9a2b-0f1e2d3c4b5a';

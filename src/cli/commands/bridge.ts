@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Command } from 'commander';
-import { describeExit, findSession, lostReason } from '../../client/sessions.js';
+import { describeExit, findSession, lostReason } from '../../client/session/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { socketPath } from '../../state/paths.js';
 import { getHome } from '../context.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import {
   chatIdentity, formatRecord, parseSince, postChat, readerName, readRoom, roomFor,
-} from '../../client/chat-participant.js';
+} from '../../client/chat/chat-participant.js';
 import { CONTINUE_COMMAND, loopGuard } from '../../core/chat/chat.js';
 import type { PostResult } from '../../state/chat-store.js';
 import { EXIT, UserError } from '../../state/errors.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { findSession } from '../../client/sessions.js';
-import { worktreeDiff } from '../../client/worktree-diff.js';
+import { findSession } from '../../client/session/sessions.js';
+import { worktreeDiff } from '../../client/worktree/worktree-diff.js';
 import { colorPatch, diffJson, statText } from '../../core/worktree/diff-text.js';
 import { getHome } from '../context.js';
 import { worktreeOf } from '../worktree-of.js';
@@ -8,7 +8,7 @@ import { worktreeOf } from '../worktree-of.js';
 /**
  * `agent-board diff <session> [--stat] [--json] [--color]`: everything a
  * worktree session changed against its base (committed, uncommitted and new
- * untracked files), from the merge base (src/client/worktree-diff.ts). A
+ * untracked files), from the merge base (src/client/worktree/worktree-diff.ts). A
  * session without a worktree is refused with exit 9, as merge and pr refuse it.
  */
 export function registerDiff(program: Command): void {

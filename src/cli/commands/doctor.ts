@@ -1,7 +1,7 @@
 /** `agent-board doctor [--json]`: one line per check (ok, warn, fail and what to do); exit 1 if any fails. */
 import type { Command } from 'commander';
 import { cliTime } from '../cli-time.js';
-import { doctorExitCode, runDoctor, type Check } from '../../client/doctor.js';
+import { doctorExitCode, runDoctor, type Check } from '../../client/doctor/doctor.js';
 
 export function registerDoctor(program: Command): void {
   program

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { requestExplanation } from '../../client/explain.js';
+import { requestExplanation } from '../../client/session/explain.js';
 import type { RunnerConnection } from '../../client/link/connection.js';
-import { connectRemote } from '../../client/remote.js';
-import { connectSession, findSession } from '../../client/sessions.js';
+import { connectRemote } from '../../client/remote/remote.js';
+import { connectSession, findSession } from '../../client/session/sessions.js';
 import { explanationText } from '../../core/agents/explain-text.js';
 import { writeFailureAdvice } from '../../core/write-failure.js';
 import { EXIT, UserError } from '../../state/errors.js';

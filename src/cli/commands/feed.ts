@@ -1,18 +1,18 @@
 /**
  * `agent-board feed --json` (hidden): the far end of the board's `--host`. It runs the
- * board's own live feed (src/client/board-feed.ts) over this machine's home and prints the
- * session list, with the rooms of theirs the loop guard paused (src/client/chat-feed.ts), as one
+ * board's own live feed (src/client/feed/board-feed.ts) over this machine's home and prints the
+ * session list, with the rooms of theirs the loop guard paused (src/client/feed/chat-feed.ts), as one
  * JSON line whenever either changes (at most every FEED_PUSH_MS), and a
  * keepalive line when nothing changed for a while, until its stdin ends (the ssh link went).
- * The lines are docs/architecture.md "The remote feed"; src/client/host-feed.ts reads them.
+ * The lines are docs/architecture.md "The remote feed"; src/client/remote/host-feed.ts reads them.
  */
 import type { Command } from 'commander';
-import { LiveBoardFeed } from '../../client/board-feed.js';
-import { feedLine } from '../../client/host-lines.js';
-import { FrameThrottle } from '../../client/frame-throttle.js';
+import { LiveBoardFeed } from '../../client/feed/board-feed.js';
+import { feedLine } from '../../client/remote/host-lines.js';
+import { FrameThrottle } from '../../client/feed/frame-throttle.js';
 import { DisposableStore, MutableDisposable } from '../../core/lifetime.js';
 import { roomOf } from '../../core/chat/chat.js';
-import { LiveChatFeed } from '../../client/chat-feed.js';
+import { LiveChatFeed } from '../../client/feed/chat-feed.js';
 import { realClock, realScheduler } from '../../state/real-time.js';
 import { getHome } from '../context.js';
 import { EXIT, UserError } from '../../state/errors.js';

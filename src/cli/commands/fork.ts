@@ -1,7 +1,7 @@
 /** `agent-board fork`: a new session continuing another's conversation under a new id (optionally in its own worktree); prints its id. */
 import type { Command } from 'commander';
-import { forkSession } from '../../client/session-fork.js';
-import { findSession } from '../../client/sessions.js';
+import { forkSession } from '../../client/session/session-fork.js';
+import { findSession } from '../../client/session/sessions.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 

@@ -1,9 +1,9 @@
 /** `agent-board kill`: end a session's program (SIGTERM and SIGHUP, SIGKILL later), or send it one signal. */
 import type { Command } from 'commander';
-import { killSession, type KillOutcome } from '../../client/session-actions.js';
+import { killSession, type KillOutcome } from '../../client/session/session-actions.js';
 import type { SessionView } from '../../state/host-store.js';
-import { endedText } from '../../client/sessions.js';
-import { findSessionAsked } from '../../client/silent-runners.js';
+import { endedText } from '../../client/session/sessions.js';
+import { findSessionAsked } from '../../client/session/silent-runners.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 

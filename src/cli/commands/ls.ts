@@ -1,8 +1,8 @@
 /** `agent-board ls`: the sessions as a table or as JSON, here or on another machine. */
 import type { Command } from 'commander';
-import { listRemote } from '../../client/remote.js';
-import { askSilentRunners } from '../../client/silent-runners.js';
-import { withFreshCounts } from '../../client/worktree-counts.js';
+import { listRemote } from '../../client/remote/remote.js';
+import { askSilentRunners } from '../../client/session/silent-runners.js';
+import { withFreshCounts } from '../../client/worktree/worktree-counts.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { commandShown } from '../../core/command-shown.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';

@@ -10,7 +10,7 @@ export function registerMcp(program: Command): void {
       // Loaded only here: the SDK and zod would slow every other command's start.
       const [{ StdioServerTransport }, { buildChatMcpServer }] = await Promise.all([
         import('@modelcontextprotocol/sdk/server/stdio.js'),
-        import('../../client/chat-mcp.js'),
+        import('../../client/chat/chat-mcp.js'),
       ]);
       const server = buildChatMcpServer(getHome(), process.env, program.version() ?? '0.0.0');
       const closed = new Promise<void>((resolve) => { server.server.onclose = resolve; });

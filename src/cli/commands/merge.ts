@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { findSession } from '../../client/sessions.js';
-import { mergeWorktree, type MergeMode } from '../../client/worktree-merge.js';
+import { findSession } from '../../client/session/sessions.js';
+import { mergeWorktree, type MergeMode } from '../../client/worktree/worktree-merge.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
 import { worktreeOf } from '../worktree-of.js';

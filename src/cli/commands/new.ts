@@ -1,7 +1,7 @@
 /** `agent-board new`: start a session in the background (optionally in its own git worktree) and print its id. */
 import type { Command } from 'commander';
-import { planNewSession, startNewSession, type NewRequest } from '../../client/new-session.js';
-import { DEFAULT_SCROLLBACK } from '../../client/session-create.js';
+import { planNewSession, startNewSession, type NewRequest } from '../../client/session/new-session.js';
+import { DEFAULT_SCROLLBACK } from '../../client/session/session-create.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';

@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { RunnerConnection } from '../../client/link/connection.js';
-import { fetchSnapshot } from '../../client/fetch-snapshot.js';
-import { connectRemote } from '../../client/remote.js';
-import { connectSession, findSession, lostReason } from '../../client/sessions.js';
+import { fetchSnapshot } from '../../client/screen/fetch-snapshot.js';
+import { connectRemote } from '../../client/remote/remote.js';
+import { connectSession, findSession, lostReason } from '../../client/session/sessions.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { finalScreenFile } from '../../state/paths.js';
 import { getHome } from '../context.js';
@@ -62,7 +62,7 @@ async function snapshotOf(conn: RunnerConnection, wanted: number) {
 
 async function printScreen(cols: number, rows: number, history: string, frame: string, wanted: number, ansi?: boolean): Promise<void> {
   // The headless terminal is heavy to load; only peek needs it.
-  const { renderSnapshot } = await import('../../client/screen-text.js');
+  const { renderSnapshot } = await import('../../client/screen/screen-text.js');
   const screen = await renderSnapshot(cols, rows, history, frame);
   const from = Math.max(0, screen.screenStart - wanted);
   const lines = (ansi ? screen.ansiLines : screen.lines).slice(from);

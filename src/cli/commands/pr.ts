@@ -1,7 +1,7 @@
 /** `agent-board pr`: push a worktree session's branch and open a pull request with gh. */
 import type { Command } from 'commander';
-import { findSession } from '../../client/sessions.js';
-import { openPullRequest } from '../../client/worktree-pr.js';
+import { findSession } from '../../client/session/sessions.js';
+import { openPullRequest } from '../../client/worktree/worktree-pr.js';
 import { getHome } from '../context.js';
 import { worktreeOf } from '../worktree-of.js';
 

@@ -1,7 +1,7 @@
 /** `agent-board rename`: give a session a new name. */
 import type { Command } from 'commander';
-import { renameSession } from '../../client/session-actions.js';
-import { findSession } from '../../client/sessions.js';
+import { renameSession } from '../../client/session/session-actions.js';
+import { findSession } from '../../client/session/sessions.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 

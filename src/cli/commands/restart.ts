@@ -1,7 +1,7 @@
 /** `agent-board restart`: start a session again in place (same id, name, command and folder). */
 import type { Command } from 'commander';
-import { restartSession } from '../../client/session-actions.js';
-import { findSessionAsked } from '../../client/silent-runners.js';
+import { restartSession } from '../../client/session/session-actions.js';
+import { findSessionAsked } from '../../client/session/silent-runners.js';
 import { getHome } from '../context.js';
 import { cliTime } from '../cli-time.js';
 

@@ -1,13 +1,13 @@
 /** `agent-board revive`: bring lost sessions back in place (after a reboot, a logout, a crash), one line each. */
 import type { Command } from 'commander';
-import { reviveLine, reviveSessions } from '../../client/session-revive.js';
-import { findSession } from '../../client/sessions.js';
+import { reviveLine, reviveSessions } from '../../client/session/session-revive.js';
+import { findSession } from '../../client/session/sessions.js';
 import { readUserConfig, userConfigFile } from '../../state/config.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { cliTime } from '../cli-time.js';
 import { getHome } from '../context.js';
-import { askSilentRunners } from '../../client/silent-runners.js';
+import { askSilentRunners } from '../../client/session/silent-runners.js';
 
 interface ReviveOptions { all?: boolean; ifConfigured?: boolean }
 

@@ -1,8 +1,8 @@
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import { removeSessionReporting } from '../../client/session-actions.js';
-import { findSessionAsked } from '../../client/silent-runners.js';
-import { assessWorktree, workAtRisk } from '../../client/worktree-remove.js';
+import { removeSessionReporting } from '../../client/session/session-actions.js';
+import { findSessionAsked } from '../../client/session/silent-runners.js';
+import { assessWorktree, workAtRisk } from '../../client/worktree/worktree-remove.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import type { SessionView } from '../../state/host-store.js';
 import type { WorktreeInfo } from '../../core/worktree/worktree.js';

@@ -1,8 +1,8 @@
 /** `agent-board send`: type a prompt into a session exactly once (or say it cannot tell), then Enter. */
 import type { Command } from 'commander';
-import { sendDurable, type SendOutcome } from '../../client/durable-send.js';
-import { connectRemote } from '../../client/remote.js';
-import { connectSession, findSession } from '../../client/sessions.js';
+import { sendDurable, type SendOutcome } from '../../client/send/durable-send.js';
+import { connectRemote } from '../../client/remote/remote.js';
+import { connectSession, findSession } from '../../client/session/sessions.js';
 import { isCommandId } from '../../core/protocol/control-protocol.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';

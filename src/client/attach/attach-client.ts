@@ -11,8 +11,8 @@ import { DisposableStore, MutableDisposable, toDisposable, type Disposable, type
 import { findDetachKey } from '../../core/terminal/detach-key.js';
 import { AltScreenTracker } from '../../core/terminal/terminal-restore.js';
 import { kindNamed } from '../../state/kind-files.js';
-import { ControlChannel } from '../control-channel.js';
-import { JiggleChain } from '../jiggle-chain.js';
+import { ControlChannel } from '../send/control-channel.js';
+import { JiggleChain } from './jiggle-chain.js';
 import type { RunnerConnection } from '../link/connection.js';
 import { ATTACH_RECONNECT } from '../link/retry-schedule.js';
 import type { LinkState } from '../link/link-types.js';
@@ -201,7 +201,7 @@ export class AttachClient implements Disposable {
     if (this.machine.move('frame').ok && from === 'subscribing') this.goneLive();
   }
 
-  /** The stream is live: make the program redraw for the watcher it now has (a redraw after a jiggle, src/client/jiggle-chain.ts). */
+  /** The stream is live: make the program redraw for the watcher it now has (a redraw after a jiggle, src/client/attach/jiggle-chain.ts). */
   private goneLive(): void {
     const conn = this.link.current;
     if (this.o.readOnly || !conn) return;

@@ -13,7 +13,7 @@ import type { RunnerMessage } from '../../core/protocol/runner-messages.js';
 import type { DetachKey } from '../../core/terminal/detach-key.js';
 import type { AltScreenTracker } from '../../core/terminal/terminal-restore.js';
 import type { AttachKeys } from './attach-keys.js';
-import type { TerminalIdentity } from '../tty-identity.js';
+import type { TerminalIdentity } from './tty-identity.js';
 
 /**
  * How long a detach waits for the runner to hand a direct-output terminal back (direct_off)

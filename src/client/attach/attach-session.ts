@@ -5,8 +5,8 @@ import type { ClientMessage } from '../../core/protocol/client-messages.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
 import type { Time } from '../../core/clock.js';
 import type { RunnerConnection } from '../link/connection.js';
-import { connectRemote, listRemote, RemoteError } from '../remote.js';
-import { connectSession } from '../sessions.js';
+import { connectRemote, listRemote, RemoteError } from '../remote/remote.js';
+import { connectSession } from '../session/sessions.js';
 
 /**
  * The connect function an attach to `s` uses, first time and on every

@@ -3,7 +3,7 @@ import type { Scheduler } from '../../core/clock.js';
 import type { ClientMessage } from '../../core/protocol/client-messages.js';
 import type { DetachKey } from '../../core/terminal/detach-key.js';
 import type { RunnerConnection } from '../link/connection.js';
-import type { TerminalIdentity } from '../tty-identity.js';
+import type { TerminalIdentity } from './tty-identity.js';
 
 /** Thrown by a connect function when the session ended while we were away. */
 export class SessionExitedError extends Error {
@@ -59,7 +59,7 @@ export interface AttachOptions {
   /** Timers for the reconnect waits and the jiggle chain (all released when the attach ends). */
   scheduler: Scheduler;
   /**
-   * The output's terminal as a runner can check it (src/client/tty-identity.ts): with it, every
+   * The output's terminal as a runner can check it (src/client/attach/tty-identity.ts): with it, every
    * subscribe asks the runner to write the output there itself (direct output), and the
    * connection carries only input, resizes and control. Without it, or refused, output comes on the socket.
    */

@@ -1,18 +1,18 @@
-/** The board's real actions (BoardActions of src/client/board-api.ts), through the same client library as the CLI. */
-import { chatIdentity, postChat, type ChatIdentity } from '../chat-participant.js';
+/** The board's real actions (BoardActions of src/client/feed/board-api.ts), through the same client library as the CLI. */
+import { chatIdentity, postChat, type ChatIdentity } from '../chat/chat-participant.js';
 import type { Time } from '../../core/clock.js';
-import { killSession, removeSessionReporting, renameSession } from '../session-actions.js';
-import { connectRemoteRow, killRemote, remoteOnly } from '../host-actions.js';
-import { remoteRoom } from '../host-rows.js';
-import { remoteChatPost } from '../remote-chat.js';
-import { formRequest, kindChoices, planNewSession, startNewSession } from '../new-session.js';
-import { reviveRemote } from '../remote-revive.js';
-import { reviveSessions } from '../session-revive.js';
-import { connectSession, findSession } from '../sessions.js';
-import { worktreeDiff } from '../worktree-diff.js';
+import { killSession, removeSessionReporting, renameSession } from '../session/session-actions.js';
+import { connectRemoteRow, killRemote, remoteOnly } from '../remote/host-actions.js';
+import { remoteRoom } from '../remote/host-rows.js';
+import { remoteChatPost } from '../remote/remote-chat.js';
+import { formRequest, kindChoices, planNewSession, startNewSession } from '../session/new-session.js';
+import { reviveRemote } from '../remote/remote-revive.js';
+import { reviveSessions } from '../session/session-revive.js';
+import { connectSession, findSession } from '../session/sessions.js';
+import { worktreeDiff } from '../worktree/worktree-diff.js';
 import { checkSenderName, CONTINUE_COMMAND } from '../../core/chat/chat.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import type { BoardActions, ChatPosted } from '../board-api.js';
+import type { BoardActions, ChatPosted } from '../feed/board-api.js';
 import { sessionIo } from './session-io.js';
 
 /** The size of a session the board starts when the board does not say its terminal's (the tests'). */
@@ -77,7 +77,7 @@ export function createBoardActions(
       const { opts: _, ...plan } = planNewSession(req, { taken, from: process.cwd() });
       return plan;
     },
-    // What `agent-board new` runs: the same plan, in place or in a new worktree (src/client/new-session.ts).
+    // What `agent-board new` runs: the same plan, in place or in a new worktree (src/client/session/new-session.ts).
     create: (input) =>
       oneLine(async () => {
         const req = formRequest(input, newSize());

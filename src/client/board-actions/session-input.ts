@@ -1,6 +1,6 @@
 /** Keys typed from the board into a running session, over one connection (the board's digits and type-through). */
 import type { RunnerConnection } from '../link/connection.js';
-import type { SessionInput } from '../board-api.js';
+import type { SessionInput } from '../feed/board-api.js';
 import { DisposableStore, Emitter, NONE, type Event } from '../../core/lifetime.js';
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] || 'failed';

@@ -1,10 +1,10 @@
 /** The board's actions that talk to a session's runner: keys, prompts, explain. */
 import type { Time } from '../../core/clock.js';
 import type { RunnerConnection } from '../link/connection.js';
-import { sendDurable } from '../durable-send.js';
-import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../explain.js';
+import { sendDurable } from '../send/durable-send.js';
+import { EXPLAIN_TIMEOUT_MS, requestExplanation } from '../session/explain.js';
 import type { SessionView } from '../../state/host-store.js';
-import type { BoardActions } from '../board-api.js';
+import type { BoardActions } from '../feed/board-api.js';
 import { ConnectedInput } from './session-input.js';
 
 /** How long a prompt from the board may take to be typed (as `send --timeout`'s default). */

@@ -1,6 +1,6 @@
 import type { Disposable } from '../../core/lifetime.js';
 import type { SessionView } from '../../state/host-store.js';
-import type { SessionInput } from '../board-api.js';
+import type { SessionInput } from '../feed/board-api.js';
 
 /**
  * The board's keys connection: one at a time, to the session keys last went

@@ -2,7 +2,7 @@
  * An agent's own conversation as data: how its id is given up front or
  * learned, the words that start, resume or fork it, and where the agent saves
  * it (so a resume of a conversation that was never saved starts it afresh
- * instead). Pure: src/client/conversation-launch.ts reads the files and picks
+ * instead). Pure: src/client/session/conversation-launch.ts reads the files and picks
  * the words. docs/agents.md, "Resume and fork", has the table per kind.
  */
 

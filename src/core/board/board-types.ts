@@ -90,7 +90,7 @@ export interface Message {
 /**
  * What the board shows over the session list, the user's side of it: the selection, the filter,
  * the marks and whatever is open, each naming sessions by id. The list itself is the feed's
- * (src/client/board-feed.ts owns it): the reducer is handed it, and keeps none.
+ * (src/client/feed/board-feed.ts owns it): the reducer is handed it, and keeps none.
  */
 export interface BoardState {
   selectedId: string | null;
@@ -158,7 +158,7 @@ export type BoardAction =
 
 // ---- the prompt line (./board-prompt.ts) ----------------------------------
 
-/** How a prompt went in one session (src/client/durable-send.ts's outcomes, and what came before them). */
+/** How a prompt went in one session (src/client/send/durable-send.ts's outcomes, and what came before them). */
 export type PromptStatus = 'sending' | 'applied' | 'accepted' | 'unconfirmed' | 'not typed' | 'error';
 
 export interface PromptResult {

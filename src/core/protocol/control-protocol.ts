@@ -1,7 +1,7 @@
 /**
  * The control lifecycle on top of protocol v1 (docs/protocol.md): command envelopes,
  * staged acks and what each command type promises. Pure decisions only; the
- * runner (src/runner/control/control.ts) and the clients (src/client/control-channel.ts)
+ * runner (src/runner/control/control.ts) and the clients (src/client/send/control-channel.ts)
  * do the I/O. docs/protocol.md has the conversation.
  */
 

@@ -30,7 +30,7 @@ export function heartbeatStale(host: Pick<HostRecord, 'heartbeatAt'>, nowMs: num
  * `running`: host.json alone cannot tell, so the caller says whether the
  * runner is alive (`true` is `pid`: a stale heartbeat is lost). An
  * `identified` runner with a stale heartbeat keeps its status: the caller
- * asks it on its socket before calling it lost (src/client/silent-runners.ts).
+ * asks it on its socket before calling it lost (src/client/session/silent-runners.ts).
  */
 export function effectiveStatus(host: HostRecord, runner: boolean | RunnerLiveness, nowMs: number): SessionStatus {
   if (host.status === 'exited' || host.status === 'lost') return host.status;

@@ -1,7 +1,7 @@
 /**
  * A session's diff as data: the files it changed, their counts, hunks and
  * lines with both sides' line numbers. Built from the patches a unified-diff
- * parser gives (jsdiff's parsePatch, in src/client/worktree-diff.ts); the
+ * parser gives (jsdiff's parsePatch, in src/client/worktree/worktree-diff.ts); the
  * shape taken here is structural, so the core needs no parser and no Node.
  */
 

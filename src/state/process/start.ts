@@ -5,7 +5,7 @@
  * - startDetached: one that outlives us: in a session of its own (setsid: no controlling
  *   terminal, its own process group, none of our terminal's signals), stdin and stdout on
  *   /dev/null, and unref'd, so our process exits without waiting for it (a session's runner,
- *   src/client/runner-spawn.ts; the board's --notify-cmd, src/client/notify-command.ts).
+ *   src/client/session/runner-spawn.ts; the board's --notify-cmd, src/client/feed/notify-command.ts).
  * Each throws only for arguments node refuses outright; a program that cannot start is the
  * child's `error` event (ENOENT).
  */

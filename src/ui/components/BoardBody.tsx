@@ -1,7 +1,7 @@
 /** The board's body: the session list with the detail pane below it or beside it. */
 import { Box } from 'ink';
 import type { BoardState } from '../../core/board/board-types.js';
-import type { PreviewScreen } from '../../client/board-api.js';
+import type { PreviewScreen } from '../../client/feed/board-api.js';
 import type { BoardLayout } from '../layout.js';
 import type { SessionView } from '../../state/host-store.js';
 import { DetailPane } from './DetailPane.js';

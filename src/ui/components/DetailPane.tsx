@@ -1,6 +1,6 @@
 /** The pane beside or below the list: what is open over the board, else the selected session's screen. */
 import type { BoardState } from '../../core/board/board-types.js';
-import type { PreviewScreen } from '../../client/board-api.js';
+import type { PreviewScreen } from '../../client/feed/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { ChatPane } from './ChatPane.js';
 import { ConfirmDialog } from './ConfirmDialog.js';

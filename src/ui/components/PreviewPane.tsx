@@ -6,7 +6,7 @@ import { statusText } from '../../core/board/board-derived.js';
 import { dialogText } from '../../core/agents/dialog-text.js';
 import { sessionState } from '../../core/session-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
-import type { PreviewScreen } from '../../client/board-api.js';
+import type { PreviewScreen } from '../../client/feed/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
 import { cropPreview, cropTop } from '../preview-crop.js';
 import { statusStyle } from '../status-style.js';

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { BoardActions } from '../../client/board-api.js';
+import type { BoardActions } from '../../client/feed/board-api.js';
 import type { NewFields } from '../../core/board/board-types.js';
 import type { DetachKey } from '../../core/terminal/detach-key.js';
 import type { SessionKeys } from '../../client/board-actions/session-keys.js';

@@ -4,7 +4,7 @@ import type { SessionView } from '../../state/host-store.js';
 
 /**
  * The board's state (src/core/board/board-state.ts) over the feed's session list, and its
- * dispatch, apart from what acts on it. The list is the feed's (src/client/board-feed.ts owns
+ * dispatch, apart from what acts on it. The list is the feed's (src/client/feed/board-feed.ts owns
  * it): the one the board last read, which the state was settled against.
  */
 export interface BoardStore {

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { NONE } from '../../core/lifetime.js';
-import type { ChatFeed } from '../../client/board-api.js';
+import type { ChatFeed } from '../../client/feed/board-api.js';
 
 /** A chat feed with no rooms: the board drawn without chat (benchmarks, tests that do not look at it). */
 export const NO_CHAT: ChatFeed = {

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { BoardFeed } from '../../client/board-api.js';
+import type { BoardFeed } from '../../client/feed/board-api.js';
 
 /** The live sessions and preview: the real feed, or a test's fake. */
 export const FeedContext = createContext<BoardFeed | null>(null);

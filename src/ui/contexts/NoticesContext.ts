@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { NONE } from '../../core/lifetime.js';
-import type { BoardNotices } from '../../client/board-api.js';
+import type { BoardNotices } from '../../client/feed/board-api.js';
 
 /** A board without a notifier (tests that do not look at notifications): nothing rings, nothing is marked. */
 export const NO_NOTICES: BoardNotices = {

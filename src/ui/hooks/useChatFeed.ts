@@ -1,5 +1,5 @@
 /** The chat feed's paused rooms and open room, for the components that draw them. */
-import type { RoomChat } from '../../client/board-api.js';
+import type { RoomChat } from '../../client/feed/board-api.js';
 import { useFeedVersion } from './useFeedVersion.js';
 import { useChatFeedSource } from '../contexts/ChatFeedContext.js';
 

@@ -1,6 +1,6 @@
 /** The board feed's preview and host lines, for the components that draw them (the sessions are the store's: useBoardState). */
 import { useContext } from 'react';
-import type { PreviewScreen } from '../../client/board-api.js';
+import type { PreviewScreen } from '../../client/feed/board-api.js';
 import { FeedVersionContext, useFeedSource } from '../contexts/FeedContext.js';
 
 export interface FeedView {

@@ -2,7 +2,7 @@
  * How the board has Ink draw: src/ui/run-board.ts renders with these, and so do the UI tests
  * (test/ui/mount.tsx) and the benchmark (bench/board.mjs), so they measure what a user gets.
  */
-import { FRAME_MS } from '../../client/board-feed-options.js';
+import { FRAME_MS } from '../../client/feed/board-feed-options.js';
 
 /**
  * Ink holds a draw back until this long (1000 / maxFps ms) after the last commit, and at most

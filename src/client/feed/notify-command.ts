@@ -1,0 +1,20 @@
+import { startDetached } from '../../state/process/start.js';
+
+/**
+ * Runs the board's `--notify-cmd` through the shell, detached (its own
+ * process group: it outlives nothing of ours and gets none of our signals),
+ * with no terminal (stdio ignored: it must not read the board's keys or draw
+ * over it), and without waiting for it. `onFail` hears why it could not run
+ * or that it ended badly (an exit code other than 0, a signal).
+ */
+export function runNotifyCommand(command: string, env: NodeJS.ProcessEnv, onFail: (why: string) => void): void {
+  try {
+    const child = startDetached('/bin/sh', ['-c', command], { env });
+    child.once('error', (err) => onFail(err.message));
+    child.once('exit', (code, signal) => {
+      if (code !== 0) onFail(signal ? `killed by ${signal}` : `exit code ${code}`);
+    });
+  } catch (err) {
+    onFail(err instanceof Error ? err.message : String(err));
+  }
+}
