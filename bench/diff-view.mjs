@@ -18,8 +18,8 @@ const dist = (p) => import(path.join(ROOT, 'dist', p));
 const { render } = await import('ink');
 const React = (await import('react')).default;
 const { Board } = await dist('ui/Board.js');
-const { worktreeDiff } = await dist('client/worktree-diff.js');
-const { diffRows } = await dist('core/diff-view.js');
+const { worktreeDiff } = await dist('client/worktree/worktree-diff.js');
+const { diffRows } = await dist('core/board/diff-view.js');
 
 const ROUNDS = 10;
 const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };

@@ -19,7 +19,7 @@ export async function benchSend({ ab, tmux, home, log }) {
   log(`(f) send CLI: agent-board p50 ${abMs.toFixed(1)} ms (p99 ${percentile(abRuns, 99).toFixed(1)}), tmux send-keys p50 ${tmMs.toFixed(1)} ms`);
 
   // The protocol alone, without node's start-up: one connection per prompt, as send does.
-  const { sendDurable } = await import(path.join(ROOT, 'dist', 'client', 'durable-send.js'));
+  const { sendDurable } = await import(path.join(ROOT, 'dist', 'client', 'send', 'durable-send.js'));
   const { RunnerConnection } = await import(path.join(ROOT, 'dist', 'client', 'link', 'connection.js'));
   const { socketPath } = await import(path.join(ROOT, 'dist', 'state', 'paths.js'));
   const { realClock, realScheduler } = await import(path.join(ROOT, 'dist', 'state', 'real-time.js'));

@@ -15,7 +15,7 @@ export const runnerLog = (home: string, id: string) => path.join(sessionDir(home
 export const finalScreenFile = (home: string, id: string) => path.join(sessionDir(home, id), 'final-screen.ans');
 /** Durable commands (prompts) a runner accepted and applied; kept across restarts. */
 export const controlJournalFile = (home: string, id: string) => path.join(sessionDir(home, id), 'control-journal.jsonl');
-/** What `ls` last counted of a worktree session no runner keeps fresh (src/state/worktree-read-count.ts). */
+/** What `ls` last counted of a worktree session no runner keeps fresh (src/state/worktree/worktree-read-count.ts). */
 export const worktreeCountFile = (home: string, id: string) => path.join(sessionDir(home, id), 'worktree-count.json');
 
 /** A room's chat and its files; a room is a folder made on first use (rooms/<room>/, 0700). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect } from 'vitest';
 import type { WorktreeInfo, WorktreeStats } from '../../src/core/worktree/worktree.js';
-import { worktreeStats } from '../../src/state/worktree-count.js';
+import { worktreeStats } from '../../src/state/worktree/worktree-count.js';
 import { cli, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import { makeRepo } from './worktree-new-helpers.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorktreeInfo, WorktreeStats } from '../../src/core/worktree/worktree.js';
-import { worktreeStats } from '../../src/state/worktree-count.js';
+import { worktreeStats } from '../../src/state/worktree/worktree-count.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { cli, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { makeRepo, sh } from './worktree-new-helpers.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchWorktree, type WorktreeWatch } from '../../src/state/worktree-watch.js';
+import { watchWorktree, type WorktreeWatch } from '../../src/state/worktree/worktree-watch.js';
 import { waitFor } from '../helpers/home.js';
 
 let root: string;

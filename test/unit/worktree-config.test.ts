@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { branchSlug, readRepoConfig, worktreePath } from '../../src/state/worktree-config.js';
-import { countLines, numstatByPath, parseStatus } from '../../src/state/worktree-stats.js';
+import { branchSlug, readRepoConfig, worktreePath } from '../../src/state/worktree/worktree-config.js';
+import { countLines, numstatByPath, parseStatus } from '../../src/state/worktree/worktree-stats.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorktreeStats } from '../../src/core/worktree/worktree.js';
-import { WorktreeRefresher } from '../../src/state/worktree-refresh.js';
+import { WorktreeRefresher } from '../../src/state/worktree/worktree-refresh.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { mulberry32 } from '../helpers/rng.js';
 

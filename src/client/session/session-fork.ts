@@ -8,7 +8,7 @@
 import type { Time } from '../../core/clock.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
 import { roomOf } from '../../core/chat/chat.js';
-import { gitSync } from '../../state/git.js';
+import { gitSync } from '../../state/worktree/git.js';
 import { listSessions, readHostFile, type SessionView } from '../../state/host-store.js';
 import { hostFile, socketPath } from '../../state/paths.js';
 import { kindNamed } from '../../state/kind-files.js';

@@ -4,12 +4,12 @@
  * and the worktree may have changed since (a commit, a merge, an edit by
  * hand). host.json is not written: the runner is its counts' one writer,
  * so two readers never fight over it; what a reader counted is kept beside
- * it as a cache (src/state/worktree-read-count.ts).
+ * it as a cache (src/state/worktree/worktree-read-count.ts).
  */
 import type { Clock } from '../../core/clock.js';
 import type { SessionView } from '../../state/host-store.js';
 import { worktreeCountFile } from '../../state/paths.js';
-import { countWhenRead } from '../../state/worktree-read-count.js';
+import { countWhenRead } from '../../state/worktree/worktree-read-count.js';
 
 /** Whether a session's counts are nobody's to keep fresh: a worktree, and its runner done (the program exited) or gone. */
 export const countedByReaders = (s: SessionView): boolean => s.worktree !== undefined && (s.status === 'exited' || s.status === 'lost');

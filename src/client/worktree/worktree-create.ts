@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { makeDirs, writing } from '../../state/write-errors.js';
-import { git, gitComplaint, gitSync, repoRoot } from '../../state/git.js';
-import { readRepoConfig, worktreePath } from '../../state/worktree-config.js';
-import { copyIncluded, type IncludeResult } from '../../state/worktree-include.js';
+import { git, gitComplaint, gitSync, repoRoot } from '../../state/worktree/git.js';
+import { readRepoConfig, worktreePath } from '../../state/worktree/worktree-config.js';
+import { copyIncluded, type IncludeResult } from '../../state/worktree/worktree-include.js';
 
 /**
  * `new --worktree`: a branch from the base, checked out as a git worktree
- * outside the main checkout (src/state/worktree-config.ts says where), with
+ * outside the main checkout (src/state/worktree/worktree-config.ts says where), with
  * the files `.worktreeinclude` names copied in. The session then runs there.
  */
 

@@ -5,7 +5,7 @@ import { parsePatch } from 'diff';
 import { diffModel, type DiffModel } from '../../core/worktree/diff-model.js';
 import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import { git, gitComplaint, type GitResult } from '../../state/git.js';
+import { git, gitComplaint, type GitResult } from '../../state/worktree/git.js';
 
 /**
  * Everything a worktree session changed against its base: committed,

@@ -10,7 +10,7 @@ import type { Disposable } from '../../core/lifetime.js';
 import type { WorktreeStats } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
 import { sessionDir } from '../../state/paths.js';
-import { WorktreeKeeper } from '../../state/worktree-keeper.js';
+import { WorktreeKeeper } from '../../state/worktree/worktree-keeper.js';
 import { countedByReaders } from './worktree-counts.js';
 
 export interface FollowDeps {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import { git, gitComplaint, repoRoot, type GitResult } from '../../state/git.js';
+import { git, gitComplaint, repoRoot, type GitResult } from '../../state/worktree/git.js';
 
 /**
  * Bringing a worktree session's work home (docs/worktrees.md): every check

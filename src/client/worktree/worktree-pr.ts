@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { WorktreeInfo } from '../../core/worktree/worktree.js';
 import { EXIT, UserError } from '../../state/errors.js';
-import { git, gitComplaint } from '../../state/git.js';
+import { git, gitComplaint } from '../../state/worktree/git.js';
 import { findProgram } from '../../state/process/find-program.js';
 import { runCommand } from '../../state/process/run.js';
 import { uncommittedPaths } from './worktree-merge.js';

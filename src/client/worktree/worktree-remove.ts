@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorktreeInfo } from '../../core/worktree/worktree.js';
-import { GitMissingError, git, gitComplaint, type GitResult } from '../../state/git.js';
+import { GitMissingError, git, gitComplaint, type GitResult } from '../../state/worktree/git.js';
 
 /**
  * What becomes of a worktree session's folder and branch when the session is

@@ -13,7 +13,7 @@ import type { ClientMessage } from '../../core/protocol/client-messages.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
 import { OutputRing } from '../../core/terminal/output-ring.js';
 import { kindNamed } from '../../state/kind-files.js';
-import { launchWithSetup } from '../../state/worktree-setup.js';
+import { launchWithSetup } from '../../state/worktree/worktree-setup.js';
 import type { ActivityTracker } from '../activity/activity-tracker.js';
 import type { ClientConn } from '../clients/client-conn.js';
 import { ClientSet } from '../clients/client-set.js';
@@ -93,7 +93,7 @@ export class Session implements Disposable {
     const hold = <T extends Disposable>(d: T): T => this.store.add(d);
     const { hostFile, generation, heartbeatMs } = deps;
     this.host = keepRecord({ hostFile, record: rec, generation, model: this.model, clients: this.clients, clock, scheduler, log, heartbeatMs, hold });
-    // A worktree's setup command runs first, on the first start only (src/state/worktree-setup.ts);
+    // A worktree's setup command runs first, on the first start only (src/state/worktree/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
     const launch = launchWithSetup(rec);
     this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));

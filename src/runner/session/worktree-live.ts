@@ -2,7 +2,7 @@
 import type { Clock, Scheduler } from '../../core/clock.js';
 import type { Disposable } from '../../core/lifetime.js';
 import type { WorktreeInfo, WorktreeStats } from '../../core/worktree/worktree.js';
-import { WorktreeKeeper } from '../../state/worktree-keeper.js';
+import { WorktreeKeeper } from '../../state/worktree/worktree-keeper.js';
 
 export interface LiveStatsDeps {
   info: WorktreeInfo;
@@ -12,13 +12,13 @@ export interface LiveStatsDeps {
   log(line: string): void;
   clock: Clock;
   scheduler: Scheduler;
-  /** The session's folder (src/state/worktree-index.ts keeps a copy of the index there). */
+  /** The session's folder (src/state/worktree/worktree-index.ts keeps a copy of the index there). */
   place: string;
 }
 
 /**
  * Counts at start, after every change to the worktree's files or to git's
- * own (src/state/worktree-keeper.ts), and everything again at each turn's
+ * own (src/state/worktree/worktree-keeper.ts), and everything again at each turn's
  * end; written to host.json. The runner is the one writer of a session's
  * counts: once it is gone, whoever shows the session counts for itself.
  * Dispose when the session ends.

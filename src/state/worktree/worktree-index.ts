@@ -21,9 +21,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Disposable } from '../core/lifetime.js';
+import type { Disposable } from '../../core/lifetime.js';
 import { git } from './git.js';
-import { isPidAlive } from './host-store.js';
+import { isPidAlive } from '../host-store.js';
 
 const PREFIX = 'worktree-index.';
 

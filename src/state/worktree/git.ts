@@ -3,9 +3,9 @@
  * How it ended is data (code, stdout, stderr); a missing git is one error
  * with its own exit code. Never a shell: arguments go as they are.
  */
-import { EXIT, UserError } from './errors.js';
-import { runCommand, type RunResult } from './process/run.js';
-import { runCommandSync } from './process/run-sync.js';
+import { EXIT, UserError } from '../errors.js';
+import { runCommand, type RunResult } from '../process/run.js';
+import { runCommandSync } from '../process/run-sync.js';
 
 export interface GitResult {
   code: number;

@@ -5,7 +5,7 @@
  * program's own command and args (restart, the kind and the wiring go by
  * them) and says in its `worktreeSetup` whether the setup ran.
  */
-import type { HostRecord } from '../core/protocol/host-record.js';
+import type { HostRecord } from '../../core/protocol/host-record.js';
 
 
 /** The $0 of the wrapper shell: what `ps` shows while the setup runs. */

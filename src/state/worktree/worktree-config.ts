@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXIT, UserError } from './errors.js';
+import { EXIT, UserError } from '../errors.js';
 
 /** The repository's own settings file, at its root. */
 export const REPO_CONFIG_FILE = '.agent-board.json';

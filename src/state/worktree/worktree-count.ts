@@ -18,9 +18,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../core/clock.js';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
-import type { Disposable } from '../core/lifetime.js';
+import type { Clock } from '../../core/clock.js';
+import type { WorktreeInfo, WorktreeStats } from '../../core/worktree/worktree.js';
+import type { Disposable } from '../../core/lifetime.js';
 import { git, gitComplaint, type GitResult } from './git.js';
 import { PrivateIndex } from './worktree-index.js';
 import { countLines, numstatByPath, parseStatus } from './worktree-stats.js';
@@ -69,7 +69,7 @@ export class WorktreeCounter implements Disposable {
   private commits: Commits | null = null;
   /** The maps hold a whole count (and nothing failed since). */
   private known = false;
-  /** Our copy of the worktree's index (src/state/worktree-index.ts), and the environment that points git at it. */
+  /** Our copy of the worktree's index (src/state/worktree/worktree-index.ts), and the environment that points git at it. */
   private readonly index: PrivateIndex;
   private env: NodeJS.ProcessEnv = {};
   /** git runs so far (for the tests and the bench). */

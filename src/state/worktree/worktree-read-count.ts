@@ -13,8 +13,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../core/clock.js';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
+import type { Clock } from '../../core/clock.js';
+import type { WorktreeInfo, WorktreeStats } from '../../core/worktree/worktree.js';
 import { git } from './git.js';
 import { revs, STATUS, WorktreeCounter, type Commits } from './worktree-count.js';
 import { parseStatus } from './worktree-stats.js';

@@ -5,9 +5,9 @@
  * the changed paths alone when only files changed. The runner keeps its
  * session's this way; the board keeps those of sessions whose runner is gone.
  */
-import type { Clock, Scheduler } from '../core/clock.js';
-import type { Disposable } from '../core/lifetime.js';
-import type { WorktreeInfo, WorktreeStats } from '../core/worktree/worktree.js';
+import type { Clock, Scheduler } from '../../core/clock.js';
+import type { Disposable } from '../../core/lifetime.js';
+import type { WorktreeInfo, WorktreeStats } from '../../core/worktree/worktree.js';
 import { git } from './git.js';
 import { MAX_PATHS_PER_COUNT, WorktreeCounter } from './worktree-count.js';
 import { gitPlaces, watchGitState, type GitWatch } from './worktree-git-watch.js';
@@ -22,7 +22,7 @@ export interface KeeperDeps {
   log(line: string): void;
   clock: Clock;
   scheduler: Scheduler;
-  /** The session's folder: where a count's copy of the index is kept (src/state/worktree-index.ts). */
+  /** The session's folder: where a count's copy of the index is kept (src/state/worktree/worktree-index.ts). */
   place?: string;
 }
 

@@ -1,6 +1,6 @@
-import type { Clock, Scheduler } from '../core/clock.js';
-import { MutableDisposable } from '../core/lifetime.js';
-import type { WorktreeStats } from '../core/worktree/worktree.js';
+import type { Clock, Scheduler } from '../../core/clock.js';
+import { MutableDisposable } from '../../core/lifetime.js';
+import type { WorktreeStats } from '../../core/worktree/worktree.js';
 
 /**
  * A change is counted this long after it: what changes in that second (a

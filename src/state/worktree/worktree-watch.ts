@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Disposable } from '../core/lifetime.js';
+import type { Disposable } from '../../core/lifetime.js';
 
 /** Folders watched at most per worktree; past it, the turn-end counts still keep the numbers fresh. */
 export const MAX_WATCHED_DIRS = 2000;

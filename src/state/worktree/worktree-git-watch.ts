@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Disposable } from '../core/lifetime.js';
+import type { Disposable } from '../../core/lifetime.js';
 import { git } from './git.js';
 
 export interface GitPlaces {

@@ -1,7 +1,7 @@
 /**
  * Reading what git says of a worktree's work (`diff --numstat -z`, `status
  * --porcelain -z`) and counting a new file's lines as git would: the pieces
- * of a count (src/state/worktree-count.ts).
+ * of a count (src/state/worktree/worktree-count.ts).
  */
 import fs from 'node:fs';
 
