@@ -9,8 +9,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The copy's root: two folders above this module, from src/state/, dist/state/ and dist/bundle/ alike. */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The copy's root: two folders above this module, from src/state/, dist/state/ and dist/bundle/ alike.
+ * What a module deeper down finds in the copy (the runner's bundle, the demo agent, our addons) it
+ * finds from here, so moving that module to another folder cannot break the path.
+ */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** A clone has its TypeScript project, which no installed copy ships. */
 function isClone(): boolean {

@@ -3,12 +3,15 @@
  * our addons (src/runner/native), each optional. An install says the same in one line when it
  * builds them (scripts/postinstall.cjs), but npm shows a script's output only when it fails.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadAddon } from '../../state/native-addon.js';
-import { ptyProblem } from '../../state/this-copy.js';
+import { ptyProblem, ROOT } from '../../state/this-copy.js';
 import type { Check } from './doctor-check.js';
 
 /** Where node-gyp builds the addons, from this module in src/client, dist/client or dist/bundle. */
-const BUILT = '../../src/runner/native/build/Release';
+/** Our addons' build folder, from this file wherever it sits (loadAddon takes paths relative to the caller). */
+const BUILT = path.relative(path.dirname(fileURLToPath(import.meta.url)), path.join(ROOT, 'src', 'runner', 'native', 'build', 'Release'));
 const ADDONS = [
   { name: 'the echo relay', file: 'echo_relay.node', without: 'keys and echo go through the event loop' },
   { name: 'the helper-threads addon', file: 'helper_threads.node', without: "the board's helper threads keep their priority" },

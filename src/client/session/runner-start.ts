@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Time } from '../../core/clock.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
 import { runnerProcessEnv } from '../../core/agents/session-env.js';
@@ -14,7 +13,7 @@ import { EXIT, UserError } from '../../state/errors.js';
 import { cannotWriteError, writing } from '../../state/write-errors.js';
 import { readHostFile, writeHostFile } from '../../state/host-store.js';
 import { hostFile, runnerLog, socketPath } from '../../state/paths.js';
-import { ptyProblem, rebuildFix } from '../../state/this-copy.js';
+import { ptyProblem, rebuildFix, ROOT } from '../../state/this-copy.js';
 import { sendSignal } from '../../state/process/signal.js';
 import { sleep } from './client-time.js';
 import { RunnerConnection } from '../link/connection.js';
@@ -30,7 +29,7 @@ const RUNNER_START_POLL_MS = 20;
  * tsc's dist/runner/entry.js. This file runs from src/client (tests), dist/client or dist/bundle:
  * two folders down from the project's root each time.
  */
-export const RUNNER_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'runner.cjs');
+export const RUNNER_ENTRY = path.join(ROOT, 'dist', 'bundle', 'runner.cjs');
 
 /**
  * V8 flags for the runner process, measured (docs/architecture.md, "Starting a session"): a
