@@ -93,7 +93,7 @@ describe('direct output', () => {
     expect(end.screen).toBe('normal');
     expect(end.mouse).toBe('none');
     expect(end.text.replace(/\s+/g, ' ')).toContain("runner is gone, and the attach with it; bring the session back with: agent-board revive");
-  }, 20_000);
+  });
 
   it('a terminal that does not keep up falls behind without stalling the runner, then gets a fresh frame', async () => {
     const id = newSession(home, ['--', 'sh', '-c', 'while :; do echo flood-flood-flood; done']);
