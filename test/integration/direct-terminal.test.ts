@@ -106,7 +106,7 @@ describe('direct output', () => {
     // Meanwhile the runner still serves: a status answer comes at once.
     const probe = await RawClient.hello(home, id);
     probe.send({ type: 'status' });
-    await probe.next((m) => m.type === 'status', 2000);
+    await probe.next((m) => m.type === 'status');
     probe.close();
     const from = user.out.length;
     user.p.resume();
