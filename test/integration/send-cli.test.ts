@@ -34,13 +34,22 @@ function enterAfterMs(id: string, commandId: string): number {
   return at('applied') - at('accepted');
 }
 
+/**
+ * What the program has read, once it has read as many bytes as `want`: `applied` means the runner
+ * wrote them to the PTY; the program reads them when a busy machine gives it its turn.
+ */
+async function readByProgram(d: string, want: string): Promise<string> {
+  await waitFor(`the program to read ${JSON.stringify(want)}`, () => received(d).length >= want.length);
+  return received(d);
+}
+
 describe('agent-board send', () => {
   it('types the prompt, presses Enter after the agent kind’s delay, says what it typed where and exits 0', async () => {
     const id = await start(['--name', 'shelly', ...recorderArgs(dir)]);
     const r = await cliAsync(home, ['send', 'shelly', 'hello', 'there']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^applied: typed "hello there" \(\+ Enter\) into shelly; command [0-9a-f]{8}…\n$/);
-    expect(received(dir)).toBe('hello there\r');
+    expect(await readByProgram(dir, 'hello there\r')).toBe('hello there\r');
     const journal = journalLines(home, id);
     const commandId = journal[0]!.commandId as string;
     expect(enterAfterMs(id, commandId)).toBeGreaterThanOrEqual(140); // shell kind: 150 ms (a timer may end a ms early by the wall clock)
@@ -62,12 +71,12 @@ describe('agent-board send', () => {
   it('an agent kind with a longer Enter delay waits longer (claude: 400 ms); --no-enter types no Enter', async () => {
     const id = await start(['--agent', 'claude', '--name', 'cc', '--command', process.execPath, '--', ...recorderArgs(dir).slice(2)]);
     expect((await cliAsync(home, ['send', 'cc', 'fix the bug'])).code).toBe(0);
-    expect(received(dir)).toBe('fix the bug\r');
+    expect(await readByProgram(dir, 'fix the bug\r')).toBe('fix the bug\r');
     expect(enterAfterMs(id, journalLines(home, id)[0]!.commandId as string)).toBeGreaterThanOrEqual(390); // claude: 400 ms
     const r = await cliAsync(home, ['send', 'cc', '--no-enter', 'draft']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^applied: typed "draft" into cc; command [0-9a-f]{8}…\n$/);
-    expect(received(dir)).toBe('fix the bug\rdraft');
+    expect(await readByProgram(dir, 'fix the bug\rdraft')).toBe('fix the bug\rdraft');
   });
 
   it('multi-line text from stdin goes in as one bracketed paste when the program asked for it, as typed otherwise', async () => {
@@ -86,8 +95,8 @@ describe('agent-board send', () => {
     expect(cli(home, ['send', paste, '-'], { input: text }).code).toBe(0);
     expect(cli(home, ['send', plain, '-'], { input: text }).code).toBe(0);
     // The trailing newline of the input is not part of the prompt; Enter comes on its own.
-    expect(received(pasteDir)).toBe('\x1b[200~first line\nsecond line\x1b[201~\r');
-    expect(received(dir)).toBe('first line\nsecond line\r');
+    expect(await readByProgram(pasteDir, '\x1b[200~first line\nsecond line\x1b[201~\r')).toBe('\x1b[200~first line\nsecond line\x1b[201~\r');
+    expect(await readByProgram(dir, 'first line\nsecond line\r')).toBe('first line\nsecond line\r');
   });
 
   it('--when-idle queues the prompt in the session until the program has been quiet; --wait accepted returns at once', async () => {
