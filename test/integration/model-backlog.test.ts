@@ -16,9 +16,12 @@ import { RawClient } from '../helpers/raw-client.js';
 const BURST_BYTES = 8 * 1024 * 1024; // eight times the old PARSER_HIGH_WATER
 const COLS = 120;
 const ROWS = 40;
-/** Waits for a line on stdin, then prints BURST_BYTES of numbered lines and a last line, and stays. */
+/**
+ * Says `ready` once its terminal is raw (typed keys are not echoed), waits for a key, then prints
+ * `bytes` of numbered lines and a last line, and stays.
+ */
 const printer = (bytes: number) =>
-  `process.stdin.setRawMode?.(true);process.stdin.once('data',()=>{let s='';for(let i=0;s.length<${bytes};i++)s+='burst '+String(i).padStart(8,'0')+' '+'0123456789'.repeat(8)+'\\n';process.stdout.write(s,()=>process.stdout.write('BURST-END\\n'))});setInterval(()=>{},1e9)`;
+  `process.stdin.setRawMode?.(true);process.stdout.write('ready\\n');process.stdin.once('data',()=>{let s='';for(let i=0;s.length<${bytes};i++)s+='burst '+String(i).padStart(8,'0')+' '+'0123456789'.repeat(8)+'\\n';process.stdout.write(s,()=>process.stdout.write('BURST-END\\n'))});setInterval(()=>{},1e9)`;
 const PRINTER = printer(BURST_BYTES);
 
 let home: string;
@@ -69,6 +72,13 @@ function segments(messages: RunnerMessage[], firstScreen: string, firstNextSeq: 
   return out;
 }
 
+/** Waits for the printer's `ready` (in the first snapshot, or the output after it); the output up to it. */
+async function readyAt(a: RawClient, snap0: SnapshotScreen): Promise<OutputMsg[]> {
+  const outputs = () => a.messages.filter((m): m is OutputMsg => m.type === 'output');
+  await waitFor('the printer ready', () => (snap0.data + outputs().map((o) => o.data).join('')).includes('ready'));
+  return outputs();
+}
+
 const burstNumbers = (text: string) => [...text.matchAll(/burst (\d{8}) /g)].map((m) => Number(m[1]));
 
 describe('the model lags behind a burst, not the output', () => {
@@ -76,8 +86,11 @@ describe('the model lags behind a burst, not the output', () => {
     const id = newSession(home, ['--', process.execPath, '-e', PRINTER]);
     const a = await RawClient.hello(home, id);
     a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
-    const first = await a.next<SnapshotScreen>((m) => m.type === 'snapshot_screen');
+    const snap0 = await a.next<SnapshotScreen>((m) => m.type === 'snapshot_screen');
     const end0 = await a.next<SnapshotEnd>((m) => m.type === 'snapshot_end');
+    // The key goes in once the printer's terminal is raw: typed before, the line discipline echoes it.
+    const before = await readyAt(a, snap0);
+    const first = { data: snap0.data + before.map((o) => o.data).join('') };
     const from = a.messages.length;
     a.send({ type: 'input', data: 'go' });
     // The burst's end at the client: in its live output, or in a fresh snapshot. A client whose socket
@@ -104,7 +117,7 @@ describe('the model lags behind a burst, not the output', () => {
     await waitFor('the last frame of a re-snapshot', () => a.messages.at(-1)?.type !== 'snapshot_begin' && a.messages.at(-1)?.type !== 'snapshot_screen', 30_000, 50);
 
     // Each stretch of live output follows its snapshot without a gap: every seq, every line in order.
-    const segs = segments(a.messages.slice(from), first.data, end0.nextSeq);
+    const segs = segments(a.messages.slice(from), first.data, before.at(-1) ? before.at(-1)!.seq + 1 : end0.nextSeq);
     if (segs.length > 1) console.warn(`the test client fell behind the burst and was re-snapshotted ${segs.length - 1} time(s)`);
     segs.forEach((seg, k) => {
       expect(seg.outputs.findIndex((o, i) => o.seq !== seg.nextSeq + i), `the first output out of sequence after snapshot ${k}`).toBe(-1);
@@ -145,7 +158,8 @@ describe('the model lags behind a burst, not the output', () => {
     const id = newSession(home, ['--', process.execPath, '-e', printer(BACKLOG_HIGH_BYTES + 16 * 1024 * 1024)]);
     const a = await RawClient.hello(home, id);
     a.send({ type: 'subscribe_terminal', cols: COLS, rows: ROWS });
-    await a.next((m) => m.type === 'snapshot_end');
+    const snap0 = await a.next<SnapshotScreen>((m) => m.type === 'snapshot_screen');
+    await readyAt(a, snap0);
     a.send({ type: 'input', data: 'go' });
     a.socket.destroy(); // no client: the PTY runs as fast as it can, and only the model holds it back
     const logFile = path.join(home, 'sessions', id, 'runner.log');
