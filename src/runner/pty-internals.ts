@@ -20,11 +20,14 @@ interface NodeSocketInternals {
   _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown; reading?: unknown };
   _handle?: { reading?: unknown; readStop?: unknown } | null;
   _read?: unknown;
-  read?: (n: number) => unknown;
+  read?: (n?: number) => unknown;
+  destroy?: (...args: unknown[]) => unknown;
 }
 
 /** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
 const O_NONBLOCK = 0o4000;
+/** The most drainMaster reads: far more than a PTY holds (see there). */
+const DRAIN_MAX_BYTES = 1024 * 1024;
 
 export const internalsOf = (p: unknown) => p as PtyInternals;
 
@@ -90,4 +93,47 @@ export function holdReads(p: PtyInternals): (() => void) | null {
     s._readableState!.reading = false;
     s.read!(0); // net.Socket._read: libuv reads again (a paused socket fills its buffer, as before the lease)
   };
+}
+
+/**
+ * Runs `first` when node-pty destroys its socket: DESTROY_SOCKET_TIMEOUT_MS (200 ms) after the
+ * child's exit when the master has not closed by then, which it never does while the slave is
+ * held; what the PTY still held was dropped with it. False when the socket is not as expected.
+ */
+export function beforeDestroy(p: PtyInternals, first: () => void): boolean {
+  const s = p._socket;
+  const destroy = s?.destroy;
+  if (!s || typeof destroy !== 'function') return false;
+  s.destroy = (...args: unknown[]) => {
+    first();
+    return destroy.apply(s, args);
+  };
+  return true;
+}
+
+/**
+ * Everything still to be read, through the socket's own 'data' (so in order, to the same
+ * listeners): what its buffer holds (a paused socket's), then what the kernel holds, read from the
+ * master until it has no more. Only for a non-blocking master (canWriteDirectly): a blocking read
+ * of an empty PTY whose slave we hold would never return.
+ */
+export function drainMaster(p: PtyInternals): void {
+  const s = p._socket as (NodeSocketInternals & { emit?: (ev: string, data: Buffer) => unknown }) | undefined;
+  const fd = openMasterFd(p);
+  if (!s || fd === null || typeof s.read !== 'function' || typeof s.emit !== 'function' || !canWriteDirectly(p)) return;
+  while (s.read() !== null); // Readable's read() hands each chunk to the 'data' listeners
+  const buf = Buffer.alloc(64 * 1024);
+  // A PTY holds far less than this: the bound only stops a program still printing (a socket
+  // destroyed before its exit) from keeping us here.
+  for (let total = 0; total < DRAIN_MAX_BYTES; ) {
+    let n = 0;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch {
+      return; // EAGAIN: nothing more; EIO: the PTY is gone
+    }
+    if (n <= 0) return;
+    total += n;
+    s.emit('data', Buffer.from(buf.subarray(0, n)));
+  }
 }
