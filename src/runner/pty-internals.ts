@@ -22,6 +22,7 @@ interface NodeSocketInternals {
   _read?: unknown;
   read?: (n?: number) => unknown;
   destroy?: (...args: unknown[]) => unknown;
+  emit?: (event: string, data: Buffer) => unknown;
 }
 
 /** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
@@ -118,7 +119,7 @@ export function beforeDestroy(p: PtyInternals, first: () => void): boolean {
  * of an empty PTY whose slave we hold would never return.
  */
 export function drainMaster(p: PtyInternals): void {
-  const s = p._socket as (NodeSocketInternals & { emit?: (ev: string, data: Buffer) => unknown }) | undefined;
+  const s = p._socket;
   const fd = openMasterFd(p);
   if (!s || fd === null || typeof s.read !== 'function' || typeof s.emit !== 'function' || !canWriteDirectly(p)) return;
   while (s.read() !== null); // Readable's read() hands each chunk to the 'data' listeners
