@@ -25,6 +25,7 @@ import type { Logger } from './log.js';
 import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from './message-table.js';
 import { PtyHost, type ChildExit, type PtyOutput } from './pty-host.js';
 import { Redraw } from './redraw.js';
+import { screenLines } from './screen-text.js';
 import { trackActivity } from './session-activity.js';
 import { SessionCommands } from './session-commands.js';
 import { SessionExit } from './session-exit.js';
@@ -133,6 +134,7 @@ export class Session implements Disposable {
           this.typed.fire();
         },
         lastOutputMs: () => this.lastOutputMs,
+        screenShows: (text) => screenLines(this.model).some((line) => line.includes(text)),
         resizeFor: (c, cols, rows) => this.size.resizeFor(c, cols, rows),
       },
       journalFile: deps.journalFile,
