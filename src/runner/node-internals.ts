@@ -16,7 +16,9 @@ interface SocketInternals {
   _readableState?: { decoder?: unknown; encoding?: unknown; length?: unknown; reading?: unknown };
   _handle?: { fd?: unknown; reading?: unknown; readStop?: unknown; setBlocking?: unknown } | null;
   _read?: unknown;
-  read?: (n: number) => unknown;
+  read?: (n?: number) => unknown;
+  destroy?: (...args: unknown[]) => unknown;
+  emit?: (event: string, data: Buffer) => unknown;
 }
 
 const insides = (s: unknown) => s as SocketInternals | undefined;
@@ -102,4 +104,31 @@ export function listenPipeDirectly(server: net.Server, path: string): boolean {
   s._pipeName = path; // what listen sets for a path: server.address() reads it
   s._listen2(path, -1, -1);
   return true;
+}
+
+/**
+ * Runs `first` when the socket is destroyed, before node's own destroy (node-pty destroys its
+ * reader on a timer after the exit: pty-internals.ts beforeDestroy). False when it has no destroy().
+ */
+export function beforeSocketDestroy(socket: unknown, first: () => void): boolean {
+  const s = insides(socket);
+  const destroy = s?.destroy;
+  if (!s || typeof destroy !== 'function') return false;
+  s.destroy = (...args: unknown[]) => {
+    first();
+    return destroy.apply(s, args);
+  };
+  return true;
+}
+
+/**
+ * A way to hand bytes to a socket's own 'data' listeners, in order: first what its Readable buffer
+ * holds (a paused socket's; Readable's read() hands each chunk to them), then what is given. Null
+ * when the socket has no read() or emit().
+ */
+export function socketDataFeed(socket: unknown): ((data: Buffer) => void) | null {
+  const s = insides(socket);
+  if (!s || typeof s.read !== 'function' || typeof s.emit !== 'function') return null;
+  while (s.read() !== null);
+  return (data) => void s.emit!('data', data);
 }

@@ -88,6 +88,37 @@ describe('gemini wiring', () => {
     }
   });
 
+  it.runIf(root && tmpWorldWritable)("another `new` pruning while one writes its home's mark, or the mark's temporary file, removes no live session's settings", () => {
+    // Sessions of one home start at once (a board's n, a script, the recordings suite's twelve): each
+    // prunes the wiring folder while the others write theirs. A mark read half-written (empty) was
+    // taken for a home that is gone, and the mark's temporary file for a gone session.
+    home = makeHome('ab-gemini-place-');
+    fs.mkdirSync(path.join(home, 'sessions', 'live'), { recursive: true });
+    const place = wiringPlace(gemini, home, 'live', path.join(home, 'sessions', 'live'));
+    if (!('dir' in place)) throw new Error(`no place: ${place.none}`);
+    const keyDir = path.dirname(place.dir);
+    const other = makeHome('ab-gemini-place-');
+    try {
+      fs.mkdirSync(place.dir, { recursive: true });
+      fs.writeFileSync(path.join(place.dir, GEMINI_SETTINGS_FILE), '{}');
+      const markTemp = path.join(keyDir, 'home.12345.tmp');
+      fs.writeFileSync(markTemp, home);
+      wiringPlace(gemini, other, 'o1', path.join(other, 'sessions', 'o1'));
+      expect(fs.existsSync(markTemp)).toBe(true);
+      fs.writeFileSync(path.join(keyDir, 'home'), ''); // as another `new` truncates it to write it
+      wiringPlace(gemini, other, 'o2', path.join(other, 'sessions', 'o2'));
+      expect(fs.existsSync(path.join(place.dir, GEMINI_SETTINGS_FILE))).toBe(true);
+      // The mark is written whole, once: a later `new` in the home puts it back.
+      wiringPlace(gemini, home, 'live', path.join(home, 'sessions', 'live'));
+      expect(fs.readFileSync(path.join(keyDir, 'home'), 'utf8')).toBe(home);
+    } finally {
+      fs.rmSync(keyDir, { recursive: true, force: true });
+      const otherKey = crypto.createHash('sha256').update(other).digest('hex').slice(0, 16);
+      fs.rmSync(path.join(path.dirname(keyDir), otherKey), { recursive: true, force: true });
+      destroyHome(other);
+    }
+  });
+
   it('`new` tells the note once (stderr by default), and the record keeps it', async () => {
     // Not root for the wiring only (its first look at the uid): the home checks still see the real one.
     const uid = vi.spyOn(process, 'getuid').mockReturnValueOnce(1000);

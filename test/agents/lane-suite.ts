@@ -56,7 +56,10 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     console.error(`\n${bar}\n!! ${title}: NOT RUN: ${found.skip}\n${bar}\n`);
   }
 
-  describe.skipIf('skip' in found)('skip' in found ? `${title}: NOT RUN: ${found.skip}` : title, { timeout: 90_000 }, () => {
+  // A step waits up to START_MS or TURN_MS for each of its events, several in a row (a fork: two starts and a
+  // turn); the test's own timeout is the backstop past those, not a bound of its own (on two busy cores a
+  // fork step took 52 s).
+  describe.skipIf('skip' in found)('skip' in found ? `${title}: NOT RUN: ${found.skip}` : title, { timeout: 240_000 }, () => {
     let lane: Lane;
     let id = '';
     let log: Reading[] = [];
@@ -67,7 +70,7 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     beforeAll(async () => {
       lane = new Lane(kind, (found as { binDir: string }).binDir);
       await lane.start(DELAY_MS);
-    }, 30_000);
+    });
     afterAll(() => lane?.stop());
 
     /**

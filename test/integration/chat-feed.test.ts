@@ -43,13 +43,13 @@ describe('LiveChatFeed', () => {
 
     writeRoomConfig(home, 'r1', { maxHops: 4 });
     for (let i = 1; i <= 4; i++) await appendChat(home, 'r1', agent('ant', `ping ${i}`));
-    await waitFor('r1 paused', () => f.pausedRooms.includes('r1'), 3000);
+    await waitFor('r1 paused', () => f.pausedRooms.includes('r1'));
     expect(f.chat?.paused).toBe(true);
     expect(f.chat?.records.at(-1)).toMatchObject({ kind: 'system', event: 'pause' });
     expect(notified).toBeGreaterThan(0);
 
     await appendChat(home, 'r1', human('/continue'));
-    await waitFor('r1 resumed', () => f.pausedRooms.length === 0, 3000);
+    await waitFor('r1 resumed', () => f.pausedRooms.length === 0);
     expect(f.chat?.records.at(-1)).toMatchObject({ kind: 'system', event: 'resume' });
     expect(f.chat?.records.map((r) => r.id)).toEqual(readChat(home, 'r1').map((r) => r.id));
   });
@@ -61,7 +61,7 @@ describe('LiveChatFeed', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(f.pausedRooms).toEqual([]);
     writeRoomConfig(home, 'r1', { maxHops: 4 });
-    await waitFor('r1 paused by the config', () => f.pausedRooms.includes('r1'), 3000);
+    await waitFor('r1 paused by the config', () => f.pausedRooms.includes('r1'));
   });
 
   it('only watched rooms count for the banner; the open room is followed either way; rooms let go are not', async () => {
@@ -70,11 +70,11 @@ describe('LiveChatFeed', () => {
     f.watchRooms(['r1', 'r2']);
     f.openRoom('r3');
     for (let i = 1; i <= 4; i++) await appendChat(home, 'r2', agent('bee', `ping ${i}`));
-    await waitFor('r2 paused', () => f.pausedRooms.includes('r2'), 3000);
+    await waitFor('r2 paused', () => f.pausedRooms.includes('r2'));
     f.watchRooms(['r1']);
     expect(f.pausedRooms).toEqual([]);
     await appendChat(home, 'r3', human('in r3'));
-    await waitFor('the r3 post', () => f.chat?.records.length === 1, 3000);
+    await waitFor('the r3 post', () => f.chat?.records.length === 1);
     f.openRoom(null);
     expect(f.chat).toBeNull();
     // Invalid names (a hand-edited host.json) are left alone.

@@ -80,7 +80,7 @@ describe('the CLI prints to a pipe or a file without node streams', () => {
     const code = await new Promise<number | null>((r) => child.on('close', r));
     expect(stderr).toBe('');
     expect(code).toBe(0);
-  }, 15_000);
+  });
 
   it('a full non-blocking pipe: the output waits for the reader and arrives whole', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-print-'));

@@ -1,7 +1,7 @@
 /**
  * The attach client's reconnect order (hello, reconcile, subscribe with its
  * size, resume), driven in-process against a real runner: a connection cut
- * mid-attach is back within a second with the exact screen; a new runner
+ * mid-attach is back at its first reconnect with the exact screen; a new runner
  * generation makes it drop its cursor and take a fresh snapshot.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -39,7 +39,9 @@ interface Tapped {
 }
 function tappedConnector(id: string) {
   const conns: Tapped[] = [];
+  let tries = 0;
   const connect = async () => {
+    tries++;
     const conn = await RunnerConnection.open(socketPath(home, id), { scheduler: REAL_TIME.scheduler, client: 'attach-test' });
     const t: Tapped = { conn, sent: [], got: [], liveAt: null };
     const send = conn.send.bind(conn);
@@ -54,7 +56,8 @@ function tappedConnector(id: string) {
     conns.push(t);
     return conn;
   };
-  return { conns, connect };
+  /** Every connection tried, the ones that failed too. */
+  return { conns, connect, attempts: () => tries };
 }
 
 /** The screen as the runner has it now: a fresh snapshot from a read-only client, played into a terminal. */
@@ -70,7 +73,7 @@ async function runnerScreen(id: string): Promise<Screen> {
 
 /** The attach's screen equals the runner's, cell for cell, once both have stopped changing. */
 async function sameScreen(id: string, t: FakeTerminal): Promise<Screen> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 10_000;
   for (;;) {
     const [mine, theirs] = await Promise.all([screenOf(t.screen.drawn, t.screen.columns, t.screen.rows), runnerScreen(id)]);
     if (JSON.stringify(mine) === JSON.stringify(theirs)) return mine;
@@ -105,10 +108,10 @@ describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
     expect(await done).toEqual({ reason: 'detached' });
   });
 
-  it('a connection cut mid-attach is back within a second, resumed without a gap, with the exact screen; typing works after', async () => {
+  it('a connection cut mid-attach is back at the first reconnect, resumed without a gap, with the exact screen; typing works after', async () => {
     const id = newSession(home, COLOURFUL);
     const t = new FakeTerminal(100, 30);
-    const { conns, connect } = tappedConnector(id);
+    const { conns, connect, attempts } = tappedConnector(id);
     const done = runAttach({ scheduler: REAL_TIME.scheduler, connect, input: t.keys, output: t.screen, detachKey: detachKey() }); // the real reconnect delays
     await waitFor('first frame', () => t.screen.drawn.includes('green'));
     t.type('one\r');
@@ -123,8 +126,11 @@ describe('attach reconnects (hello, reconcile, subscribe, resume)', () => {
     // The program prints while the attach is away.
     const other = await RawClient.hello(home, id);
     other.send({ type: 'input', data: 'away\n' });
-    await waitFor('back', () => conns[1]?.liveAt, 3000);
-    expect(conns[1]!.liveAt! - cutAt).toBeLessThan(1000);
+    await waitFor('back', () => conns[1]?.liveAt);
+    // Back at the first try, RECONNECT_DELAYS_MS[0] after the cut: how soon that is depends on the
+    // machine's load, the number of tries does not.
+    expect(attempts()).toBe(2);
+    console.log(`back ${conns[1]!.liveAt! - cutAt} ms after the cut`);
     other.close();
 
     // Reconnect order: reconcile (envelope for this runner), then subscribe from the cursor, at our size.

@@ -20,7 +20,8 @@ let home: string;
 let dir: string;
 const open = useControlHome((h, d) => ((home = h), (dir = d)));
 
-const APPLY_DELAY_MS = 2000;
+/** The fault window the test hook holds open; the kill lands in it (the journal says so), however slow the machine. */
+const APPLY_DELAY_MS = 5000;
 
 describe('the fault window: the runner dies between accept and apply', () => {
   it('restart reports the prompt accepted_unknown, send with its id exits 8 unconfirmed, and no program ever receives it twice', async () => {
@@ -35,8 +36,8 @@ describe('the fault window: the runner dies between accept and apply', () => {
     const p = await c.prompt('<fault-window>', { submit: true, until: 'accepted' });
     expect(p.ack.stage).toBe('accepted');
     process.kill(oldRunner, 'SIGKILL');
-    expect(Date.now() - t0).toBeLessThan(APPLY_DELAY_MS); // killed inside the window the hook holds open
     await waitFor('runner gone', () => !isPidAlive(oldRunner));
+    // Killed inside the window the hook holds open: accepted, never applied.
     expect(journalLines(home, id).map((l) => [l.kind, l.commandId])).toEqual([['accepted', p.commandId]]);
     expect(c.acks(p.commandId).map((a) => a.stage)).toEqual(['accepted']);
     expect(JSON.parse(cli(home, ['ls', '--json']).stdout)[0].status).toBe('lost');
@@ -77,7 +78,7 @@ describe('the fault window: the runner dies between accept and apply', () => {
     expect(later.unresolved).toEqual([{ commandId: p.commandId, status: 'accepted_unknown' }]);
     await waitFor('fresh typed', () => received(dir).includes('<after-restart>'));
 
-    // The old window would have opened 2 s after the accept: wait past it, then look at what each program got.
+    // The old window would have closed APPLY_DELAY_MS after the accept: wait past it, then look at what each program got.
     await waitFor('past the window', () => Date.now() - t0 > APPLY_DELAY_MS + 500, APPLY_DELAY_MS + 2000);
     const byChild = receivedByChild(dir);
     expect(byChild.size).toBe(2);

@@ -38,7 +38,7 @@ describe('direct output across a runner restart', () => {
     t.type('\x1c');
     expect(await done).toEqual({ reason: 'detached' });
     expect(t.screen.drawn).not.toContain('gen-');
-  }, 20_000);
+  });
 });
 
 describe('direct output and the jiggle chain', () => {

@@ -121,9 +121,8 @@ describe('doctor: the install', () => {
 
   it('an agent CLI that never answers --version (and leaves a child holding its output) does not hold doctor up: a warn, its process group killed', () => {
     fs.writeFileSync(path.join(agents, 'gemini'), '#!/bin/sh\nsleep 41.5 &\nexec sleep 41.5\n', { mode: 0o755 });
-    const t = Date.now();
+    // Held up by the 41.5 s sleep, doctor would be ended by the test's cli() after 20 s: no exit 0, no checks.
     const { code, checks } = doctor({ AGENT_BOARD_TEST_VERSION_TIMEOUT_MS: '500' });
-    expect(Date.now() - t).toBeLessThan(8000);
     expect(code).toBe(0);
     expect(named(checks, 'gemini')).toMatchObject({ status: 'warn', message: expect.stringContaining('--version failed (no answer within 0.5 s)') as string });
     const left = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {

@@ -83,9 +83,11 @@ async function relayBetween(stopBytes = '\x1c', echoing?: string) {
   } else progSlave = await program.slave();
   const wakeTimes: number[] = [];
   const taken: Taken[] = [];
+  /** When each take that found something was made (in the wake, for an echoing program). */
+  const takenAt: number[] = [];
   const takeAll = () => {
     const t = native.take(relay);
-    if (t) taken.push(t);
+    if (t) (taken.push(t), takenAt.push(performance.now()));
     return t;
   };
   const relay = native.open(program.master(), termSlave, termSlave, Buffer.from(stopBytes, 'latin1'), () => {
@@ -93,7 +95,7 @@ async function relayBetween(stopBytes = '\x1c', echoing?: string) {
     if (echoing) takeAll();
   });
   cleanups.push(() => native.close(relay));
-  return { terminal, program, progSlave, typed: progSlave < 0 ? () => '' : reader(progSlave), relay, wakes: () => wakeTimes.length, wakeTimes, takeAll, taken };
+  return { terminal, program, progSlave, typed: progSlave < 0 ? () => '' : reader(progSlave), relay, wakes: () => wakeTimes.length, wakeTimes, takeAll, taken, takenAt };
 }
 
 describe('the echo relay addon', () => {
@@ -163,13 +165,23 @@ describe('the echo relay addon', () => {
     native.set(r.relay, READ_PTY | WRITE_TTY | READ_TTY | WRITE_PTY);
     const keys = 'vwxyzvwxyzvwxyzvwxyz';
     const shown = () => Buffer.concat(r.taken.map((t) => t[0] ?? Buffer.alloc(0))).toString();
+    const typedAt: number[] = [];
     for (let i = 0; i < keys.length; i++) {
+      typedAt.push(performance.now());
       r.terminal.p.write(keys[i]!);
       await waitFor(`the echo of key ${i + 1}`, () => shown() === keys.slice(0, i + 1), 10_000, 2);
     }
     expect(r.taken.reduce((n, t) => n + t[2], 0)).toBe(keys.length); // every key typed by the thread, and counted
-    expect(r.terminal.seen().toString()).toContain(keys); // and each echo on the terminal
-    expect(r.wakes()).toBeLessThanOrEqual(keys.length * 1.5); // a slow machine may let a notice fall due first; not each
+    await waitFor('each echo on the terminal', () => r.terminal.seen().toString().includes(keys));
+    // A notice of keys without their echo comes only once TYPED_NOTICE_MS is up (a program slower
+    // than that, as on a busy machine, gets one), never at once: told at once, every key woke
+    // JavaScript before its echo. (How many wakes there were is the machine's: how late each echo.)
+    const early = r.taken.flatMap((t, k) => {
+      const sinceKey = r.takenAt[k]! - Math.max(...typedAt.filter((at) => at <= r.takenAt[k]!));
+      return t[2] > 0 && !t[0]?.length && sinceKey < 15 ? [`${t[2]} key(s) told ${sinceKey.toFixed(1)} ms after typing, without an echo`] : [];
+    });
+    expect(early).toEqual([]);
+    console.log(`${keys.length} keys: ${r.wakes()} wakes, ${r.taken.filter((t) => t[2] > 0 && !t[0]?.length).length} of them a notice without the echo`);
   });
 
   it('tells JavaScript of keys that bring no echo too, TYPED_NOTICE_MS (20 ms) after', async () => {

@@ -66,14 +66,14 @@ describe('the board over a runner that cannot write its heartbeat', () => {
     const f = open();
     await waitFor('idle', () => find(f, rec.id).activity === 'idle', 10_000);
     fillWithAgedRecord(rec);
-    await waitFor('disk full on the row', () => find(f, rec.id).cannotWrite === 'ENOSPC', 3000);
+    await waitFor('disk full on the row', () => find(f, rec.id).cannotWrite === 'ENOSPC');
     expect(rowStatusText(find(f, rec.id))).toBe('disk full');
     expect(statusText(find(f, rec.id))).toBe('idle · disk full');
     // Many sweeps (every 100 ms) with host.json a minute old on disk: never lost.
     expect([...(await statusesFor(f, rec.id, 2000))]).toEqual(['running']);
 
     disk.free();
-    await waitFor('the note gone', () => find(f, rec.id).cannotWrite === undefined, 3000);
+    await waitFor('the note gone', () => find(f, rec.id).cannotWrite === undefined);
     expect(find(f, rec.id)).toMatchObject({ status: 'running', activity: 'idle' });
     expect(statusText(find(f, rec.id))).toBe('idle');
   });
@@ -85,7 +85,7 @@ describe('the board over a runner that cannot write its heartbeat', () => {
     await new Promise((r) => setTimeout(r, 500)); // the runner has failed a write: it says so on its socket
     const f = open();
     expect(find(f, rec.id).status).toBe('running'); // at once, before it is asked: not lost on the file alone
-    await waitFor('disk full', () => find(f, rec.id).cannotWrite === 'ENOSPC', 3000);
+    await waitFor('disk full', () => find(f, rec.id).cannotWrite === 'ENOSPC');
     expect([...(await statusesFor(f, rec.id, 1000))]).toEqual(['running']);
   });
 
@@ -102,13 +102,13 @@ describe('the board over a runner that cannot write its heartbeat', () => {
       await waitFor('lost on the board open before', () => find(f, rec.id).status === 'lost', 15_000);
       const late = new LiveBoardFeed(home, { clock: REAL_TIME.clock, scheduler: REAL_TIME.scheduler, sweepMs: 100 });
       try {
-        await waitFor('lost on the board opened after, once its hello times out', () => find(late, rec.id).status === 'lost', 8000);
+        await waitFor('lost on the board opened after, once its hello times out', () => find(late, rec.id).status === 'lost');
       } finally {
         late.dispose();
       }
     } finally {
       process.kill(rec.runnerPid!, 'SIGCONT');
     }
-    await waitFor('running again', () => find(f, rec.id).status === 'running', 5000);
+    await waitFor('running again', () => find(f, rec.id).status === 'running');
   });
 });

@@ -95,5 +95,5 @@ describe('the jiggle chain against real programs', () => {
     expect(t.screen.drawn).not.toContain('winch 6');
     t.keys.emit('data', '\x1c');
     await done;
-  }, 20_000);
+  });
 });

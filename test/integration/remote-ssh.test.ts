@@ -183,13 +183,13 @@ describe.skipIf(!sshd)('sessions on another machine, over ssh', () => {
     expect(r.stderr).toMatch(/^agent-board: [^\n]*has exited \(exit code 3\)\n$/);
   });
 
-  it('an unreachable host is exit 5 with one line, within seconds', async () => {
+  it('an unreachable host is exit 5 with one line, at once', async () => {
     const closed = await freePort();
     const unreachable = { ...env, AGENT_BOARD_SSH_OPTS: clientOpts(closed, '/dev/null') };
     for (const args of [['ls', '--host', sshd!.target], ['peek', '--host', sshd!.target, 'far']]) {
-      const t0 = Date.now();
+      // ssh is refused at once and says so: a command that hung or retried would be ended by cliAsync
+      // after 20 s (no exit 5), or say something else than 'refused'.
       const r = await cliAsync(localHome, args, { env: unreachable });
-      expect(Date.now() - t0).toBeLessThan(8000); // ssh is refused at once; the rest is node starting, slow on a loaded CI box
       expect(r.code).toBe(5);
       expect(r.stderr).toMatch(/^agent-board: cannot reach [^\n]+ over ssh: [^\n]*refused[^\n]*\n$/);
     }

@@ -6,6 +6,7 @@ import type { CmdAck } from '../../src/core/protocol/control-protocol.js';
 import { ENTER_ECHO_WAIT_MS } from '../../src/core/agents/agent-kinds.js';
 import { PASTE_END, PASTE_START } from '../../src/core/terminal/prompt-text.js';
 import { DEFAULT_QUIET_MS, DurableInputs, type PromptTarget } from '../../src/runner/control/durable-inputs.js';
+import { ENTER_AFTER_ECHO_MS } from '../../src/runner/control/enter-after-echo.js';
 import { CommandJournal } from '../../src/runner/control/journal.js';
 import { realClock, realScheduler } from '../../src/state/real-time.js';
 
@@ -23,7 +24,11 @@ function fakeTarget(generation = 'gen-1') {
     echo: false,
     enterAfterEcho: () => t.echo,
     quietFor: () => Date.now() - lastOutput,
-    print: () => void (lastOutput = Date.now()),
+    /** What the program has drawn, one line. */
+    screen: '',
+    shows: (text: string) => t.screen.includes(text),
+    /** The program printed: `drawn` is on its screen now (nothing new: it drew something else). */
+    print: (drawn = '') => void ((lastOutput = Date.now()), (t.screen += drawn)),
   };
   return t satisfies PromptTarget & Record<string, unknown>;
 }
@@ -74,8 +79,10 @@ describe('durable input', () => {
     inputs.accept('p1', 'c1', input('hello', { submit: true }));
     vi.advanceTimersByTime(600);
     expect(target.written).toEqual(['hello']); // no echo yet: no Enter, however long the kind's delay was
-    target.print(); // the program read the text and drew it
-    vi.advanceTimersByTime(20);
+    target.print('> hello'); // the program read the text and drew it
+    vi.advanceTimersByTime(20 + ENTER_AFTER_ECHO_MS - 1); // seen at the next look, then a key's worth of time for the program
+    expect(target.written).toEqual(['hello']);
+    vi.advanceTimersByTime(1);
     expect(target.written).toEqual(['hello', '\r']);
     expect(stages()).toEqual(['accepted', 'applied']);
     // A program that never echoes gets its Enter after ENTER_ECHO_WAIT_MS.
@@ -86,13 +93,38 @@ describe('durable input', () => {
     expect(target.written).toEqual(['hello', '\r', 'quiet', '\r']);
   });
 
+  it('output that is not the text is not its echo: a program busy starting draws, and reads the keys late', () => {
+    // Gemini under load: it drew its start while the text waited, handled the text some 250 ms
+    // later, and took an Enter that came right after it for part of a paste (a newline).
+    const target = fakeTarget();
+    target.echo = true;
+    const { inputs, input } = make(target);
+    inputs.accept('p1', 'c1', input('Say hello: lane check 1', { submit: true }));
+    vi.advanceTimersByTime(10);
+    target.print('Tips for getting started');
+    vi.advanceTimersByTime(590);
+    expect(target.written).toEqual(['Say hello: lane check 1']); // not at the kind's 150 ms: no echo yet
+    target.print('> Say hello: lane check 1');
+    vi.advanceTimersByTime(20 + ENTER_AFTER_ECHO_MS - 1);
+    expect(target.written).toEqual(['Say hello: lane check 1']);
+    vi.advanceTimersByTime(1);
+    expect(target.written).toEqual(['Say hello: lane check 1', '\r']);
+    // Several lines go in as a paste a TUI may draw as a summary: any output after them is their echo.
+    inputs.accept('p2', 'c1', input('one\ntwo', { submit: true }));
+    vi.advanceTimersByTime(10);
+    target.print('[Pasted Text: 2 lines]');
+    vi.advanceTimersByTime(140);
+    expect(target.written.at(-1)).toBe('\r');
+    expect(target.written).toHaveLength(4);
+  });
+
   it('an echo before the kind delay does not bring the Enter forward', () => {
     const target = fakeTarget();
     target.echo = true;
     const { inputs, input } = make(target);
     inputs.accept('p1', 'c1', input('hello', { submit: true }));
     vi.advanceTimersByTime(10);
-    target.print();
+    target.print('> hello');
     vi.advanceTimersByTime(139);
     expect(target.written).toEqual(['hello']);
     vi.advanceTimersByTime(1);

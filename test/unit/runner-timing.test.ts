@@ -184,6 +184,7 @@ describe('DurableInputs', () => {
         enterDelayMs: () => 150,
         enterAfterEcho: () => false,
         quietFor: () => time.now() - lastOutput,
+        shows: () => false,
       },
       journal: new CommandJournal(path.join(dir, 'journal.jsonl')),
       ack: (a) => void acks.push(a),

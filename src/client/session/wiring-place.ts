@@ -73,8 +73,10 @@ export function wiringPlace(kind: AgentKind, home: string, id: string, sessionDi
     prune(path.dirname(path.dirname(dir)));
     writing("the agent's settings folder", path.dirname(dir), () => {
       makeDirs(path.dirname(dir));
-      // Which home these folders belong to, so they can be pruned once it is gone.
-      fs.writeFileSync(path.join(path.dirname(dir), HOME_MARK), path.resolve(home), { mode: 0o600 });
+      // Which home these folders belong to, so they can be pruned once it is gone. Written once, and
+      // whole (another `new` prunes while we start): a mark read half-written would be a home gone.
+      const mark = path.join(path.dirname(dir), HOME_MARK);
+      if (readMark(mark) !== path.resolve(home)) writeFileAtomic(mark, path.resolve(home));
     });
     return { dir };
   }
@@ -87,19 +89,26 @@ const HOME_MARK = 'home';
 function prune(wiringDir: string): void {
   for (const key of readdir(wiringDir)) {
     const keyDir = path.join(wiringDir, key);
-    let home = '';
-    try {
-      home = fs.readFileSync(path.join(keyDir, HOME_MARK), 'utf8');
-    } catch {
-      continue; // not ours to judge
-    }
+    const home = readMark(path.join(keyDir, HOME_MARK));
+    if (!home) continue; // not ours to judge, or one of an older version being written
     if (!fs.existsSync(home)) {
       fs.rmSync(keyDir, { recursive: true, force: true });
       continue;
     }
     for (const id of readdir(keyDir)) {
-      if (id !== HOME_MARK && !fs.existsSync(path.join(home, 'sessions', id))) fs.rmSync(path.join(keyDir, id), { recursive: true, force: true });
+      // The mark and its temporary file (writeFileAtomic's) are no session's.
+      if (id.startsWith(HOME_MARK)) continue;
+      if (!fs.existsSync(path.join(home, 'sessions', id))) fs.rmSync(path.join(keyDir, id), { recursive: true, force: true });
     }
+  }
+}
+
+/** The home a wiring folder belongs to, or '' when its mark is missing (not made yet, or not ours). */
+function readMark(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
   }
 }
 

@@ -22,6 +22,8 @@ export interface ControlSource {
   type(data: string): void;
   /** When the program last printed (ms since the epoch; 0: never). */
   lastOutputMs(): number;
+  /** The screen shows `text` on one of its lines. */
+  screenShows(text: string): boolean;
   resizeFor(c: ClientConn, cols: number, rows: number): { cols: number; rows: number };
 }
 
@@ -50,6 +52,7 @@ export function wireControl(w: ControlWiring): { control: Control; prompts: Dura
       enterDelayMs: () => s.kind().enterDelayMs,
       enterAfterEcho: () => s.kind().enterAfterEcho,
       quietFor: () => (s.lastOutputMs() ? w.clock.now() - s.lastOutputMs() : Number.POSITIVE_INFINITY),
+      shows: (text) => s.screenShows(text),
     },
     journal: new CommandJournal(w.journalFile),
     ack: (ack) => control.sendAck(ack),

@@ -11,6 +11,7 @@ import type { CmdAck, CommandStatus } from '../../core/protocol/control-protocol
 import type { InputMsg } from '../../core/protocol/client-messages.js';
 import { ENTER_ECHO_WAIT_MS } from '../../core/agents/agent-kinds.js';
 import { ENTER, promptBytes } from '../../core/terminal/prompt-text.js';
+import { ENTER_AFTER_ECHO_MS, echoTail } from './enter-after-echo.js';
 import type { CommandJournal } from './journal.js';
 import type { Logger } from '../log.js';
 import { isoTime } from '../../core/iso-time.js';
@@ -36,6 +37,8 @@ export interface PromptTarget {
   enterAfterEcho(): boolean;
   /** Milliseconds since the program last printed (Infinity: never). */
   quietFor(): number;
+  /** The screen shows `text` (on one line): the program has drawn it. */
+  shows(text: string): boolean;
 }
 
 interface Pending {
@@ -144,19 +147,29 @@ export class DurableInputs implements Disposable {
     this.target.write(promptBytes(p.msg.data, this.target.bracketedPaste()));
     if (!p.msg.submit) return this.applied(p);
     const writtenAt = this.clock.now();
+    const tail = echoTail(p.msg.data);
+    /** When the text's echo was first seen (enter-after-echo.ts). */
+    let echoAt: number | null = null;
     const press = () => {
       p.timer.clear();
       if (this.target.exited) return this.fail(p, 'the session exited before Enter was pressed');
-      const since = this.clock.now() - writtenAt;
-      const echoed = this.target.quietFor() < since; // it printed after the text went in
-      if (this.target.enterAfterEcho() && !echoed && since < ENTER_ECHO_WAIT_MS) {
-        p.timer.value = this.scheduler.setTimeout(press, ECHO_POLL_MS);
+      const now = this.clock.now();
+      const since = now - writtenAt;
+      let wait = this.target.enterDelayMs() - since;
+      if (this.target.enterAfterEcho() && since < ENTER_ECHO_WAIT_MS) {
+        if (echoAt === null && (tail === null ? this.target.quietFor() < since : this.target.shows(tail))) echoAt = now;
+        wait = echoAt === null ? Math.min(ECHO_POLL_MS, ENTER_ECHO_WAIT_MS - since) : Math.max(wait, echoAt + ENTER_AFTER_ECHO_MS - now);
+      }
+      if (wait > 0) {
+        p.timer.value = this.scheduler.setTimeout(press, wait);
         return;
       }
       this.target.write(ENTER);
       this.applied(p);
     };
-    p.timer.value = this.scheduler.setTimeout(press, this.target.enterDelayMs());
+    // A kind that waits for the echo looks for it from the start, so that one seen early adds nothing to the delay.
+    const first = this.target.enterAfterEcho() ? Math.min(ECHO_POLL_MS, this.target.enterDelayMs()) : this.target.enterDelayMs();
+    p.timer.value = this.scheduler.setTimeout(press, first);
   }
 
   private applied(p: Pending): void {

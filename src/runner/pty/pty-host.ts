@@ -13,7 +13,7 @@ import { TERMINATE_GRACE_MS } from '../../core/session-timings.js';
 import { sendSignal, type ProcessTarget } from '../../state/process/signal.js';
 import { terminate, type Termination } from '../../state/process/terminate.js';
 import { signalName, type ChildExit } from './child-exit.js';
-import { canWriteDirectly, holdReads, internalsOf, openMasterFd, slavePath, undoDecoding, type PtyInternals } from './pty-internals.js';
+import { beforeDestroy, canWriteDirectly, drainMaster, holdReads, internalsOf, openMasterFd, slavePath, undoDecoding, type PtyInternals } from './pty-internals.js';
 import { PtyInput } from './pty-input.js';
 import { PtyLending, type PtyBorrower, type PtyLease } from './pty-lease.js';
 import { Utf8Chunker, type PtyOutput } from './utf8-chunker.js';
@@ -121,6 +121,12 @@ export class PtyHost implements Disposable {
       }),
     );
     this.store.add(this.pty.onData(this.onRead));
+    // node-pty drops what the PTY still holds 200 ms after the child's exit (the slave we hold keeps
+    // its socket from closing first): a runner busier than that, on a loaded machine, lost the end of
+    // the output. It is read first (a lease's borrower reads for itself: pty-lease.ts).
+    beforeDestroy(this.internals, () => {
+      if (this.rawReads && !this.lending.borrower) drainMaster(this.internals);
+    });
     this.store.add(
       this.pty.onExit(({ exitCode, signal }) => {
         // All output before the exit: what an ended lease left (the older), then what the lease holds now.

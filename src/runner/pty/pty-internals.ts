@@ -7,7 +7,7 @@
  * and used only when it is as expected.
  */
 import fs from 'node:fs';
-import { holdSocketReads, undoSocketDecoding } from '../node-internals.js';
+import { beforeSocketDestroy, holdSocketReads, socketDataFeed, undoSocketDecoding } from '../node-internals.js';
 
 /** node-pty's UnixTerminal, as far as src/runner/pty/pty-host.ts reads it. */
 export interface PtyInternals {
@@ -19,6 +19,8 @@ export interface PtyInternals {
 
 /** O_NONBLOCK in /proc/self/fdinfo's octal flags (Linux). */
 const O_NONBLOCK = 0o4000;
+/** The most drainMaster reads: far more than a PTY holds (see there). */
+const DRAIN_MAX_BYTES = 1024 * 1024;
 
 export const internalsOf = (p: unknown) => p as PtyInternals;
 
@@ -66,4 +68,40 @@ export function undoDecoding(p: PtyInternals): boolean {
  */
 export function holdReads(p: PtyInternals): (() => void) | null {
   return holdSocketReads(p._socket);
+}
+
+/**
+ * Runs `first` when node-pty destroys its socket: DESTROY_SOCKET_TIMEOUT_MS (200 ms) after the
+ * child's exit when the master has not closed by then, which it never does while the slave is
+ * held; what the PTY still held was dropped with it. False when the socket is not as expected.
+ */
+export function beforeDestroy(p: PtyInternals, first: () => void): boolean {
+  return beforeSocketDestroy(p._socket, first);
+}
+
+/**
+ * Everything still to be read, through the socket's own 'data' (so in order, to the same
+ * listeners): what its buffer holds (a paused socket's), then what the kernel holds, read from the
+ * master until it has no more. Only for a non-blocking master (canWriteDirectly): a blocking read
+ * of an empty PTY whose slave we hold would never return.
+ */
+export function drainMaster(p: PtyInternals): void {
+  const fd = openMasterFd(p);
+  if (fd === null || !canWriteDirectly(p)) return;
+  const feed = socketDataFeed(p._socket);
+  if (!feed) return;
+  const buf = Buffer.alloc(64 * 1024);
+  // A PTY holds far less than this: the bound only stops a program still printing (a socket
+  // destroyed before its exit) from keeping us here.
+  for (let total = 0; total < DRAIN_MAX_BYTES; ) {
+    let n = 0;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch {
+      return; // EAGAIN: nothing more; EIO: the PTY is gone
+    }
+    if (n <= 0) return;
+    total += n;
+    feed(Buffer.from(buf.subarray(0, n)));
+  }
 }

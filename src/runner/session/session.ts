@@ -25,6 +25,7 @@ import type { Logger } from '../log.js';
 import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from '../control/dispatch.js';
 import { PtyHost, type ChildExit, type PtyOutput } from '../pty/pty-host.js';
 import { Redraw } from '../pty/redraw.js';
+import { screenLines } from '../model/model-text.js';
 import { trackActivity } from './session-activity.js';
 import { MessageHandlers } from '../control/message-handlers.js';
 import { SessionExit } from './session-exit.js';
@@ -128,6 +129,7 @@ export class Session implements Disposable {
           this.typed.fire();
         },
         lastOutputMs: () => this.lastOutputMs,
+        screenShows: (text) => screenLines(this.model).some((line) => line.includes(text)),
         resizeFor: (c, cols, rows) => this.size.resizeFor(c, cols, rows),
       },
       journalFile: deps.journalFile,
