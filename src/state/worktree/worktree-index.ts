@@ -67,6 +67,11 @@ export class PrivateIndex implements Disposable {
       const copy = (this.copy ??= this.makePlace());
       if (stamp !== this.copied) {
         fs.copyFileSync(this.real, `${copy}.new`);
+        // The copy keeps the real index's time: git calls an entry "racy" (and reads its content,
+        // not only its stat) when the file changed in the second the index was written. A copy
+        // stamped now made a file rewritten with as many bytes in that second look unchanged.
+        const real = fs.statSync(this.real);
+        fs.utimesSync(`${copy}.new`, real.atime, real.mtime);
         fs.renameSync(`${copy}.new`, copy);
         // Changed while it was copied: take it again next time.
         this.copied = stampOf(this.real) === stamp ? stamp : null;
