@@ -280,7 +280,7 @@ interface HolderResult {
 }
 
 const HOLDER = `
-import { LiveBoardFeed } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'client', 'board-feed.js')).href)};
+import { LiveBoardFeed } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'client', 'feed', 'board-feed.js')).href)};
 import { realClock, realScheduler } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'state', 'real-time.js')).href)};
 const env = process.env;
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
