@@ -29,7 +29,7 @@ export function sessionIo(
 ): Pick<BoardActions, 'openInput' | 'sendPrompt' | 'explain'> {
   return {
     openInput: (s) => new ConnectedInput(() => connect(s, 'board-keys'), s.name),
-    sendPrompt: (s, text) => sendDurable({ time, connect: () => connect(s, 'board-send'), text, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs }),
+    sendPrompt: (s, text, commandId) => sendDurable({ time, connect: () => connect(s, 'board-send'), text, commandId, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs }),
     async explain(s) {
       const conn = await connect(s, 'board-explain');
       try {

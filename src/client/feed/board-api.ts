@@ -115,8 +115,12 @@ export interface SessionInput {
 export interface BoardActions {
   /** A keys connection to a running session (the caller closes it). */
   openInput(s: SessionView): SessionInput;
-  /** Types a prompt and Enter exactly once, through `send`'s path (src/client/send/durable-send.ts). */
-  sendPrompt(s: SessionView, text: string): Promise<SendOutcome>;
+  /**
+   * Types a prompt and Enter exactly once, through `send`'s path (src/client/send/durable-send.ts).
+   * `commandId`: the caller's own (the web page's, kept across its reconnects): the same id again
+   * is reconciled with the runner's journal first, never typed twice.
+   */
+  sendPrompt(s: SessionView, text: string, commandId?: string): Promise<SendOutcome>;
   /** Asks the session's runner why it has its state (the `explain` message). */
   explain(s: SessionView): Promise<StatusExplanation>;
   /** Everything a worktree session changed against its base (src/client/worktree/worktree-diff.ts). */
