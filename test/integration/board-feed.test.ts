@@ -355,7 +355,9 @@ function runHolder(opts: { want: number; preview?: string; idleMs: number; windo
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   return new Promise((resolve, reject) => {
     const killer = setTimeout(() => child.kill('SIGKILL'), (opts.waitMs ?? 10_000) + opts.idleMs * (opts.windows ?? 1) + 10_000);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': its stdio pipes are closed too, so a caller that counts this process's
+    // pipes (the dispose test) never counts them as ours.
+    child.on('close', (code) => {
       clearTimeout(killer);
       if (!events.ready || !events.idle || !disposedAt) {
         reject(new Error(`feed holder failed (code ${code}): ${JSON.stringify(events)} ${err}`));
