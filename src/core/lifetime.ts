@@ -138,6 +138,84 @@ export class Emitter<T> implements Disposable {
   }
 }
 
+/**
+ * An Emitter that holds what fires while nobody listens, and gives it to the first listener before
+ * anything new (a stream whose first messages came before its reader was wired: a connection's
+ * frames after the hello). Ended (`dispose`), it fires no more and drops its listeners, but a late
+ * first listener still hears what was held: what came before the end is never lost.
+ */
+export class BufferedEmitter<T> implements Disposable {
+  private readonly inner = new Emitter<T>();
+  private held: T[] = [];
+  private ended = false;
+
+  readonly event: Event<T> = (listener) => {
+    const d = this.inner.event(listener);
+    const held = this.held;
+    this.held = [];
+    for (const e of held) listener(e);
+    return d;
+  };
+
+  get hasListeners(): boolean {
+    return this.inner.hasListeners;
+  }
+
+  fire(e: T): void {
+    if (this.ended) return;
+    if (!this.inner.hasListeners) this.held.push(e);
+    else this.inner.fire(e);
+  }
+
+  /** Seeds what a first listener hears before anything fired later (items read before this emitter's owner existed). */
+  hold(items: readonly T[]): void {
+    this.held.push(...items);
+  }
+
+  dispose(): void {
+    this.ended = true;
+    this.inner.dispose();
+  }
+}
+
+/**
+ * An event that happens once (a close, an end): it fires at most once, and a listener that comes
+ * after it did is called at once with the same value, so nobody waits for an end that already came.
+ */
+export class LatchedEmitter<T> implements Disposable {
+  private readonly inner = new Emitter<T>();
+  private value: { v: T } | null = null;
+
+  readonly event: Event<T> = (listener) => {
+    if (this.value) {
+      listener(this.value.v);
+      return NONE;
+    }
+    return this.inner.event(listener);
+  };
+
+  /** Whether it fired. */
+  get fired(): boolean {
+    return this.value !== null;
+  }
+
+  /** Fires once; false (and nothing) when it had fired. Its listeners are released after. */
+  fire(v: T): boolean {
+    if (this.value) return false;
+    this.value = { v };
+    try {
+      this.inner.fire(v);
+    } finally {
+      this.inner.dispose();
+    }
+    return true;
+  }
+
+  dispose(): void {
+    this.inner.dispose();
+  }
+}
+
 function runAll(items: readonly Disposable[]): void {
   let first: { error: unknown } | null = null;
   for (const d of items) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DisposableStore, Emitter, MutableDisposable, toDisposable } from '../../src/core/lifetime.js';
+import { BufferedEmitter, DisposableStore, Emitter, LatchedEmitter, MutableDisposable, toDisposable } from '../../src/core/lifetime.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 describe('the lifetime convention', () => {
@@ -73,5 +73,46 @@ describe('the lifetime convention', () => {
     every.dispose();
     time.advance(100);
     expect(n).toBe(3);
+  });
+});
+
+describe('BufferedEmitter: what came before the first listener is heard by it', () => {
+  it('holds events until the first listener, then delivers them in order before new ones', () => {
+    const e = new BufferedEmitter<number>();
+    e.hold([1]);
+    e.fire(2);
+    const got: number[] = [];
+    e.event((n) => got.push(n));
+    e.fire(3);
+    expect(got).toEqual([1, 2, 3]);
+    const second: number[] = [];
+    e.event((n) => second.push(n)); // held ones went to the first listener only
+    e.fire(4);
+    expect(second).toEqual([4]);
+  });
+
+  it('ended, it fires no more, but a late first listener still hears what came before the end', () => {
+    const e = new BufferedEmitter<string>();
+    e.fire('last words');
+    e.dispose();
+    e.fire('after the end');
+    const got: string[] = [];
+    e.event((s) => got.push(s));
+    expect(got).toEqual(['last words']);
+  });
+});
+
+describe('LatchedEmitter: an end that already came is heard at once', () => {
+  it('fires once; a listener added after hears the same value at once', () => {
+    const e = new LatchedEmitter<string | null>();
+    const early: Array<string | null> = [];
+    e.event((v) => early.push(v));
+    expect(e.fire('gone')).toBe(true);
+    expect(e.fire('again')).toBe(false);
+    expect(e.fired).toBe(true);
+    const late: Array<string | null> = [];
+    e.event((v) => late.push(v));
+    expect(early).toEqual(['gone']);
+    expect(late).toEqual(['gone']);
   });
 });

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Scheduler } from '../../core/clock.js';
-import { Emitter, NONE, toDisposable, type Disposable, type DisposableStore, type Event } from '../../core/lifetime.js';
+import { BufferedEmitter, Emitter, LatchedEmitter, toDisposable, type Disposable, type DisposableStore, type Event } from '../../core/lifetime.js';
 import { OFFERED_FRAMINGS, type Framing } from '../../core/protocol/binary-framing.js';
 import { encodeFrame } from '../../core/protocol/frame-decoder.js';
 import { PROTOCOL_VERSION } from '../../core/protocol/protocol.js';
@@ -54,15 +54,12 @@ export interface ConnectOptions {
  * fetchSnapshot, requestExplanation) listens for that and fails with an error, never silence.
  */
 export class RunnerConnection implements Disposable {
-  private readonly messages = new Emitter<RunnerMessage>();
-  private readonly closes = new Emitter<Error | null>();
+  /** Messages that came before anyone listened go to the first listener. */
+  private readonly messages = new BufferedEmitter<RunnerMessage>();
+  private readonly closes = new LatchedEmitter<Error | null>();
   private readonly batches = new Emitter<void>();
-  private readonly errors = new Emitter<ProtocolError>();
-  private closedWith: { err: Error | null } | null = null;
-  /** Messages that came before anyone listened; handed to the first listener. */
-  private unheard: RunnerMessage[] = [];
-  /** Bad frames that came before the hello, handed to the first onError listener. */
-  private earlyErrors: ProtocolError[] = [];
+  /** Bad frames, those before the hello included, the first listener hearing those that came before it. */
+  private readonly errors = new BufferedEmitter<ProtocolError>();
   /** True while the messages of one socket read are being delivered (onBatchEnd follows). */
   private inBatch = false;
 
@@ -157,8 +154,8 @@ export class RunnerConnection implements Disposable {
     socket.removeAllListeners('error');
     socket.removeAllListeners('close');
     const c = new RunnerConnection(socket, hello, opts.scheduler, opts.pipelined ?? []);
-    c.earlyErrors = early;
-    c.unheard = afterHello;
+    c.errors.hold(early);
+    c.messages.hold(afterHello);
     start = { phase: 'open', conn: c };
     socket.on('error', (err) => c.markClosed(err));
     socket.on('close', () => c.markClosed(null));
@@ -171,7 +168,7 @@ export class RunnerConnection implements Disposable {
   }
 
   get closed(): boolean {
-    return this.closedWith !== null;
+    return this.closes.fired;
   }
 
   send(message: ClientMessage): void {
@@ -179,13 +176,7 @@ export class RunnerConnection implements Disposable {
   }
 
   /** Every message after the hello; the first listener also gets those that came before it. */
-  readonly onMessage: Event<RunnerMessage> = (fn) => {
-    const d = this.messages.event(fn);
-    const unheard = this.unheard;
-    this.unheard = [];
-    for (const m of unheard) fn(m);
-    return d;
-  };
+  readonly onMessage: Event<RunnerMessage> = this.messages.event;
 
   /**
    * Fires after the messages of one read from the socket have all been
@@ -195,22 +186,10 @@ export class RunnerConnection implements Disposable {
   readonly onBatchEnd: Event<void> = (fn) => this.batches.event(fn);
 
   /** A frame from the runner that could not be read (the connection carries on). */
-  readonly onError: Event<ProtocolError> = (fn) => {
-    const d = this.errors.event(fn);
-    const early = this.earlyErrors;
-    this.earlyErrors = [];
-    for (const e of early) fn(e);
-    return d;
-  };
+  readonly onError: Event<ProtocolError> = this.errors.event;
 
   /** err is null for an orderly close. Fires at once if already closed. */
-  readonly onClose: Event<Error | null> = (fn) => {
-    if (this.closedWith) {
-      fn(this.closedWith.err);
-      return NONE;
-    }
-    return this.closes.event(fn);
-  };
+  readonly onClose: Event<Error | null> = this.closes.event;
 
   /** The protocol's orderly close: ends our side once what was written is sent. */
   close(): void {
@@ -229,7 +208,6 @@ export class RunnerConnection implements Disposable {
 
   private deliver(m: RunnerMessage): void {
     this.inBatch = true;
-    if (!this.messages.hasListeners) this.unheard.push(m);
     this.messages.fire(m);
   }
 
@@ -240,8 +218,7 @@ export class RunnerConnection implements Disposable {
   }
 
   private markClosed(err: Error | null): void {
-    if (this.closedWith) return;
-    this.closedWith = { err };
+    if (this.closes.fired) return;
     try {
       this.closes.fire(err);
     } finally {

@@ -9,7 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import type { Scheduler, Time } from '../../core/clock.js';
-import { Emitter, MutableDisposable, NONE, toDisposable, type DisposableStore, type Event } from '../../core/lifetime.js';
+import { BufferedEmitter, LatchedEmitter, MutableDisposable, toDisposable, type DisposableStore, type Event } from '../../core/lifetime.js';
 import type { SessionView } from '../../state/host-store.js';
 import { parseFeedLine } from './host-lines.js';
 import type { LinkConnection } from '../link/link-types.js';
@@ -39,39 +39,23 @@ export class OlderFarSide extends Error {
 
 /** The host's lists until the line ends; the lists that came before anyone listened go to the first listener. */
 export class HostLine implements LinkConnection<HostList, never> {
-  private readonly lists = new Emitter<HostList>();
-  private readonly closes = new Emitter<Error | null>();
-  private unheard: HostList[] = [];
-  private closedWith: { err: Error | null } | null = null;
+  private readonly lists = new BufferedEmitter<HostList>();
+  private readonly closes = new LatchedEmitter<Error | null>();
 
   constructor(private readonly release: () => void) {}
 
-  readonly onMessage: Event<HostList> = (fn) => {
-    const d = this.lists.event(fn);
-    const unheard = this.unheard;
-    this.unheard = [];
-    for (const l of unheard) fn(l);
-    return d;
-  };
+  readonly onMessage: Event<HostList> = this.lists.event;
 
   /** Fires once, when the line ended (its error says why); at once for one that ended already. */
-  readonly onClose: Event<Error | null> = (fn) => {
-    if (this.closedWith) {
-      fn(this.closedWith.err);
-      return NONE;
-    }
-    return this.closes.event(fn);
-  };
+  readonly onClose: Event<Error | null> = this.closes.event;
 
   deliver(list: HostList): void {
-    if (this.closedWith) return;
-    if (!this.lists.hasListeners) this.unheard.push(list);
+    if (this.closes.fired) return;
     this.lists.fire(list);
   }
 
   end(err: Error | null): void {
-    if (this.closedWith) return;
-    this.closedWith = { err };
+    if (this.closes.fired) return;
     try {
       this.closes.fire(err);
     } finally {
