@@ -62,15 +62,17 @@ async function runServer(o: ServerOptions): Promise<void> {
   if (o.notify) log(`--notify ${o.notify}: notifications are sent once the push side is in (src/web/server/push)`);
   const hub = held.add(new PendingHub({ feed: parts.feed, time, version: VERSION }));
 
-  const server = tls ? https.createServer({ cert: fs.readFileSync(o.tlsCert!), key: fs.readFileSync(o.tlsKey!) }) : http.createServer();
-  held.add(serveWeb(server, { home, time, tls, files: loadPageFiles(PAGE_DIR), hub, log }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  let server: http.Server;
+  try {
+    server = tls ? https.createServer({ cert: fs.readFileSync(o.tlsCert!), key: fs.readFileSync(o.tlsKey!) }) : http.createServer();
+    held.add(serveWeb(server, { home, time, tls, files: loadPageFiles(PAGE_DIR), hub, log }));
+    await listen(server, o.port, o.host);
+  } catch (err) {
+    // Nothing listens: let go of the feeds (their watches and sockets would hold the process).
+    held.dispose();
+    log(`cannot start: ${(err as Error).message}`);
+    throw err;
+  }
   server.on('error', (e) => log(`server: ${e.message}`));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : o.port;
@@ -99,6 +101,16 @@ async function runServer(o: ServerOptions): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 const options = parseServerOptions(process.argv[2]);
