@@ -47,6 +47,24 @@ describe('agent-board web', () => {
     expect(cli(home, ['web', '--stop']).stdout.trim()).toBe('not running');
   });
 
+  it('outlives a hangup; killed outright, it leaves every session running, status says so and a start takes over', async () => {
+    const id = newSession(home, ['--name', 'keeps', '--', 'sleep', '60']);
+    const { info } = startWeb(home);
+    process.kill(info.pid, 'SIGHUP');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(cli(home, ['web', '--status']).code).toBe(0);
+    process.kill(info.pid, 'SIGKILL');
+    await waitFor('the server gone', () => !isPidAlive(info.pid));
+    // Its server.json is left behind, naming a process that is gone.
+    expect(fs.existsSync(path.join(home, 'web', 'server.json'))).toBe(true);
+    expect(cli(home, ['web', '--status']).code).toBe(1);
+    const ls = JSON.parse(cli(home, ['ls', '--json']).stdout) as Array<{ id: string; status: string }>;
+    expect(ls.find((s) => s.id === id)?.status).toBe('running');
+    const next = startWeb(home).info;
+    expect(next.pid).not.toBe(info.pid);
+    expect((await request(next.url, '/')).status).toBe(200);
+  });
+
   it('a port already taken fails the start with one line that says so', async () => {
     const taken = net.createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));

@@ -87,6 +87,14 @@ async function runServer(o: ServerOptions): Promise<void> {
     tls,
     startedAt: isoTime(clock.now()),
   };
+  // Two starts at once (each found no server.json): the one that wrote first is the home's server.
+  const raced = runningServer(home);
+  if (raced && raced.pid !== process.pid) {
+    held.dispose();
+    server.close();
+    process.stderr.write(`agent-board web: already running at ${raced.url} (pid ${raced.pid})\n`);
+    return;
+  }
   writePrivateJson(serverFile(home), 'the web server record', info);
   log(`listening at ${info.url} (pid ${process.pid})`);
 
