@@ -22,7 +22,8 @@ import { makeBoardParts } from '../../client/board-actions/board-parts.js';
 import { serveWeb } from './http/web-http.js';
 import { loadPageFiles } from './http/static-files.js';
 import { hostPort, listenPolicy } from './listen-policy.js';
-import { PendingHub } from './pending-parts.js';
+import { NO_QUESTIONS, PendingHub, PUSH_OFF } from './pending-parts.js';
+import type { HubDeps } from './web-types.js';
 import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { serverLogger } from './server-log.js';
 import { ensureWebDir, runningServer, serverFile, serverLogFile, writePrivateJson, type ServerInfo } from './web-home.js';
@@ -60,7 +61,17 @@ async function runServer(o: ServerOptions): Promise<void> {
   held.add(toDisposable(() => parts.dispose()));
   held.add(parts.feed.onError((e) => log(`feed: ${e.detail}`)));
   if (o.notify) log(`--notify ${o.notify}: notifications are sent once the push side is in (src/web/server/push)`);
-  const hub = held.add(new PendingHub({ feed: parts.feed, time, version: VERSION }));
+  const deps: HubDeps = {
+    feed: parts.feed,
+    chat: parts.chat,
+    actions: parts.actions,
+    connect: (s, c) => parts.connect(s, c)(),
+    questions: NO_QUESTIONS,
+    push: PUSH_OFF,
+    time,
+    version: VERSION,
+  };
+  const hub = held.add(new PendingHub(deps));
 
   let server: http.Server;
   try {
@@ -70,8 +81,10 @@ async function runServer(o: ServerOptions): Promise<void> {
   } catch (err) {
     // Nothing listens: let go of the feeds (their watches and sockets would hold the process).
     held.dispose();
-    log(`cannot start: ${(err as Error).message}`);
-    throw err;
+    const e = err as NodeJS.ErrnoException;
+    const line = e.code === 'EADDRINUSE' ? `port ${o.port} of ${o.host} is taken (EADDRINUSE): give another with --port` : e.message;
+    log(`cannot start: ${line}`);
+    throw new Error(line);
   }
   server.on('error', (e) => log(`server: ${e.message}`));
   const address = server.address();
