@@ -5,7 +5,11 @@
  */
 import qrcode from 'qrcode';
 
-/** `text` as a QR code in Unicode half blocks, two rows of modules a line. */
-export function qrText(text: string): Promise<string> {
-  return qrcode.toString(text, { type: 'utf8', errorCorrectionLevel: 'L' });
+/**
+ * `text` as a QR code in half blocks, two rows of modules a line. On a terminal, black on white
+ * whatever its colours (a scanner wants dark modules on light); in a pipe or a file, the blocks
+ * alone (dark modules as blocks, for a light page).
+ */
+export function qrText(text: string, terminal: boolean): Promise<string> {
+  return terminal ? qrcode.toString(text, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }) : qrcode.toString(text, { type: 'utf8', errorCorrectionLevel: 'L' });
 }

@@ -177,7 +177,7 @@ async function pair(home: string, o: { readOnly?: boolean; name?: string; url?: 
   const link = `${base}#pair=${code}`;
   // The QR code module loads only here: no other command pays for it.
   const { qrText } = await import('../qr-code.js');
-  const qr = await qrText(link);
+  const qr = await qrText(link, process.stdout.isTTY === true);
   say(qr.trimEnd());
   say('');
   say(`code: ${code.slice(0, 4)}-${code.slice(4)}${o.readOnly ? ' (read-only device)' : ''}`);
