@@ -107,6 +107,16 @@ describe('the web server refuses', () => {
     expect(right.headers['set-cookie']).toBeUndefined();
   });
 
+  it('a pairing request that is not one: not JSON (400), too large (413), not a POST (405); none costs the open code a try', async () => {
+    const code = pairCode(home);
+    const post = (body: string) => request(info.url, '/api/pair', { method: 'POST', headers: { Origin: originOf(info.url) }, body });
+    expect((await post('code=ABCD')).status).toBe(400);
+    expect((await post('{"code": 12345678}')).status).toBe(400);
+    expect((await post(JSON.stringify({ code: 'A'.repeat(5000) }))).status).toBe(413);
+    expect((await request(info.url, '/api/pair')).status).toBe(405);
+    expect((await tradeCode(info.url, code)).status).toBe(200);
+  });
+
   it('a code is typed as a person types it: lower case and a dash are fine', async () => {
     const code = pairCode(home);
     const r = await tradeCode(info.url, `${code.slice(0, 4).toLowerCase()}-${code.slice(4).toLowerCase()}`);

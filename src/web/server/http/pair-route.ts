@@ -17,9 +17,11 @@ export function pairRoute(req: IncomingMessage, res: ServerResponse, o: { home: 
   let size = 0;
   req.on('data', (c: Buffer) => {
     size += c.length;
+    if (res.writableEnded) return; // answered already: the rest is read and dropped
     if (size > PAIR_BODY_MAX) {
+      // The answer first (a destroyed request would lose it), then the connection ends with it.
+      res.setHeader('Connection', 'close');
       json(res, 413, { error: 'too large' });
-      req.destroy();
     } else chunks.push(c);
   });
   req.on('end', () => {
