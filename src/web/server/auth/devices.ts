@@ -58,21 +58,25 @@ export function addDevice(home: string, clock: Clock, o: { name: string; readOnl
   return { device, token };
 }
 
-/**
- * The device whose token this is, or null (unknown, revoked). Its lastSeen is brought up to now
- * when it is over LAST_SEEN_WRITE_MS old (read again just before the write, so a revoke made in
- * between is never undone).
- */
+/** The device whose token this is, or null (unknown, revoked); it is marked seen. */
 export function checkToken(home: string, clock: Clock, token: string): WebDevice | null {
   const hash = hashSecret(token);
   const found = listDevices(home).find((d) => sameHash(d.tokenHash, hash));
   if (!found) return null;
-  const now = clock.now();
-  if (found.lastSeen === null || now - Date.parse(found.lastSeen) >= LAST_SEEN_WRITE_MS) {
-    const fresh = listDevices(home);
-    if (fresh.some((d) => d.id === found.id)) save(home, fresh.map((d) => (d.id === found.id ? { ...d, lastSeen: isoTime(now) } : d)));
-  }
+  markSeen(home, clock, [found.id]);
   return { id: found.id, name: found.name, readOnly: found.readOnly };
+}
+
+/**
+ * These devices were seen now (a request, or a page still connected): each lastSeen over
+ * LAST_SEEN_WRITE_MS old is brought up to now, read again just before the write, so a revoke
+ * made in between is never undone.
+ */
+export function markSeen(home: string, clock: Clock, ids: readonly string[]): void {
+  const now = clock.now();
+  const stale = (d: DeviceRecord) => ids.includes(d.id) && (d.lastSeen === null || now - Date.parse(d.lastSeen) >= LAST_SEEN_WRITE_MS);
+  const fresh = listDevices(home);
+  if (fresh.some(stale)) save(home, fresh.map((d) => (stale(d) ? { ...d, lastSeen: isoTime(now) } : d)));
 }
 
 /** Ends a device (by its id, or a unique prefix of it); its token is refused from then on. Null: no such device. */

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import type { WebSocket } from 'ws';
-import type { Scheduler } from '../../../core/clock.js';
+import type { Time } from '../../../core/clock.js';
 import { DisposableStore, toDisposable, type Disposable } from '../../../core/lifetime.js';
-import { listDevices } from '../auth/devices.js';
+import { listDevices, markSeen } from '../auth/devices.js';
 import { webDir } from '../web-home.js';
 
 /** The close code of a revoked device's sockets (the page shows the pairing form again). */
@@ -21,7 +21,7 @@ export class OpenSockets implements Disposable {
 
   constructor(
     private readonly home: string,
-    scheduler: Scheduler,
+    private readonly time: Time,
     /** The hub lets go of the device's state (its terminals, its sends). */
     private readonly revoked: (deviceId: string) => void,
     private readonly log: (line: string) => void,
@@ -35,7 +35,7 @@ export class OpenSockets implements Disposable {
     } catch (e) {
       log(`cannot watch devices.json (the poll goes on): ${(e as Error).message}`);
     }
-    this.store.add(scheduler.setInterval(() => this.check(), REVOKE_POLL_MS));
+    this.store.add(time.scheduler.setInterval(() => this.check(), REVOKE_POLL_MS));
   }
 
   add(deviceId: string, ws: WebSocket): void {
@@ -48,14 +48,15 @@ export class OpenSockets implements Disposable {
     });
   }
 
-  /** Closes the sockets of every device no longer in devices.json. */
+  /** Closes the sockets of every device no longer in devices.json; the others are seen now (a page kept open). */
   check(): void {
     if (this.byDevice.size === 0) return;
     let present: Set<string>;
     try {
       present = new Set(listDevices(this.home).map((d) => d.id));
+      markSeen(this.home, this.time.clock, [...this.byDevice.keys()].filter((id) => present.has(id)));
     } catch (e) {
-      this.log(`cannot read devices.json: ${(e as Error).message}`);
+      this.log(`cannot read or write devices.json: ${(e as Error).message}`);
       return;
     }
     for (const [id, set] of [...this.byDevice]) {

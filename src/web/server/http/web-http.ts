@@ -42,7 +42,7 @@ export function serveWeb(server: Server, deps: WebHttpDeps): Disposable {
   const store = new DisposableStore();
   const { home, time, tls, files, hub, log } = deps;
   const clock = time.clock;
-  const sockets = store.add(new OpenSockets(home, time.scheduler, (id) => hub.revoke(id), log));
+  const sockets = store.add(new OpenSockets(home, time, (id) => hub.revoke(id), log));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAGE_FRAME_BYTES });
   store.add(toDisposable(() => wss.close()));
   const deviceOf = (req: IncomingMessage): WebDevice | null => {
