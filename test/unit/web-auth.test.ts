@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDevice, checkToken, deviceName, LAST_SEEN_WRITE_MS, listDevices, revokeDevice } from '../../src/web/server/auth/devices.js';
+import { addDevice, checkToken, deviceName, LAST_SEEN_WRITE_MS, listDevices, markSeen, revokeDevice } from '../../src/web/server/auth/devices.js';
 import { openPairing, PAIRING_TTL_MS, tradePairing } from '../../src/web/server/auth/pairing.js';
 import { isLoopback, listenPolicy } from '../../src/web/server/listen-policy.js';
 import { ensureWebDir } from '../../src/web/server/web-home.js';
@@ -58,6 +58,15 @@ describe('a device token', () => {
     expect(listDevices(home)[0]!.lastSeen).toBe(new Date(time.now()).toISOString());
     expect(revokeDevice(home, device.id.slice(0, 3))).toMatchObject({ id: device.id });
     expect(checkToken(home, time, token)).toBeNull();
+  });
+
+  it('a page kept open marks its device seen; a device revoked meanwhile is not brought back', () => {
+    const a = addDevice(home, time, { name: 'a', readOnly: false }).device;
+    const b = addDevice(home, time, { name: 'b', readOnly: false }).device;
+    time.advance(LAST_SEEN_WRITE_MS);
+    revokeDevice(home, b.id);
+    markSeen(home, time, [a.id, b.id]);
+    expect(listDevices(home).map((d) => [d.id, d.lastSeen])).toEqual([[a.id, new Date(time.now()).toISOString()]]);
   });
 
   it("a device's name is one printable line", () => {
