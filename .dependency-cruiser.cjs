@@ -14,6 +14,12 @@
  *   direct/   clients/, pty/        stream/   clients/, model/, pty/        control/  clients/
  *   session/  anything of the runner but main.ts and entry.ts, which nothing imports (entry.ts imports main.ts)
  */
+/**
+ * Node's built-in modules are kept in the graph (includeOnly) so the rules about them can see them:
+ * without them a rule on `dependencyTypes: ['core']` never matches anything.
+ */
+const NODE_BUILTINS = `^(${require('node:module').builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -56,7 +62,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^src/',
+    includeOnly: ['^src/', NODE_BUILTINS],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
