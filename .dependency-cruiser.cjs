@@ -6,6 +6,7 @@
  *   runner  the runner process: core, state, runner
  *   ui      the board's Ink components: core, state, client, ui
  *   demo    the built-in demo: anything below cli
+ *   web     the board in a browser: web/server (core, state, client, web) and web/page (core and itself only)
  *   cli     commander; parsing and printing: anything, but never another command
  * Inside src/runner, each folder imports only the folders below it (docs/architecture.md, "The runner's folders"):
  *   log.ts, node-internals.ts  nothing of the runner
@@ -13,6 +14,12 @@
  *   direct/   clients/, pty/        stream/   clients/, model/, pty/        control/  clients/
  *   session/  anything of the runner but main.ts and entry.ts, which nothing imports (entry.ts imports main.ts)
  */
+/**
+ * Node's built-in modules are kept in the graph (includeOnly) so the rules about them can see them:
+ * without them a rule on `dependencyTypes: ['core']` never matches anything.
+ */
+const NODE_BUILTINS = `^(${require('node:module').builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -44,14 +51,18 @@ module.exports = {
     { name: 'client-doctor', severity: 'error', comment: 'src/client/doctor/ (doctor\'s checks) stands on session/ only.', from: { path: '^src/client/doctor/' }, to: { path: '^src/client/', pathNot: '^src/client/(doctor|session)/' } },
     { name: 'client-attach', severity: 'error', comment: 'src/client/attach/ (the full screen) stands on link/, remote/, send/ and session/.', from: { path: '^src/client/attach/' }, to: { path: '^src/client/', pathNot: '^src/client/(attach|link|remote|send|session)/' } },
     { name: 'client-board-actions-top', severity: 'error', comment: 'src/client/board-actions/ (what the board does through runners) is the top of the client: nothing in src/client imports it.', from: { path: '^src/client/', pathNot: '^src/client/board-actions/' }, to: { path: '^src/client/board-actions/' } },
+    { name: 'web-not-ui', severity: 'error', comment: 'src/web (the board in a browser) is a sibling of src/ui and never imports it, nor the runner, the CLI or the demo: what both faces need moves down into src/client or src/core.', from: { path: '^src/web/' }, to: { path: '^src/(ui|runner|cli|demo)/' } },
+    { name: 'web-page-pure', severity: 'error', comment: 'src/web/page (browser code) imports only src/core and itself: never the server, the client layer or Node.', from: { path: '^src/web/page/' }, to: { path: '^src/', pathNot: '^src/(core|web/page)/' } },
+    { name: 'web-page-no-node', severity: 'error', comment: 'src/web/page runs in a browser: no Node module.', from: { path: '^src/web/page/' }, to: { dependencyTypes: ['core'] } },
+    { name: 'nothing-below-imports-web', severity: 'error', comment: 'src/web is a top like src/ui: core, state, client, runner, ui and demo never import it.', from: { path: '^src/(core|state|client|runner|ui|demo)/' }, to: { path: '^src/web/' } },
     { name: 'ui-not-runner-or-cli', severity: 'error', comment: 'The board talks to runners through src/client.', from: { path: '^src/ui/' }, to: { path: '^src/(runner|cli)/' } },
     { name: 'demo-not-cli', severity: 'error', comment: 'The demo is started by a command; it imports none.', from: { path: '^src/demo/' }, to: { path: '^src/cli/' } },
     { name: 'no-command-imports-another', severity: 'error', comment: 'Shared command code goes in src/client or src/cli (not commands/).', from: { path: '^src/cli/commands/([^/]+)\\.tsx?$' }, to: { path: '^src/cli/commands/', pathNot: '^src/cli/commands/$1\\.tsx?$' } },
-    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead.', from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/runner/main\\.ts$', '^src/cli/main\\.ts$'] }, to: {} },
+    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead.', from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/runner/main\\.ts$', '^src/cli/main\\.ts$', '^src/web/server/entry\\.ts$'] }, to: {} },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^src/',
+    includeOnly: ['^src/', NODE_BUILTINS],
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },

@@ -33,6 +33,8 @@
 //   `new` spawns: its ~50 files and xterm's load in a fraction of the time
 //   (bench/startup.mjs times `new`), and it holds less memory idle (no ES
 //   module loader stays resident).
+// - web-server.cjs: the web server (src/web/server/entry.ts, `agent-board web`), one CommonJS
+//   script like the runner's; the page it serves is dist/bundle/web/ (scripts/bundle-web.mjs).
 // - demo-agent.js: the demo's scripted agent (src/demo/demo-agent.ts), the
 //   program its sessions run, one ES module.
 //
@@ -152,6 +154,16 @@ await build({
   // node:os loads on first use here too (the runner needs it only for an exit's signal name and
   // a lock's host): the runner bundles no package that reads it at load (@xterm/headless does not).
   plugins: [runnerRequire, startUpBuiltinsByRequire],
+});
+// The web server (src/web/server/entry.ts), started detached by `agent-board web`: CommonJS for the
+// runner's reason (no ES module loader resident in a process that idles for days).
+await build({
+  ...common,
+  entryPoints: [path.join(ROOT, 'src', 'web', 'server', 'entry.ts')],
+  outfile: path.join(OUT, 'web-server.cjs'),
+  format: 'cjs',
+  define: { 'import.meta.url': '__abImportMetaUrl' },
+  banner: { js: "const __abImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 // The runner's @xterm/headless, in ASCII (scripts/bundle-runner-require.mjs).
 await build({

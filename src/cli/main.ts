@@ -47,6 +47,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['demo'], load: async () => (await import('./commands/demo.js')).registerDemo },
   { names: ['runner'], load: async () => (await import('./commands/runner.js')).registerRunner },
   { names: ['bridge'], load: async () => (await import('./commands/bridge.js')).registerBridge },
+  { names: ['web'], load: async () => (await import('./commands/web.js')).registerWeb },
   { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctor },
   { names: ['feed'], load: async () => (await import('./commands/feed.js')).registerFeed },
   { names: ['board'], load: async () => (await import('./commands/board.js')).registerBoard },
@@ -110,7 +111,8 @@ function programOptionsFor(program: Command, command: Command): void {
   }
   const hosts = program.opts<{ host?: string[] }>().host;
   if (!hosts) return;
-  const own = command.options.find((o) => o.long === '--host');
+  // `web --host` is the address it listens on, not a machine to reach over ssh.
+  const own = HOST_COMMANDS.includes(name) ? command.options.find((o) => o.long === '--host') : undefined;
   if (!own) {
     throw new UserError(`${name} runs on this machine only (--host goes with ${HOST_COMMAND_WORDS} and the board); on ${hosts[0]}: ssh ${hosts[0]} agent-board ${name} ...`, EXIT.usage);
   }

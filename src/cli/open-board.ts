@@ -10,7 +10,6 @@ import { readUserConfig } from '../state/config.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { realClock, realScheduler } from '../state/real-time.js';
 import { getHome } from './context.js';
-import { remoteConnector, sessionConnector } from '../client/attach/attach-session.js';
 import { boardHosts } from '../client/remote/host-rows.js';
 import { parseHost } from '../client/remote/remote.js';
 
@@ -33,39 +32,24 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const settings = readUserConfig();
   const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }, { backgroundHelperThreadsSoon }] = await withoutCi(() =>
-    Promise.all([
-      import('../ui/run-board.js'),
-      import('../client/feed/board-feed.js'),
-      import('../client/feed/chat-feed.js'),
-      import('../client/board-actions/board-actions.js'),
-      import('../client/feed/board-log.js'),
-      import('../client/remote/remote-feed.js'),
-      import('../client/remote/remote-chat.js'),
-      import('../ui/helper-threads.js'),
-    ]),
+  const [{ runBoard }, { makeBoardParts }, { FileBoardLog }, { backgroundHelperThreadsSoon }] = await withoutCi(() =>
+    Promise.all([import('../ui/run-board.js'), import('../client/board-actions/board-parts.js'), import('../client/feed/board-log.js'), import('../ui/helper-threads.js')]),
   );
-  // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
-  const feedScheduler = realScheduler({ unref: true });
   // The board's terminal size goes to every runner it watches: after an attach from a smaller
   // terminal, a session fills the board again (src/runner/clients/size-policy.ts).
   const viewSize = () => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
-  const localFeed = new LiveBoardFeed(home, { clock: realClock, scheduler: feedScheduler, viewSize: viewSize() });
-  const onResize = () => localFeed.setViewSize(viewSize());
-  process.stdout.on('resize', onResize);
-  // With hosts, their sessions too, each over one long-lived ssh (src/client/remote/remote-feed.ts).
-  const feed = hosts.length > 0 ? new MultiHostFeed(localFeed, hosts, { home, time: { clock: realClock, scheduler: feedScheduler } }) : localFeed;
-  const localChat = new LiveChatFeed(home, { scheduler: feedScheduler });
-  // A remote row's room is read over ssh while its pane is open (src/client/remote/remote-chat.ts).
-  const chat = feed instanceof MultiHostFeed ? new HostsChatFeed(localChat, feedScheduler, feed) : localChat;
   const time = { clock: realClock, scheduler: realScheduler() };
+  // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
+  const parts = makeBoardParts({ home, hosts, time, feedScheduler: realScheduler({ unref: true }), viewSize });
+  const { feed, chat } = parts;
+  const onResize = () => parts.localFeed.setViewSize(viewSize());
+  process.stdout.on('resize', onResize);
   const log = new FileBoardLog(home, realClock);
   for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which
   const feeds = {
     dispose() {
       process.stdout.off('resize', onResize);
-      feed.dispose();
-      chat.dispose();
+      parts.dispose();
     },
   };
   const signalHandlers = restoreTerminalOnSignals(feeds);
@@ -76,7 +60,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       home,
       feed,
       chat,
-      actions: createBoardActions(home, time, process.env, hosts, viewSize),
+      actions: parts.actions,
       time,
       log,
       stdin: process.stdin,
@@ -85,8 +69,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       newDefaults: { kind: 'shell', name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd(), room: 'default', worktree: false, branch: '' },
       notifyCmd: o.notifyCmd || undefined,
       autoRevive: settings.config.autoRevive,
-      // An attach to a remote row goes over ssh by its id there, as attach --host does.
-      connect: (s) => (s.host && s.remoteId ? remoteConnector(s.host, s.remoteId, time).connect : sessionConnector(home, s, time)),
+      connect: (s) => parts.connect(s),
     });
   } finally {
     helpers.dispose();

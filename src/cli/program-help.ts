@@ -26,6 +26,7 @@ const TOP_LEVEL: Record<string, { group: string; summary: string }> = {
   mcp: { group: 'Rooms', summary: 'the chat as MCP tools, for agents' },
   demo: { group: 'Rooms', summary: 'two scripted agents talking (no AI, no key)' },
   board: { group: 'The board and this machine', summary: 'the board (the default command)' },
+  web: { group: 'The board and this machine', summary: 'the board in a browser or on a phone' },
   doctor: { group: 'The board and this machine', summary: 'check this machine and the agent CLIs' },
   bridge: { group: 'The board and this machine', summary: 'a session over ssh (used by --host)' },
 };

@@ -282,6 +282,16 @@ const WALK: Record<string, () => Mistake[]> = {
   mcp: () => [{ what: 'an extra word', args: ['mcp', 'extra'], code: EXIT.usage }, badOption(['mcp'])],
   hook: () => [{ what: 'a missing argument', args: ['hook'], code: EXIT.usage }],
   demo: () => [badOption(['demo']), { what: 'no terminal for the board', args: ['demo'], code: EXIT.usage }, unsafeHome(['demo', '--no-board'])],
+  web: () => [
+    badOption(['web']),
+    { what: 'a bad port', args: ['web', '--port', '70000'], code: EXIT.usage },
+    { what: 'another address without TLS', args: ['web', '--host', '0.0.0.0'], code: EXIT.usage },
+    { what: 'a certificate without its key', args: ['web', '--tls-cert', '/nonexistent.pem'], code: EXIT.usage },
+    { what: 'a bad --notify', args: ['web', '--notify', 'mail:me'], code: EXIT.usage },
+    { what: 'pair with no server running', args: ['web', 'pair'], code: EXIT.failure },
+    { what: 'revoke an unknown device', args: ['web', 'devices', '--revoke', 'nosuch'], code: EXIT.failure },
+    unsafeHome(['web', '--status']),
+  ],
   doctor: () => [
     badOption(['doctor']),
     { what: 'an extra word', args: ['doctor', 'extra'], code: EXIT.usage },
