@@ -35,6 +35,11 @@ export class TestPage {
     this.ws.send(JSON.stringify(m));
   }
 
+  /** Sends and waits until the frame has left for the kernel: a drop after this still delivers it. */
+  sendFlushed(m: PageMessage): Promise<void> {
+    return new Promise((resolve, reject) => this.ws.send(JSON.stringify(m), (err) => (err ? reject(err) : resolve())));
+  }
+
   sendRaw(text: string): void {
     this.ws.send(text);
   }
