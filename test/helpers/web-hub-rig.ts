@@ -5,7 +5,7 @@
  * are stand-ins: they are not what these tests are about.
  */
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
 import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { LiveChatFeed } from '../../src/client/feed/chat-feed.js';
@@ -54,6 +54,8 @@ export class HubRig {
   readonly push = new FakePush();
   readonly hub: WebHub;
   readonly errors: string[] = [];
+  /** The server's side of each page's socket, by the device it was opened as. */
+  readonly sockets: Array<{ device: string; ws: WebSocket }> = [];
   private readonly wss: WebSocketServer;
   private readonly pages: TestPage[] = [];
 
@@ -75,6 +77,7 @@ export class HubRig {
     this.hub.onError((e) => this.errors.push(e));
     wss.on('connection', (ws, req) => {
       const who = new URL(req.url ?? '/', 'http://x').searchParams.get('device') ?? 'typist';
+      this.sockets.push({ device: who, ws });
       this.hub.accept(ws, DEVICES[who]!);
     });
   }

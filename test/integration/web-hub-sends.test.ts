@@ -11,6 +11,7 @@ import { makeRepo } from './worktree-new-helpers.js';
 import { cli, destroyHome, makeHome, newSession, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
 import { HubRig, pageScreen } from '../helpers/web-hub-rig.js';
 import type { TestPage } from '../helpers/web-page.js';
+import { PAGE_PAUSE_BYTES } from '../../src/web/server/hub/page-wire.js';
 
 let home: string;
 let rig: HubRig;
@@ -139,11 +140,20 @@ describe('web hub: many pages', () => {
     const fast = await rig.page('other');
     for (const p of [slow, fast]) p.send({ t: 'open', id });
     for (const p of [slow, fast]) await p.next('frame', (f) => f.id === id);
+    // What the server holds for the slow page: its socket's backlog, watched all along.
+    const server = rig.sockets.find((s) => s.device === 'typist')!.ws;
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, server.bufferedAmount)), 2);
     slow.ws.pause(); // the page's socket is no longer read: its TCP window and then the server's backlog fill
     const before = slow.frames.length;
     fast.send({ t: 'keys', id, data: 'seq 1 3000000; echo $((8*8))-done\r' });
     await fast.until('the end of the output on the fast page', () => fast.terminalSince(id).includes('64-done'), 120_000);
+    clearInterval(watch);
     expect(slow.frames.length).toBe(before); // it read nothing meanwhile
+    console.log(`the slow page's backlog on the server peaked at ${(most / 1024).toFixed(0)} KiB (of ~20 MiB printed)`);
+    // The bridge stopped reading its runner past 1 MiB: the runner held the rest, and dropped it.
+    expect(most).toBeGreaterThan(PAGE_PAUSE_BYTES);
+    expect(most).toBeLessThan(4 * PAGE_PAUSE_BYTES);
     slow.ws.resume();
     await slow.until('a fresh frame on the slow page', () => slow.of('frame').length >= 2, 60_000);
     await slow.until('the end on the slow page', () => slow.terminalSince(id).includes('64-done'), 60_000);
