@@ -5,6 +5,7 @@
  * device), each leaving the page's socket, or the other pages, going on.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebRow } from '../../src/core/web/web-protocol.js';
 import { FRAME_CLEAR } from '../../src/web/server/hub/terminal-bridge.js';
 import { cli, cliAsync, destroyHome, makeHome, newSession, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
 import { HubRig, pageScreen } from '../helpers/web-hub-rig.js';
@@ -26,7 +27,7 @@ async function shell(name: string): Promise<string> {
   await waitFor(`${name} listed as running`, () => rig.feed.sessions.find((s) => s.id === id)?.status === 'running');
   return id;
 }
-const row = (rows: { id: string }[] | undefined, id: string) => rows?.find((r) => r.id === id);
+const row = (rows: WebRow[] | undefined, id: string) => rows?.find((r) => r.id === id);
 
 describe('web hub: the list', () => {
   it('a page gets welcome, then the rows of the real sessions, and new rows when a session changes', async () => {
@@ -103,6 +104,18 @@ describe('web hub: a terminal on the page', () => {
     await page.next('size', (f) => f.cols === 91 && f.rows === 27);
     await page.next('frame', (f) => f.cols === 91 && f.rows === 27);
     await waitFor('the session took it', () => rig.feed.sessions.find((s) => s.id === id)?.cols === 91);
+  });
+
+  it('the exit of the program reaches the page as one exit frame', async () => {
+    const id = await shell('leaving');
+    const page = await rig.page();
+    page.send({ t: 'open', id });
+    await page.next('frame', (f) => f.id === id);
+    page.send({ t: 'keys', id, data: 'exit 3\r' });
+    const exit = await page.next('exit', (f) => f.id === id);
+    expect(exit.line).toBe('exited (exit code 3)');
+    await page.until('the row says so', () => page.of('rows').at(-1)?.rows.find((r) => r.id === id)?.stateText === 'exited 3');
+    expect(page.of('exit')).toHaveLength(1);
   });
 
   it("a read-only device sees the frame but its keys are refused with an error frame, and its socket goes on", async () => {

@@ -22,6 +22,7 @@ const base: RowSession = {
   activity: 'idle',
   cols: 80,
   rows: 24,
+  scrollback: 1000,
   exitCode: null,
   exitSignal: null,
 };
@@ -54,7 +55,7 @@ describe('webRows', () => {
       activity: 'waiting',
       room: 'team',
       worktree: { repo: '/r', path: '/r.worktrees/agent-api', branch: 'agent/api', base: 'main', baseCommit: 'abc', createdBranch: true },
-      worktreeStats: { added: 12, removed: 3, files: 2, ahead: 1, behind: 0, uncommitted: 1, countedAt: '2026-01-01T00:00:00.000Z' } as RowSession['worktreeStats'],
+      worktreeStats: { added: 12, removed: 3, files: 2, ahead: 1, behind: 0, uncommitted: 1, at: '2026-01-01T00:00:00.000Z' },
     };
     const [r] = webRows([s], dialogs);
     expect(r).toMatchObject({ kind: 'shell › codex', state: 'waiting', room: 'team', dialog: question, worktree: '⎇ agent/api +12 -3 2 files ↑1 ↓0 ✎1' });
