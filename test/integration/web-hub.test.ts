@@ -5,6 +5,9 @@
  * device), each leaving the page's socket, or the other pages, going on.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fetchSnapshot } from '../../src/client/screen/fetch-snapshot.js';
+import { connectSession } from '../../src/client/session/sessions.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 import type { WebRow } from '../../src/core/web/web-protocol.js';
 import { FRAME_CLEAR } from '../../src/web/server/hub/terminal-bridge.js';
 import { cli, cliAsync, destroyHome, makeHome, newSession, peekLines, waitFor, waitForPeekLines } from '../helpers/home.js';
@@ -77,6 +80,11 @@ describe('web hub: a terminal on the page', () => {
     page.send({ t: 'open', id });
     const frame = await page.next('frame', (f) => f.id === id);
     expect(frame.data.startsWith(FRAME_CLEAR)).toBe(true);
+    // The runner's own snapshot of the same (quiet) screen, asked on a connection of the test's: the same bytes.
+    const conn = await connectSession(home, rig.feed.sessions.find((s) => s.id === id)!, 'test-snapshot', REAL_TIME, true);
+    const snap = await fetchSnapshot(conn, 0).finally(() => conn.dispose());
+    expect(frame.data).toBe(FRAME_CLEAR + snap.frame);
+    expect([frame.cols, frame.rows]).toEqual([snap.cols, snap.rows]);
     const [peeked, shown] = [await peekLines(home, 'term'), await pageScreen(page, id)];
     expect(shown.slice(0, peeked.length)).toEqual(peeked);
     expect(frame.data).toContain('\x1b[');
