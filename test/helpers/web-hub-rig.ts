@@ -10,11 +10,12 @@ import { createBoardActions } from '../../src/client/board-actions/board-actions
 import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { LiveChatFeed } from '../../src/client/feed/chat-feed.js';
 import { connectSession } from '../../src/client/session/sessions.js';
-import { NEVER } from '../../src/core/lifetime.js';
+import type { DialogText } from '../../src/core/agents/dialog-text.js';
+import { Emitter } from '../../src/core/lifetime.js';
 import { MAX_PAGE_FRAME_BYTES, type PushSubscriptionJson } from '../../src/core/web/web-protocol.js';
 import { newTerminal } from '../../src/state/headless-terminal.js';
 import { WebHub } from '../../src/web/server/hub/web-hub.js';
-import type { PushControl, WebDevice } from '../../src/web/server/web-types.js';
+import type { PushControl, WaitingQuestions, WebDevice } from '../../src/web/server/web-types.js';
 import { REAL_TIME } from './real-time.js';
 import { TestPage } from './web-page.js';
 
@@ -48,10 +49,26 @@ export class FakePush implements PushControl {
   }
 }
 
+/** Waiting questions as the test sets them (the real reader is the push side's, not the hub's). */
+export class SetQuestions implements WaitingQuestions {
+  private readonly asked = new Map<string, DialogText>();
+  private readonly changes = new Emitter<void>();
+  readonly onChange = this.changes.event;
+  dialog(id: string): DialogText | null {
+    return this.asked.get(id) ?? null;
+  }
+  set(id: string, d: DialogText | null): void {
+    if (d) this.asked.set(id, d);
+    else this.asked.delete(id);
+    this.changes.fire();
+  }
+}
+
 export class HubRig {
   readonly feed: LiveBoardFeed;
   readonly chat: LiveChatFeed;
   readonly push = new FakePush();
+  readonly questions = new SetQuestions();
   readonly hub: WebHub;
   readonly errors: string[] = [];
   /** The server's side of each page's socket, by the device it was opened as. */
@@ -69,7 +86,7 @@ export class HubRig {
       roomChat: () => new LiveChatFeed(home, { scheduler: REAL_TIME.scheduler }),
       actions: createBoardActions(home, REAL_TIME, { ...process.env, AGENT_BOARD_HOME: home, USER: 'tester' }),
       connect: (s, o) => connectSession(home, s, 'web-test', REAL_TIME, o.readOnly),
-      questions: { dialog: () => null, onChange: NEVER },
+      questions: this.questions,
       push: this.push,
       time: REAL_TIME,
       version: 'test',

@@ -71,6 +71,34 @@ describe('web hub: the list', () => {
   });
 });
 
+describe('web hub: a waiting session', () => {
+  it("a waiting session's row carries its question; answer types the digit into it, as 1-9 do on the board", async () => {
+    // A claude-kind session whose screen shows Claude's API-key dialog: its screen rule says waiting.
+    const script = 'printf "Do you want to use this API key?\\n  1. Yes\\n  2. No\\n"; read x; echo "picked-$x"; sleep 600';
+    const id = newSession(home, ['--agent', 'claude', '--name', 'asker', '--command', '/bin/sh', '--', '-c', script]);
+    await waitFor('waiting', () => rig.feed.sessions.find((s) => s.id === id)?.activity === 'waiting', 20_000);
+    const page = await rig.page();
+    await page.until('the waiting row', () => page.of('rows').at(-1)?.rows.find((r) => r.id === id)?.state === 'waiting');
+    expect(page.of('rows').at(-1)?.rows.find((r) => r.id === id)?.dialog).toBeNull(); // nothing read yet
+    const question = { question: 'Do you want to use this API key?', options: [{ number: 1, label: 'Yes', selected: false }, { number: 2, label: 'No', selected: false }] };
+    rig.questions.set(id, question);
+    await page.until('the question on the row', () => page.of('rows').at(-1)?.rows.find((r) => r.id === id)?.dialog?.question === question.question);
+
+    const idle = await shell('not-asked');
+    page.send({ t: 'answer', id: idle, n: 1 });
+    expect((await page.next('error')).line).toMatch(/not-asked is not waiting/);
+    page.send({ t: 'answer', id, n: 2 });
+    expect((await page.next('ok')).line).toBe('typed 2 into asker');
+    page.send({ t: 'keys', id, data: '\r' }); // not opened on this page: refused
+    await page.until('refused', () => page.of('error').length === 2);
+    // The digit went on a keys connection of its own; Enter from a page that opened it ends the read.
+    page.send({ t: 'open', id });
+    await page.next('frame', (f) => f.id === id);
+    page.send({ t: 'keys', id, data: '\r' });
+    await waitForPeekLines(home, 'asker', 'the answer', (l) => l.includes('picked-2'));
+  });
+});
+
 describe('web hub: a terminal on the page', () => {
   it("open gives the runner's exact screen as the first frame, and keys typed on the page reach the shell in order", async () => {
     const id = await shell('term');

@@ -11,6 +11,7 @@ import { sessionState } from '../../../core/session-state.js';
 import { markMuted } from '../../../core/web/web-rows.js';
 import { decodePageMessage, type PageMessage, type ServerMessage } from '../../../core/web/web-protocol.js';
 import type { SessionView } from '../../../state/host-store.js';
+import type { SessionInput } from '../../../client/feed/board-api.js';
 import type { HubDeps, WebDevice } from '../web-types.js';
 import { BadFrames } from './bad-frames.js';
 import { dispatchPageMessage, gatePageMessage, type PageHandlers } from './page-messages.js';
@@ -39,6 +40,12 @@ export class PageSocket implements PageHandlers, Disposable {
   private readonly store = new DisposableStore();
   private readonly wire: PageWire;
   private readonly bridges = new Map<string, TerminalBridge>();
+  /**
+   * Keys connections for answers to sessions this page has not opened, one per session, kept until
+   * the socket closes (or the connection ends): closed at once, the digit queued while it connects
+   * would be dropped, and the board keeps its own open the same way (session-keys.ts).
+   */
+  private readonly answerInputs = new Map<string, SessionInput>();
   private readonly chatRoom: PageRoom;
   private readonly bad: BadFrames;
   private readonly closes = new Emitter<void>();
@@ -59,6 +66,8 @@ export class PageSocket implements PageHandlers, Disposable {
       toDisposable(() => {
         for (const b of this.bridges.values()) b.dispose();
         this.bridges.clear();
+        for (const i of this.answerInputs.values()) i.close();
+        this.answerInputs.clear();
       }),
     );
     this.store.add(this.wire.onDrain(() => this.rowsOwed && this.sendRows()));
@@ -157,9 +166,14 @@ export class PageSocket implements PageHandlers, Disposable {
     if (b) {
       if (!b.keys(digit)) return this.error(`${digit} was not typed: the link to ${s.name} is down`);
     } else {
-      const input = this.d.hub.actions.openInput(s);
+      let input = this.answerInputs.get(s.id);
+      if (!input || input.ended) {
+        const opened = this.d.hub.actions.openInput(s);
+        this.answerInputs.set(s.id, opened);
+        opened.onEnd(() => this.answerInputs.get(s.id) === opened && this.answerInputs.delete(s.id));
+        input = opened;
+      }
       input.write(digit);
-      input.close();
     }
     this.wire.send({ t: 'ok', line: `typed ${digit} into ${s.name}` });
   }
