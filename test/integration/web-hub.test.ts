@@ -133,13 +133,18 @@ describe('web hub: a terminal on the page', () => {
   it('resize asked on the page sizes the session; the page hears the size and gets a fresh frame at it', async () => {
     const id = await shell('sized');
     const page = await rig.page();
-    page.send({ t: 'open', id });
+    const watcher = await rig.page('viewer');
+    for (const p of [page, watcher]) p.send({ t: 'open', id });
     const first = await page.next('frame', (f) => f.id === id);
+    await watcher.next('frame', (f) => f.id === id);
     expect([first.cols, first.rows]).not.toEqual([91, 27]);
     page.send({ t: 'resize', id, cols: 91, rows: 27 });
     await page.next('size', (f) => f.cols === 91 && f.rows === 27);
     await page.next('frame', (f) => f.cols === 91 && f.rows === 27);
     await waitFor('the session took it', () => rig.feed.sessions.find((s) => s.id === id)?.cols === 91);
+    // Another page on the same session follows the size it did not ask for, with a fresh frame at it.
+    await watcher.next('size', (f) => f.cols === 91 && f.rows === 27);
+    await watcher.next('frame', (f) => f.cols === 91 && f.rows === 27);
   });
 
   it('the exit of the program reaches the page as one exit frame', async () => {

@@ -223,7 +223,7 @@ export class PageSocket implements PageHandlers, Disposable {
   private read(data: RawData, isBinary: boolean): void {
     if (this.store.isDisposed) return;
     if (isBinary) return this.badFrame('a frame must be JSON text');
-    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     const decoded = decodePageMessage(buf.toString('utf8'), buf.length);
     if (!decoded.ok) return this.badFrame(decoded.line, decoded.ref);
     const m = decoded.msg;

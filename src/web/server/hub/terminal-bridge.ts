@@ -44,6 +44,8 @@ export class TerminalBridge implements Disposable {
   private pending: { cols: number; rows: number; data: string[] } | null = null;
   /** The size of the page's terminal as we last told it (a frame or a size). */
   private shown: { cols: number; rows: number } | null = null;
+  /** The session's size as the feed last said it: only a change of it is news (the feed may lag a snapshot). */
+  private listed: { cols: number; rows: number };
   /** A subscribe is out and its snapshot not here yet. */
   private awaitingSnapshot = false;
   /** Keys typed before the first connection: sent when it opens. */
@@ -54,6 +56,7 @@ export class TerminalBridge implements Disposable {
 
   constructor(private readonly d: BridgeDeps) {
     this.id = d.session.id;
+    this.listed = { cols: d.session.cols, rows: d.session.rows };
     this.link = this.store.add(
       new RunnerLink({ connect: () => d.connect(d.session, { readOnly: d.readOnly }), schedule: ATTACH_RECONNECT, scheduler: d.scheduler, retryWhen: () => !this.ended }),
     );
@@ -104,9 +107,11 @@ export class TerminalBridge implements Disposable {
    * size is not worth reflowing).
    */
   sessionSize(cols: number, rows: number): void {
+    if (this.listed.cols === cols && this.listed.rows === rows) return;
+    this.listed = { cols, rows };
     const conn = this.link.current;
     if (!conn || this.awaitingSnapshot || !this.shown || this.ended) return;
-    if (this.shown.cols === cols && this.shown.rows === rows) return;
+    if (this.shown.cols === cols && this.shown.rows === rows) return; // the frame was already drawn at it
     this.shown = { cols, rows };
     this.d.wire.send({ t: 'size', id: this.id, cols, rows });
     this.subscribe(conn);
