@@ -73,15 +73,15 @@ export class PageSocket implements PageHandlers, Disposable {
     this.store.add(this.wire.onDrain(() => this.rowsOwed && this.sendRows()));
     const onMessage = (data: RawData, isBinary: boolean): void => this.read(data, isBinary);
     const onClose = (): void => this.dispose();
-    const onError = (err: Error): void => d.report(`page ${device.name}: ${err.message}`); // the close follows
     ws.on('message', onMessage);
     ws.on('close', onClose);
-    ws.on('error', onError);
+    // Kept for the socket's whole life, even after we let it go (a revoke, a flood): an `error`
+    // event with no listener would throw out of the server. The close follows it.
+    ws.on('error', (err: Error) => d.report(`page ${device.name}: ${err.message}`));
     this.store.add(
       toDisposable(() => {
         ws.off('message', onMessage);
         ws.off('close', onClose);
-        ws.off('error', onError);
       }),
     );
     const h = d.hub;
