@@ -28,6 +28,8 @@ export interface WebRow {
   /** Agent kind or the program (`shell`, `claude`, ...). */
   kind: string;
   state: SessionState;
+  /** The board row's state word in full (`exited 3`, `killed`, `idle · disk full`, `no link`); the page may show `state` alone. */
+  stateText?: string;
   /** The host it runs on (absent: this one); `stale`: that host cannot be reached now. */
   host?: string;
   stale?: boolean;

@@ -44,6 +44,11 @@ export interface HubDeps {
   /** The sessions of every host (LiveBoardFeed, or MultiHostFeed with config.json's hosts). */
   feed: BoardFeed;
   chat: ChatFeed;
+  /**
+   * A chat feed of its own for one page's room (the hub disposes it): two pages may follow two
+   * rooms. Absent: pages share `chat`, which holds one open room at a time.
+   */
+  roomChat?(): ChatFeed;
   /** Prompts (exactly once, with the page's command ids), diffs, posts: the board's own actions. */
   actions: BoardActions;
   /** A connection to a session's runner for its terminal (local socket, or over ssh for a remote row). */
