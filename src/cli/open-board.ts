@@ -33,7 +33,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const settings = readUserConfig();
   const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }, { backgroundHelperThreadsSoon }] = await withoutCi(() =>
+  const [{ runBoard }, { LiveBoardFeed }, { LiveChatFeed }, { createBoardActions }, { FileBoardLog }, { MultiHostFeed }, { HostsChatFeed }, { backgroundHelperThreadsSoon }, { LiveWaitingQuestions }] = await withoutCi(() =>
     Promise.all([
       import('../ui/run-board.js'),
       import('../client/feed/board-feed.js'),
@@ -43,6 +43,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       import('../client/remote/remote-feed.js'),
       import('../client/remote/remote-chat.js'),
       import('../ui/helper-threads.js'),
+      import('../client/notify/waiting-questions.js'),
     ]),
   );
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
@@ -61,9 +62,13 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const time = { clock: realClock, scheduler: realScheduler() };
   const log = new FileBoardLog(home, realClock);
   for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which
+  // What a waiting session asks, read off its screen, for its notification (src/client/notify/).
+  const questions = new LiveWaitingQuestions({ home, feed, time: { clock: realClock, scheduler: feedScheduler } });
+  questions.onError((detail) => log.write(detail));
   const feeds = {
     dispose() {
       process.stdout.off('resize', onResize);
+      questions.dispose();
       feed.dispose();
       chat.dispose();
     },
@@ -84,6 +89,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       detachKey: parsed.key,
       newDefaults: { kind: 'shell', name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd(), room: 'default', worktree: false, branch: '' },
       notifyCmd: o.notifyCmd || undefined,
+      questions,
       autoRevive: settings.config.autoRevive,
       // An attach to a remote row goes over ssh by its id there, as attach --host does.
       connect: (s) => (s.host && s.remoteId ? remoteConnector(s.host, s.remoteId, time).connect : sessionConnector(home, s, time)),
