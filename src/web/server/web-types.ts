@@ -3,7 +3,7 @@
  * from the push side (./push), and what the HTTP side (./http, ./auth) hands the hub for a socket
  * it let in. The composition root (./entry.ts) makes the real ones; tests hand in their own.
  */
-import type { Disposable, Event } from '../../core/lifetime.js';
+import type { Disposable } from '../../core/lifetime.js';
 import type { PushSubscriptionJson } from '../../core/web/web-protocol.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../../client/feed/board-api.js';
 import type { RunnerConnection } from '../../client/link/connection.js';

@@ -13,9 +13,8 @@ import { sessionState } from '../../../core/session-state.js';
 import type { PushSubscriptionJson } from '../../../core/web/web-protocol.js';
 import type { BoardFeed } from '../../../client/feed/board-api.js';
 import { NoticeTexts } from '../../../client/notify/notice-texts.js';
-import type { WaitingQuestions } from '../../../client/notify/waiting-questions.js';
 import type { SessionView } from '../../../state/host-store.js';
-import type { PushControl } from '../web-types.js';
+import type { PushControl, WaitingQuestions } from '../web-types.js';
 import { parseNtfyTarget, sendNtfy } from './ntfy.js';
 import { PushStore } from './push-store.js';
 import { loadVapidKeys, type VapidKeys } from './vapid.js';
@@ -167,12 +166,8 @@ export class Push implements PushControl, Disposable {
       timeout: PUSH_TIMEOUT_MS,
     };
     const send = this.o.sendWebPush ?? ((s, p, opts) => webpush.sendNotification(s, p, opts));
-    let sent: Promise<unknown>;
-    try {
-      sent = send(sub, payload, options);
-    } catch (err) {
-      sent = Promise.reject(err); // web-push checks its arguments before it returns a promise
-    }
+    // Async: what web-push throws before it returns a promise (a bad argument) is a rejection too.
+    const sent = (async () => send(sub, payload, options))();
     sent.then(
       () => this.failing.delete(sub.endpoint),
       (err: unknown) => this.failed(sub, err),
