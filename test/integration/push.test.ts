@@ -11,6 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LiveBoardFeed } from '../../src/client/feed/board-feed.js';
 import { LiveWaitingQuestions } from '../../src/client/notify/waiting-questions.js';
 import { sessionState } from '../../src/core/session-state.js';
+import { Emitter } from '../../src/core/lifetime.js';
+import type { SessionView } from '../../src/state/host-store.js';
 import { createPush, type Push } from '../../src/web/server/push/push.js';
 import { pushFile, vapidFile, webDir } from '../../src/web/server/push/push-files.js';
 import { destroyHome, makeHome, waitFor } from '../helpers/home.js';
@@ -172,6 +174,39 @@ describe('push notifications', () => {
     expect(logged.filter((l) => l.includes('failed'))).toEqual([`push: sending to ${origin} failed: 500 Received unexpected response code (not said again for it until one gets through)`]);
     expect(JSON.parse(fs.readFileSync(pushFile(home), 'utf8'))).toMatchObject({ subs: { broken: [{}], phone: [{}] } });
     expect(JSON.parse(fs.readFileSync(pushFile(home), 'utf8')).subs['old-phone']).toBeUndefined();
+  });
+});
+
+describe('ntfy', () => {
+  it('a topic server that fails is logged once, until a notice gets through; every notice is still tried', { timeout: 20_000 }, async () => {
+    const changes = new Emitter<void>();
+    let sessions: SessionView[] = [];
+    const set = (activity: 'busy' | 'idle') => {
+      sessions = [{ id: 'abc', name: 'api', status: 'running', activity, activitySource: 'hook', previewLine: 'ok', runnerAlive: true } as SessionView];
+      changes.fire();
+    };
+    const feed = { get sessions() { return sessions; }, preview: null, onChange: changes.event, onError: () => ({ dispose() {} }), setPreview() {}, dispose() {} };
+    const questions = { dialog: () => null, onChange: () => ({ dispose() {} }) };
+    set('idle');
+    const push = createPush({ home, feed, questions, time: REAL_TIME, log: (l) => logged.push(l), ntfy: `ntfy:${ntfy.url}/agents`, doneRepeatMs: 0 });
+    held.push(push);
+    ntfy.status = 503;
+    for (let i = 1; i <= 2; i++) {
+      set('busy');
+      set('idle');
+      await waitFor(`post ${i}`, () => ntfy.posts.length === i);
+    }
+    await waitFor('the failure logged', () => logged.length === 1);
+    expect(logged).toEqual(['ntfy: ntfy answered 503 Service Unavailable (not said again until a notice gets through)']);
+    ntfy.status = 200;
+    set('busy');
+    set('idle');
+    await waitFor('post 3', () => ntfy.posts.length === 3);
+    ntfy.status = 500;
+    set('busy');
+    set('idle');
+    await waitFor('said again after one got through', () => logged.length === 2);
+    expect(ntfy.posts.map((p) => p.body)).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 });
 
