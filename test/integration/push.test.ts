@@ -220,7 +220,7 @@ describe('the push files', () => {
     expect(fs.statSync(webDir(home)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(vapidFile(home)).mode & 0o777).toBe(0o600);
     const kept = JSON.parse(fs.readFileSync(vapidFile(home), 'utf8')) as Record<string, string>;
-    expect(kept).toEqual({ publicKey: first.publicKey, privateKey: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/), subject: 'mailto:agent-board@localhost' });
+    expect(kept).toEqual({ publicKey: first.publicKey, privateKey: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/), subject: 'https://www.npmjs.com/package/agent-board' }); // never @localhost: Apple refuses it
     first.subscribe('phone', service.subscription('phone'));
     first.mute('phone', 'abc123', true);
     first.quiet('laptop', true);
@@ -231,9 +231,17 @@ describe('the push files', () => {
     expect(second.publicKey).toBe(first.publicKey);
     expect(second.isMuted('phone', 'abc123')).toBe(true);
     expect(second.isQuiet('laptop')).toBe(true);
-    second.forgetDevice('phone');
-    expect(second.isMuted('phone', 'abc123')).toBe(false);
     second.dispose();
+    // A subject the user gives replaces the kept one; the keys stay (every subscription still works).
+    const third = createPush({ home, feed, questions, time: REAL_TIME, log: (l) => logged.push(l), vapidSubject: 'mailto:me@example.org' });
+    expect(third.publicKey).toBe(first.publicKey);
+    expect(JSON.parse(fs.readFileSync(vapidFile(home), 'utf8'))).toMatchObject({ publicKey: first.publicKey, privateKey: kept.privateKey, subject: 'mailto:me@example.org' });
+    third.dispose();
+    const fourth = make();
+    expect((JSON.parse(fs.readFileSync(vapidFile(home), 'utf8')) as { subject: string }).subject).toBe('mailto:me@example.org'); // kept when none is given
+    fourth.forgetDevice('phone');
+    expect(fourth.isMuted('phone', 'abc123')).toBe(false);
+    fourth.dispose();
     expect(logged).toEqual([]);
   });
 

@@ -43,6 +43,8 @@ export interface PushOptions {
   time: Time;
   /** `ntfy:<topic-url>` (--notify); a bad one throws. */
   ntfy?: string;
+  /** The VAPID subject (a mailto: or https: URI that reaches the user); default DEFAULT_VAPID_SUBJECT. */
+  vapidSubject?: string;
   /** The server's own URL, for ntfy's Click (a tap opens the session's page). */
   pageUrl?: string;
   /** One line for the server log. */
@@ -79,7 +81,7 @@ export class Push implements PushControl, Disposable {
     const target = o.ntfy === undefined ? null : parseNtfyTarget(o.ntfy);
     if (target && !target.ok) throw new Error(target.message);
     this.ntfyUrl = target?.url ?? null;
-    this.vapid = loadVapidKeys(o.home);
+    this.vapid = loadVapidKeys(o.home, o.vapidSubject);
     this.publicKey = this.vapid.publicKey;
     this.store = new PushStore(o.home);
     this.texts = this.disposables.add(new NoticeTexts({ feed: o.feed, questions: o.questions, time: o.time }));

@@ -16,25 +16,34 @@ export interface VapidKeys {
 }
 
 /**
- * The `sub` claim. Push services want a way to reach whoever sends; a self-hosted board has no
- * public address, and this placeholder is what web-push's own examples accept.
+ * The `sub` claim when the user gives none: RFC 8292 wants a way to reach whoever sends, a
+ * mailto: or https: URI. Not a placeholder on localhost: Apple's push service (Safari, an iPhone's
+ * home-screen app) answers `403 BadJwtToken` to `mailto:...@localhost` or `https://localhost`
+ * (web-push-libs/web-push#947), while Google's and Mozilla's take anything. The package's page is a
+ * real https URL every push service accepts.
  */
-export const DEFAULT_VAPID_SUBJECT = 'mailto:agent-board@localhost';
+export const DEFAULT_VAPID_SUBJECT = 'https://www.npmjs.com/package/agent-board';
 
 function isKeys(v: unknown): v is VapidKeys {
   const o = v as Partial<VapidKeys> | null;
   return typeof o?.publicKey === 'string' && typeof o.privateKey === 'string' && typeof o.subject === 'string';
 }
 
-/** The keys kept in `<home>/web/vapid.json`, made (and kept) on the first call. */
-export function loadVapidKeys(home: string): VapidKeys {
+/**
+ * The keys kept in `<home>/web/vapid.json`, made (and kept) on the first call. `subject`, when
+ * given, replaces the kept one (the keys stay: subscriptions are bound to the key, not the subject).
+ */
+export function loadVapidKeys(home: string, subject?: string): VapidKeys {
   const file = vapidFile(home);
   const kept = readJson(file);
   if (kept !== null) {
     if (!isKeys(kept)) throw new Error(`${file} has no publicKey, privateKey and subject: remove it to make new keys (every device then subscribes again)`);
-    return kept;
+    if (subject === undefined || subject === kept.subject) return kept;
+    const updated = { ...kept, subject };
+    writePrivateJson(home, file, updated);
+    return updated;
   }
-  const made = { ...webpush.generateVAPIDKeys(), subject: DEFAULT_VAPID_SUBJECT };
+  const made = { ...webpush.generateVAPIDKeys(), subject: subject ?? DEFAULT_VAPID_SUBJECT };
   writePrivateJson(home, file, made);
   return made;
 }
