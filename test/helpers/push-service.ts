@@ -26,6 +26,8 @@ export interface Delivered {
   payload: { title: string; body: string; id: string; url: string };
   ttl: string | undefined;
   urgency: string | undefined;
+  /** The Topic header: one per session (a newer notice replaces one not delivered yet). */
+  topic: string | undefined;
   /** The `k=` of the VAPID Authorization header: the server's public key. */
   vapidKey: string | undefined;
 }
@@ -113,7 +115,7 @@ export class PushService {
       if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error(`push service: content-encoding ${req.headers['content-encoding']}`);
       const plain = decrypt(body, { version: 'aes128gcm', privateKey: sub.ecdh, authSecret: b64url(sub.auth) });
       const vapidKey = /\bk=([A-Za-z0-9_-]+)/.exec(String(req.headers.authorization ?? ''))?.[1];
-      this.delivered.push({ name, payload: JSON.parse(plain.toString('utf8')) as Delivered['payload'], ttl: req.headers.ttl as string | undefined, urgency: req.headers.urgency as string | undefined, vapidKey });
+      this.delivered.push({ name, payload: JSON.parse(plain.toString('utf8')) as Delivered['payload'], ttl: req.headers.ttl as string | undefined, urgency: req.headers.urgency as string | undefined, topic: req.headers.topic as string | undefined, vapidKey });
     }
     res.writeHead(status).end();
     for (const w of this.waiters.splice(0)) w();

@@ -13,7 +13,7 @@ import { LiveWaitingQuestions } from '../../src/client/notify/waiting-questions.
 import { sessionState } from '../../src/core/session-state.js';
 import { Emitter } from '../../src/core/lifetime.js';
 import type { SessionView } from '../../src/state/host-store.js';
-import { createPush, type Push } from '../../src/web/server/push/push.js';
+import { createPush, pushTopic, type Push } from '../../src/web/server/push/push.js';
 import { pushFile, vapidFile, webDir } from '../../src/web/server/push/push-files.js';
 import { destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { PushService } from '../helpers/push-service.js';
@@ -106,6 +106,7 @@ describe('push notifications', () => {
       expect(d.payload).toEqual({ title: 'asker needs you', body: QUESTION, id, url: `/#s=${encodeURIComponent(id)}` });
       expect(d.urgency).toBe('high');
       expect(d.ttl).toBe('3600');
+      expect(d.topic).toBe(pushTopic(id));
       expect(d.vapidKey).toBe(push.publicKey);
     }
     await waitFor('the ntfy post', () => ntfy.posts.length === 1);

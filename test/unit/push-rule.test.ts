@@ -14,7 +14,7 @@ import type { Activity } from '../../src/core/agents/activity.js';
 import { Emitter } from '../../src/core/lifetime.js';
 import type { SessionView } from '../../src/state/host-store.js';
 import { ntfyHeader, parseNtfyTarget } from '../../src/web/server/push/ntfy.js';
-import { createPush, DONE_REPEAT_MS, type Push } from '../../src/web/server/push/push.js';
+import { createPush, DONE_REPEAT_MS, pushTopic, type Push } from '../../src/web/server/push/push.js';
 import { FakeTime } from '../helpers/fake-time.js';
 import { makeHome } from '../helpers/home.js';
 
@@ -116,6 +116,15 @@ describe('what the push side sends, and when', () => {
     expect(sent).toEqual([]);
     time.advance(1);
     expect(sent).toEqual([{ title: 'api needs you', body: 'Allow? (y/n)' }]);
+  });
+});
+
+describe('pushTopic', () => {
+  it("is one per session, 32 base64url characters, and does not show the session's id", () => {
+    expect(pushTopic('alpha/abc123')).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(pushTopic('alpha/abc123')).toBe(pushTopic('alpha/abc123'));
+    expect(pushTopic('alpha/abc123')).not.toBe(pushTopic('abc123'));
+    expect(pushTopic('abc123')).not.toContain('abc123');
   });
 });
 

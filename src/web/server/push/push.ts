@@ -4,6 +4,7 @@
  * has not muted that session and is not in quiet mode, and a POST to the ntfy topic of
  * `--notify ntfy:<url>`, each saying what the terminal board says (src/core/board/notice-text.ts).
  */
+import crypto from 'node:crypto';
 import webpush from 'web-push';
 import type { NoticeText } from '../../../core/board/notice-text.js';
 import { NoticeWatch, type StateChange } from '../../../core/board/notify.js';
@@ -145,7 +146,7 @@ export class Push implements PushControl, Disposable {
     const json = JSON.stringify(payload);
     for (const [device, sub] of this.store.subscriptions()) {
       if (this.store.isQuiet(device) || this.store.isMuted(device, c.id)) continue;
-      this.webPush(sub, json, waiting);
+      this.webPush(sub, json, waiting, c.id);
     }
     if (this.ntfyUrl) {
       const click = this.o.pageUrl ? new URL(payload.url, this.o.pageUrl).href : undefined;
@@ -160,12 +161,13 @@ export class Push implements PushControl, Disposable {
     }
   }
 
-  private webPush(sub: PushSubscriptionJson, payload: string, waiting: boolean): void {
+  private webPush(sub: PushSubscriptionJson, payload: string, waiting: boolean, id: string): void {
     const options: webpush.RequestOptions = {
       vapidDetails: this.vapid,
       TTL: PUSH_TTL_SECONDS,
       urgency: waiting ? 'high' : 'normal',
       timeout: PUSH_TIMEOUT_MS,
+      topic: pushTopic(id),
     };
     const send = this.o.sendWebPush ?? ((s, p, opts) => webpush.sendNotification(s, p, opts));
     // Async: what web-push throws before it returns a promise (a bad argument) is a rejection too.
@@ -206,6 +208,15 @@ export class Push implements PushControl, Disposable {
 /** The push side: keys made or read, subscriptions read, and the feed followed until disposed. */
 export function createPush(o: PushOptions): Push {
   return new Push(o);
+}
+
+/**
+ * The push `Topic` of a session's notices: a phone that was off gets the session's latest notice,
+ * not each one it missed (the push service replaces one not yet delivered). At most 32 base64url
+ * characters (RFC 8030), and not the id itself: a topic is seen by the push service.
+ */
+export function pushTopic(id: string): string {
+  return crypto.createHash('sha256').update(id).digest('base64url').slice(0, 32);
 }
 
 /** An endpoint's origin only: its path is a capability (whoever has it can push to that browser). */
