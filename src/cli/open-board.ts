@@ -32,23 +32,34 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
   const settings = readUserConfig();
   const hosts = boardHosts(o.host ?? [], settings.config.hosts);
   // The board's modules (Ink, React) load only when it opens: other commands start fast.
-  const [{ runBoard }, { makeBoardParts }, { FileBoardLog }, { backgroundHelperThreadsSoon }] = await withoutCi(() =>
-    Promise.all([import('../ui/run-board.js'), import('../client/board-actions/board-parts.js'), import('../client/feed/board-log.js'), import('../ui/helper-threads.js')]),
+  const [{ runBoard }, { makeBoardParts }, { FileBoardLog }, { backgroundHelperThreadsSoon }, { LiveWaitingQuestions }] = await withoutCi(() =>
+    Promise.all([
+      import('../ui/run-board.js'),
+      import('../client/board-actions/board-parts.js'),
+      import('../client/feed/board-log.js'),
+      import('../ui/helper-threads.js'),
+      import('../client/notify/waiting-questions.js'),
+    ]),
   );
   // The board's terminal size goes to every runner it watches: after an attach from a smaller
   // terminal, a session fills the board again (src/runner/clients/size-policy.ts).
   const viewSize = () => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
   const time = { clock: realClock, scheduler: realScheduler() };
   // The feeds' timers never hold the process: their sockets and watches, and Ink's stdin, do.
-  const parts = makeBoardParts({ home, hosts, time, feedScheduler: realScheduler({ unref: true }), viewSize });
+  const feedScheduler = realScheduler({ unref: true });
+  const parts = makeBoardParts({ home, hosts, time, feedScheduler, viewSize });
   const { feed, chat } = parts;
   const onResize = () => parts.localFeed.setViewSize(viewSize());
   process.stdout.on('resize', onResize);
   const log = new FileBoardLog(home, realClock);
   for (const e of settings.errors) log.write(e); // a bad setting is its default; the log says which
+  // What a waiting session asks, read off its screen, for its notification (src/client/notify/).
+  const questions = new LiveWaitingQuestions({ home, feed, time: { clock: realClock, scheduler: feedScheduler } });
+  questions.onError((detail) => log.write(detail));
   const feeds = {
     dispose() {
       process.stdout.off('resize', onResize);
+      questions.dispose();
       parts.dispose();
     },
   };
@@ -68,6 +79,7 @@ export async function openBoard(o: BoardCliOptions): Promise<void> {
       detachKey: parsed.key,
       newDefaults: { kind: 'shell', name: '', command: process.env.SHELL || '/bin/sh', cwd: process.cwd(), room: 'default', worktree: false, branch: '' },
       notifyCmd: o.notifyCmd || undefined,
+      questions,
       autoRevive: settings.config.autoRevive,
       connect: (s) => parts.connect(s),
     });

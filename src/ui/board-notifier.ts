@@ -2,6 +2,10 @@
 import { runNotifyCommand } from '../client/feed/notify-command.js';
 import { Emitter, type Disposable, type Event } from '../core/lifetime.js';
 import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
+import type { NoticeText } from '../core/board/notice-text.js';
+import type { Time } from '../core/clock.js';
+import { NoticeTexts } from '../client/notify/notice-texts.js';
+import type { WaitingQuestions } from '../client/notify/waiting-questions.js';
 import { sessionState } from '../core/session-state.js';
 import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed, BoardNotices, Notice } from '../client/feed/board-api.js';
@@ -16,14 +20,20 @@ export interface BoardNotifierOptions {
   notifyCmd?: string;
   /** How the notify command runs; tests may pass their own. */
   run?: typeof runNotifyCommand;
+  /** The waiting sessions' questions, for what a notification says (without them: the last line). */
+  questions?: WaitingQuestions;
+  /** How long a waiting session's notification waits for its question. */
+  time: Time;
 }
 
 /**
  * Follows the sessions' states for as long as the board runs, attaches
  * included (it listens to the feed, not to the board), and when one turns
  * to waiting or from busy to idle (the rule and its exceptions: src/core/board/notify.ts):
- * rings the terminal, runs the notify command, and has the board mark the
- * row. No timer: it looks when the feed says something changed.
+ * has the board mark the row, and rings the terminal and runs the notify
+ * command with the notification's text (src/core/board/notice-text.ts), a
+ * waiting session's once its question is read (src/client/notify/notice-texts.ts).
+ * It looks when the feed says something changed.
  */
 export class BoardNotifier implements BoardNotices, Disposable {
   private readonly watch = new NoticeWatch();
@@ -34,9 +44,11 @@ export class BoardNotifier implements BoardNotices, Disposable {
   private readonly offFeed: Disposable;
   private lastList: readonly SessionView[] | null = null;
   private failureSaid = false;
+  private readonly texts: NoticeTexts;
 
   constructor(private readonly o: BoardNotifierOptions) {
     this.osc = oscNotifyFor(o.env);
+    this.texts = new NoticeTexts({ feed: o.feed, questions: o.questions, time: o.time });
     this.offFeed = o.feed.onChange(() => this.look());
     this.look(); // the first look only remembers
   }
@@ -67,6 +79,7 @@ export class BoardNotifier implements BoardNotices, Disposable {
 
   dispose(): void {
     this.offFeed.dispose();
+    this.texts.dispose();
     this.notices.dispose();
   }
 
@@ -76,17 +89,21 @@ export class BoardNotifier implements BoardNotices, Disposable {
     this.lastList = list;
     const changes = this.watch.see(list.map((s) => ({ id: s.id, name: s.name, state: sessionState(s), source: s.activitySource })));
     if (changes.length === 0) return;
-    this.o.ring(ringSequence(changes, this.osc));
-    if (this.o.notifyCmd) for (const c of changes) this.runCommand(this.o.notifyCmd, c);
     this.tell({ kind: 'attention', ids: changes.map((c) => c.id) });
+    // The ring says why: a waiting session's question, once read off its screen (a moment later).
+    this.texts.compose(changes, (texts) => {
+      this.o.ring(ringSequence(texts, this.osc));
+      if (this.o.notifyCmd) changes.forEach((c, i) => this.runCommand(this.o.notifyCmd!, c, texts[i]!));
+    });
   }
 
-  private runCommand(cmd: string, c: StateChange): void {
-    (this.o.run ?? runNotifyCommand)(cmd, { ...this.o.env, ...notifyCommandEnv(c) }, (why) => {
+  private runCommand(cmd: string, c: StateChange, text: NoticeText): void {
+    const onFail = (why: string) => {
       if (this.failureSaid) return;
       this.failureSaid = true; // once: a broken command would say it at every ring
       this.tell({ kind: 'message', text: `--notify-cmd failed (${why}); not said again`, error: true });
-    });
+    };
+    (this.o.run ?? runNotifyCommand)(cmd, { ...this.o.env, ...notifyCommandEnv(c, text) }, onFail, [text.title, text.body]);
   }
 
   private tell(n: Notice): void {

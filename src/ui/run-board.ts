@@ -17,6 +17,7 @@ import type { BoardLog } from '../client/feed/board-log.js';
 import { DisposableStore } from '../core/lifetime.js';
 import type { Time } from '../core/clock.js';
 import { BoardNotifier } from './board-notifier.js';
+import type { WaitingQuestions } from '../client/notify/waiting-questions.js';
 import { BOARD_INK_OPTIONS } from './ink/options.js';
 import type { LeaveRequest } from './contexts/ActionsContext.js';
 import { RingGate } from './ring-gate.js';
@@ -44,6 +45,8 @@ export interface RunBoardOptions {
   notifyCmd?: string;
   /** config.json autoRevive: the board revives the sessions lost when it starts (src/ui/hooks/useAutoRevive.ts). */
   autoRevive?: boolean;
+  /** The waiting sessions' questions, for what a notification says (src/client/notify/waiting-questions.ts). */
+  questions?: WaitingQuestions;
   /** The board's environment: which terminal (for OSC notifications) and what the notify command inherits. Default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -64,7 +67,7 @@ export async function runBoard(o: RunBoardOptions): Promise<void> {
   const gate = new RingGate(stdout);
   // Three reads of /proc: the same for every attach of this board run.
   const terminal = terminalIdentity(stdout);
-  const notifier = new BoardNotifier({ feed: o.feed, ring: (seq) => gate.ring(seq), env: o.env ?? process.env, notifyCmd: o.notifyCmd });
+  const notifier = new BoardNotifier({ feed: o.feed, ring: (seq) => gate.ring(seq), env: o.env ?? process.env, notifyCmd: o.notifyCmd, questions: o.questions, time: o.time });
   // For the whole run, attaches included: the feed goes on while the board is away.
   const logging = new DisposableStore();
   logging.add(o.feed.onError((e) => o.log.write(e.detail)));

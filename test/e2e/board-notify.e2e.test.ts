@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, destroyHome, makeHome, waitFor } from '../helpers/home.js';
+import { startTurns } from '../helpers/turns.js';
 import { killAllTmux, OUTER_PS1, outerShellCommand, tmuxAvailable, TmuxServer, type Screen } from '../helpers/tmux.js';
 
 const OUTER = OUTER_PS1.trimEnd();
@@ -86,6 +87,15 @@ function notified(): string[] {
   }
 }
 
+/** The title and body the notify command got as $1 and $2, one line per run. */
+function texts(): string[] {
+  try {
+    return fs.readFileSync(path.join(dir, 'texts'), 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 describe.skipIf(!tmuxAvailable())('notifications in a real terminal (tmux)', () => {
   it('a shell that prints and goes quiet rings, is marked until the user moves onto it, and --notify-cmd runs with its state', { timeout: 60_000 }, async () => {
     run(['new', '--name', 'first', '--', 'sh', '-c', 'echo FIRST-UP; exec sleep 600'], SESSION_ENV);
@@ -96,12 +106,12 @@ describe.skipIf(!tmuxAvailable())('notifications in a real terminal (tmux)', () 
     expect(run(['ls'])).toMatch(/\bworker\s+shell\s+idle\s/);
 
     const script = path.join(dir, 'notify.sh');
-    fs.writeFileSync(script, 'printf "%s %s %s %s\\n" "$AGENT_BOARD_SESSION" "$AGENT_BOARD_SESSION_NAME" "$AGENT_BOARD_STATE" "$AGENT_BOARD_PREVIOUS_STATE" >> "$(dirname "$0")/notified"\n');
+    fs.writeFileSync(script, 'printf "%s %s %s %s\\n" "$AGENT_BOARD_SESSION" "$AGENT_BOARD_SESSION_NAME" "$AGENT_BOARD_STATE" "$AGENT_BOARD_PREVIOUS_STATE" >> "$(dirname "$0")/notified"\nprintf "%s|%s\\n" "$1" "$2" >> "$(dirname "$0")/texts"\n');
 
     const t = TmuxServer.start({ command: ['env', '-u', 'AGENT_BOARD_SESSION', ...outerShellCommand(home).slice(1)], cols: COLS, rows: ROWS });
     await t.waitForScreen('the outer prompt', (s) => s.lines[0] === OUTER);
     const boardWindow = t.display('#{window_id}');
-    t.typeLine(`agent-board --notify-cmd 'sh ${script}'`);
+    t.typeLine(`agent-board --notify-cmd 'sh ${script} "$@"'`);
     let s = await t.waitForScreen('the board, both idle', (x) => isBoard(x) && row(x, 'first')?.state === 'idle' && row(x, 'worker')?.state === 'idle');
     expect(s.lines[0]).toMatch(/^agent-board 2 sessions\s+● 2 idle$/);
     expect(row(s, 'first')!.mark).toBe('›');
@@ -127,6 +137,9 @@ describe.skipIf(!tmuxAvailable())('notifications in a real terminal (tmux)', () 
     expect(row(s, 'first')!.mark).toBe('›'); // nothing else moved
     await waitFor('the notify command', () => notified().length === 1, 5_000, 50);
     expect(notified()).toEqual([`${worker} worker idle busy`]);
+    // Its title and body as $1 and $2: who, and its last line.
+    await waitFor('the notify command\'s arguments', () => texts().length === 1, 5_000, 50);
+    expect(texts()).toEqual(['worker is done|INNER$']);
     // The BEL reached the terminal: tmux flags the window it rang in.
     await waitFor('the bell flag on the board window', () => t.display('#{window_bell_flag}', boardWindow) === '1', 5_000, 50);
 
@@ -152,5 +165,25 @@ describe.skipIf(!tmuxAvailable())('notifications in a real terminal (tmux)', () 
     expect(notified().every((l) => !l.includes(' first '))).toBe(true);
     t.keys(['q'], boardWindow);
     await t.waitForScreen('the outer prompt after q', (x) => x.text.trimEnd().endsWith(OUTER), { target: boardWindow });
+  });
+
+  it("a session that asks: the ring waits for its question, and --notify-cmd gets it as $2", { timeout: 60_000 }, async () => {
+    const { control } = startTurns(home, 'asker');
+    await waitFor('asker at its prompt', () => state('asker') === 'idle', 10_000, 100);
+    const script = path.join(dir, 'notify.sh');
+    fs.writeFileSync(script, 'printf "%s|%s\\n" "$1" "$2" >> "$(dirname "$0")/texts"\n');
+
+    const t = TmuxServer.start({ command: ['env', '-u', 'AGENT_BOARD_SESSION', ...outerShellCommand(home).slice(1)], cols: COLS, rows: ROWS });
+    await t.waitForScreen('the outer prompt', (s) => s.lines[0] === OUTER);
+    t.typeLine(`agent-board --notify-cmd 'sh ${script} "$@"'`);
+    await t.waitForScreen('the board, asker idle', (x) => isBoard(x) && row(x, 'asker')?.state === 'idle');
+
+    fs.appendFileSync(control, 'ask\n');
+    await t.waitForScreen('asker waiting and marked', (x) => isBoard(x) && row(x, 'asker')?.state === 'waiting' && row(x, 'asker')?.mark !== ' ', { timeoutMs: 15_000 });
+    await waitFor('the notify command', () => texts().length === 1, 5_000, 50);
+    // Read off its screen by the board (a mirror while it waits), not its last line (the dialog's footer).
+    expect(texts()).toEqual(['asker needs you|Do you want to proceed? 1. Yes 2. No']);
+    t.keys(['q']);
+    await t.waitForScreen('the outer prompt after q', (x) => x.text.trimEnd().endsWith(OUTER));
   });
 });

@@ -24,6 +24,24 @@ import { MemoryLog, FakeActions, FakeFeed, session } from './fakes.js';
 import { FakeRunner } from './fake-runner.js';
 import { eventually, FakeStdin, FakeStdout, KEY } from './harness.js';
 import { REAL_TIME } from '../helpers/real-time.js';
+import { Emitter } from '../../src/core/lifetime.js';
+import type { DialogText } from '../../src/core/agents/dialog-text.js';
+import type { WaitingQuestions } from '../../src/client/notify/waiting-questions.js';
+
+/** Questions as a screen reader would tell them: set by the test, when it likes. */
+class FakeQuestions implements WaitingQuestions {
+  private readonly dialogs = new Map<string, DialogText>();
+  private readonly changes = new Emitter<void>();
+  readonly onChange = this.changes.event;
+  dialog(id: string): DialogText | null {
+    return this.dialogs.get(id) ?? null;
+  }
+  read(id: string, d: DialogText): void {
+    this.dialogs.set(id, d);
+    this.changes.fire();
+  }
+}
+const PROCEED: DialogText = { question: 'Do you want to proceed?', options: [{ number: 1, label: 'Yes', selected: true }, { number: 2, label: 'No', selected: false }] };
 
 const detachKey = (parseDetachKey('ctrl-\\') as { ok: true; key: DetachKey }).key;
 const CTRL_BACKSLASH = '\x1c';
@@ -47,7 +65,7 @@ afterEach(async () => {
   for (const d of scratch.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function start(feed: FakeFeed, o: { env: NodeJS.ProcessEnv; notifyCmd?: string; connect?: (s: SessionView) => () => Promise<RunnerConnection> }): Started {
+function start(feed: FakeFeed, o: { env: NodeJS.ProcessEnv; notifyCmd?: string; connect?: (s: SessionView) => () => Promise<RunnerConnection>; questions?: WaitingQuestions }): Started {
   const out = new FakeStdout(80, 24);
   const stdin = new FakeStdin();
   const done = runBoard({
@@ -64,6 +82,7 @@ function start(feed: FakeFeed, o: { env: NodeJS.ProcessEnv; notifyCmd?: string; 
     reconnectDelaysMs: [],
     env: o.env,
     notifyCmd: o.notifyCmd,
+    questions: o.questions,
   });
   running = { out, stdin, done };
   return running;
@@ -87,14 +106,14 @@ const working = (name: string) => session({ name, agent: 'claude', activity: 'bu
 
 describe('a session that needs the user', () => {
   it('busy -> waiting rings (BEL and OSC 9 where TERM_PROGRAM says iTerm2) and marks the row until the user moves onto it', async () => {
-    const feed = new FakeFeed([session({ name: 'alpha' }), working('beta')]);
+    const feed = new FakeFeed([session({ name: 'alpha' }), { ...working('beta'), previewLine: 'Edit src/app.ts? (y/n)' }]);
     const { out, stdin } = start(feed, { env: ITERM });
     await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/^ {2}◐ beta +claude +busy /));
     expect(rings(out)).toEqual([]);
 
     setActivity(feed, 'beta', 'waiting');
-    // Its own write, between Ink's frames: BEL, then the notification.
-    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]9;agent-board: beta needs you (waiting)\x07']));
+    // Its own write, between Ink's frames: BEL, then the notification: who, and its last line (no question read here).
+    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]9;agent-board: beta needs you: Edit src/app.ts? (y/n)\x07']));
     await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/^! ◆ beta +claude +waiting /));
     await eventually(out, () => expect(out.lines()[0]).toBe('agent-board 2 sessions  ! 1 unseen  ◆ 1 waiting  ● 1 idle'));
     const row = out.lines().findIndex((l) => l.startsWith('! ◆ beta'));
@@ -122,7 +141,7 @@ describe('a session that needs the user', () => {
     const feed = new FakeFeed([
       session({ name: 'alpha', activity: undefined, agent: 'demo', activitySource: undefined }),
       session({ name: 'beta', activity: undefined, activitySource: undefined }),
-      working('gamma'),
+      { ...working('gamma'), previewLine: 'All 12 tests passed' },
     ]);
     const { out } = start(feed, { env: { TERM_PROGRAM: 'WezTerm', TERM: 'xterm-256color' } });
     await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/◌ beta +shell +starting /));
@@ -141,7 +160,7 @@ describe('a session that needs the user', () => {
     expect(out.lines()[0]).not.toContain('unseen');
 
     setActivity(feed, 'gamma', 'idle');
-    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]777;notify;agent-board;gamma is done (idle)\x07']));
+    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]777;notify;gamma is done;All 12 tests passed\x07']));
     await eventually(out, () => expect(rowOf(out, 'gamma')).toMatch(/^! ● gamma +claude +idle /));
     expect(out.lines()[0]).toMatch(/^agent-board 4 sessions {2}! 1 unseen {2}/);
   });
@@ -166,6 +185,30 @@ describe('a session that needs the user', () => {
     setActivity(feed, 'alpha', 'busy');
     setActivity(feed, 'alpha', 'idle');
     await eventually(out, () => expect(rings(out)).toHaveLength(2));
+  });
+});
+
+describe('what the notification says', () => {
+  it("a waiting session's notification carries the question read off its screen; its row is marked at once", async () => {
+    const feed = new FakeFeed([session({ name: 'alpha' }), { ...working('beta'), previewLine: 'Enter to confirm · Esc to cancel' }]);
+    const questions = new FakeQuestions();
+    const { out } = start(feed, { env: { TERM_PROGRAM: 'WezTerm', TERM: 'xterm-256color' }, questions });
+    await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/◐ beta/));
+    setActivity(feed, 'beta', 'waiting');
+    await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/^! ◆ beta /));
+    expect(rings(out)).toEqual([]); // the question is not read yet
+    questions.read(feed.sessions[1]!.id, PROCEED);
+    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]777;notify;beta needs you;Do you want to proceed? 1. Yes 2. No\x07']));
+  });
+
+  it('a question not read within a second: the notification says the last line', async () => {
+    const feed = new FakeFeed([session({ name: 'alpha' }), { ...working('beta'), previewLine: 'Allow? (y/n)' }]);
+    const { out } = start(feed, { env: ITERM, questions: new FakeQuestions() });
+    await eventually(out, () => expect(rowOf(out, 'beta')).toMatch(/◐ beta/));
+    const t0 = Date.now();
+    setActivity(feed, 'beta', 'waiting');
+    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]9;agent-board: beta needs you: Allow? (y/n)\x07']), 5000);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
   });
 });
 
@@ -199,7 +242,7 @@ describe('while attached', () => {
     await eventually(out, () => expect(rings(out)).toHaveLength(1));
     const i = out.writes.indexOf('tle\x07 done');
     expect(i).toBeGreaterThan(-1);
-    expect(out.writes[i + 1]).toBe('\x07\x1b]9;agent-board: beta needs you (waiting)\x07');
+    expect(out.writes[i + 1]).toBe('\x07\x1b]9;agent-board: beta needs you\x07');
     expect(out.term.buffer.active.getLine(1)!.translateToString(true)).toBe('$ working  done');
 
     stdin.press(CTRL_BACKSLASH);
@@ -223,17 +266,17 @@ describe('while attached', () => {
     await eventually(out, () => expect(out.text()).toContain('stopped typing into alpha'));
     setActivity(feed, 'alpha', 'busy');
     setActivity(feed, 'alpha', 'waiting');
-    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]9;agent-board: alpha needs you (waiting)\x07']));
+    await eventually(out, () => expect(rings(out)).toEqual(['\x07\x1b]9;agent-board: alpha needs you\x07']));
   });
 });
 
 describe('--notify-cmd', () => {
-  it('runs the command through the shell with the session and its states in the environment, without holding up the board', async () => {
+  it('runs the command through the shell with the session, its states and the notice in the environment and the notice as $1 and $2, without holding up the board', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-notify-'));
     scratch.push(dir);
-    const feed = new FakeFeed([session({ name: 'alpha' }), working('beta'), working('gamma')]);
+    const feed = new FakeFeed([session({ name: 'alpha' }), { ...working('beta'), previewLine: 'Run "rm -rf build"? $HOME `x`' }, { ...working('gamma'), previewLine: 'Done; 3 files' }]);
     // The commands sleep long enough that a board answering at once beats them even on a loaded machine.
-    const cmd = 'sleep 2; printf "%s|%s|%s|%s\\n" "$AGENT_BOARD_SESSION" "$AGENT_BOARD_SESSION_NAME" "$AGENT_BOARD_STATE" "$AGENT_BOARD_PREVIOUS_STATE" > "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" && mv "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME"';
+    const cmd = 'sleep 2; printf "%s|%s|%s|%s|%s|%s|%s|%s\\n" "$AGENT_BOARD_SESSION" "$AGENT_BOARD_SESSION_NAME" "$AGENT_BOARD_STATE" "$AGENT_BOARD_PREVIOUS_STATE" "$1" "$2" "$AGENT_BOARD_NOTIFY_TITLE" "$AGENT_BOARD_NOTIFY_BODY" > "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" && mv "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME.tmp" "$NOTIFY_OUT/$AGENT_BOARD_SESSION_NAME"';
     const { out, stdin } = start(feed, { env: { ...process.env, ...ITERM, NOTIFY_OUT: dir }, notifyCmd: cmd });
     await eventually(out, () => expect(rowOf(out, 'gamma')).toMatch(/◐ gamma/));
     const [beta, gamma] = [feed.sessions[1]!, feed.sessions[2]!];
@@ -246,8 +289,10 @@ describe('--notify-cmd', () => {
     expect(fs.existsSync(path.join(dir, 'beta'))).toBe(false);
 
     await eventually(out, () => expect(fs.readdirSync(dir).sort()).toEqual(['beta', 'gamma']), 8000);
-    expect(fs.readFileSync(path.join(dir, 'beta'), 'utf8')).toBe(`${beta.id}|beta|waiting|busy\n`);
-    expect(fs.readFileSync(path.join(dir, 'gamma'), 'utf8')).toBe(`${gamma.id}|gamma|idle|busy\n`);
+    // The text reaches the command as it is: never parsed by the shell.
+    const b = 'beta needs you|Run "rm -rf build"? $HOME `x`';
+    expect(fs.readFileSync(path.join(dir, 'beta'), 'utf8')).toBe(`${beta.id}|beta|waiting|busy|${b}|${b}\n`);
+    expect(fs.readFileSync(path.join(dir, 'gamma'), 'utf8')).toBe(`${gamma.id}|gamma|idle|busy|gamma is done|Done; 3 files|gamma is done|Done; 3 files\n`);
     // Its output went nowhere near the board.
     expect(out.text()).not.toContain('|busy');
   });

@@ -184,31 +184,38 @@ describe('oscNotifyFor: which notification the terminal shows', () => {
 });
 
 describe('ringSequence', () => {
-  const waiting = { name: 'api', to: 'waiting' as const };
-  const idle = { name: 'web', to: 'idle' as const };
+  const waiting = { title: 'api needs you', body: 'Do you want to proceed? 1. Yes 2. No' };
+  const idle = { title: 'web is done', body: 'All 12 tests passed' };
 
-  it('always one BEL, then one notification per change in the terminal sequence', () => {
+  it('always one BEL, then one notification per notice in the terminal sequence: OSC 777 title and body, OSC 9 both in one text', () => {
     expect(ringSequence([waiting], null)).toBe('\x07');
-    expect(ringSequence([waiting], 'osc9')).toBe('\x07\x1b]9;agent-board: api needs you (waiting)\x07');
+    expect(ringSequence([waiting], 'osc9')).toBe('\x07\x1b]9;agent-board: api needs you: Do you want to proceed? 1. Yes 2. No\x07');
     expect(ringSequence([waiting, idle], 'osc777')).toBe(
-      '\x07\x1b]777;notify;agent-board;api needs you (waiting)\x07\x1b]777;notify;agent-board;web is done (idle)\x07',
+      '\x07\x1b]777;notify;api needs you;Do you want to proceed? 1. Yes 2. No\x07\x1b]777;notify;web is done;All 12 tests passed\x07',
     );
     expect(ringSequence([], 'osc9')).toBe('');
   });
 
+  it('a notice without a body: OSC 9 says the title alone, OSC 777 an empty body', () => {
+    expect(ringSequence([{ title: 'api is done', body: '' }], 'osc9')).toBe('\x07\x1b]9;agent-board: api is done\x07');
+    expect(ringSequence([{ title: 'api is done', body: '' }], 'osc777')).toBe('\x07\x1b]777;notify;api is done;\x07');
+  });
+
   it('keeps control characters and field separators out of the OSC', () => {
-    const seq = ringSequence([{ name: 'a;b\x07c\x1bd', to: 'idle' }], 'osc777');
-    expect(seq).toBe('\x07\x1b]777;notify;agent-board;a,b c d is done (idle)\x07');
+    const seq = ringSequence([{ title: 'a;b\x07c\x1bd is done', body: 'x;y\x1b]z' }], 'osc777');
+    expect(seq).toBe('\x07\x1b]777;notify;a,b c d is done;x,y ]z\x07');
   });
 });
 
 describe('notifyCommandEnv', () => {
-  it('names the session and both states', () => {
-    expect(notifyCommandEnv({ id: 'a1b2c3d4', name: 'api', from: 'busy', to: 'waiting' })).toEqual({
+  it('names the session, both states and the notice', () => {
+    expect(notifyCommandEnv({ id: 'a1b2c3d4', name: 'api', from: 'busy', to: 'waiting' }, { title: 'api needs you', body: 'Proceed? 1. Yes 2. No' })).toEqual({
       AGENT_BOARD_SESSION: 'a1b2c3d4',
       AGENT_BOARD_SESSION_NAME: 'api',
       AGENT_BOARD_STATE: 'waiting',
       AGENT_BOARD_PREVIOUS_STATE: 'busy',
+      AGENT_BOARD_NOTIFY_TITLE: 'api needs you',
+      AGENT_BOARD_NOTIFY_BODY: 'Proceed? 1. Yes 2. No',
     });
   });
 });

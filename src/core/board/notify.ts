@@ -17,6 +17,7 @@
  */
 import type { ActivitySource } from '../agents/activity.js';
 import type { SessionState } from '../session-state.js';
+import type { NoticeText } from './notice-text.js';
 
 export interface SeenSession {
   id: string;
@@ -134,39 +135,38 @@ export function oscNotifyFor(env: Env): OscNotify {
 export const BEL = '\x07';
 export const NOTIFY_TITLE = 'agent-board';
 
-/** The notification's text for a change. */
-export function noticeText(c: Pick<StateChange, 'name' | 'to'>): string {
-  return c.to === 'waiting' ? `${c.name} needs you (waiting)` : `${c.name} is done (${c.to})`;
-}
-
 /** Text safe inside an OSC string: no control characters (BEL or ESC would end it), no `;` (a field separator). */
 function oscText(text: string): string {
   return text.replace(/[\x00-\x1f\x7f-\x9f]/g, ' ').replace(/;/g, ',');
 }
 
 /**
- * What the board writes for changes that ring: one BEL, then one
- * notification per change in the terminal's sequence (OSC 9 with "agent-board:"
- * ahead of the text, so it never starts like `9;4`, a progress report).
- * Neither moves the cursor.
+ * What the board writes for notices: one BEL, then one notification per
+ * notice in the terminal's sequence: OSC 777 with the title and the body as
+ * its two fields, or OSC 9 with "agent-board: <title>: <body>" (the prefix
+ * keeps it from starting like `9;4`, a progress report). Neither moves the
+ * cursor.
  */
-export function ringSequence(changes: readonly Pick<StateChange, 'name' | 'to'>[], osc: OscNotify): string {
-  if (changes.length === 0) return '';
+export function ringSequence(notices: readonly NoticeText[], osc: OscNotify): string {
+  if (notices.length === 0) return '';
   let out = BEL;
-  for (const c of changes) {
-    const text = oscText(noticeText(c));
-    if (osc === 'osc9') out += `\x1b]9;${NOTIFY_TITLE}: ${text}${BEL}`;
-    else if (osc === 'osc777') out += `\x1b]777;notify;${NOTIFY_TITLE};${text}${BEL}`;
+  for (const n of notices) {
+    const title = oscText(n.title);
+    const body = oscText(n.body);
+    if (osc === 'osc9') out += `\x1b]9;${NOTIFY_TITLE}: ${title}${body ? `: ${body}` : ''}${BEL}`;
+    else if (osc === 'osc777') out += `\x1b]777;notify;${title};${body}${BEL}`;
   }
   return out;
 }
 
-/** The environment `--notify-cmd` gets on top of the board's. */
-export function notifyCommandEnv(c: StateChange): Record<string, string> {
+/** The environment `--notify-cmd` gets on top of the board's (the text is also its $1 and $2). */
+export function notifyCommandEnv(c: StateChange, text: NoticeText): Record<string, string> {
   return {
     AGENT_BOARD_SESSION: c.id,
     AGENT_BOARD_SESSION_NAME: c.name,
     AGENT_BOARD_STATE: c.to,
     AGENT_BOARD_PREVIOUS_STATE: c.from,
+    AGENT_BOARD_NOTIFY_TITLE: text.title,
+    AGENT_BOARD_NOTIFY_BODY: text.body,
   };
 }

@@ -3,8 +3,7 @@
  * from the push side (./push), and what the HTTP side (./http, ./auth) hands the hub for a socket
  * it let in. The composition root (./entry.ts) makes the real ones; tests hand in their own.
  */
-import type { Disposable, Event } from '../../core/lifetime.js';
-import type { DialogText } from '../../core/agents/dialog-text.js';
+import type { Disposable } from '../../core/lifetime.js';
 import type { PushSubscriptionJson } from '../../core/web/web-protocol.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../../client/feed/board-api.js';
 import type { RunnerConnection } from '../../client/link/connection.js';
@@ -20,13 +19,9 @@ export interface WebDevice {
   readOnly: boolean;
 }
 
-/** The waiting sessions' questions, read off their screens (src/client/notify/waiting-questions.ts). */
-export interface WaitingQuestions {
-  /** The dialog a waiting session shows now, or null. */
-  dialog(id: string): DialogText | null;
-  /** A question was read or went away. */
-  readonly onChange: Event<void>;
-}
+/** The waiting sessions' questions, read off their screens: defined beside the terminal board's use of them. */
+import type { WaitingQuestions } from '../../client/notify/waiting-questions.js';
+export type { WaitingQuestions };
 
 /** The push side as the hub drives it, per device (src/web/server/push). */
 export interface PushControl {
