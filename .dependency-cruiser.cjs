@@ -47,7 +47,9 @@ module.exports = {
     { name: 'ui-not-runner-or-cli', severity: 'error', comment: 'The board talks to runners through src/client.', from: { path: '^src/ui/' }, to: { path: '^src/(runner|cli)/' } },
     { name: 'demo-not-cli', severity: 'error', comment: 'The demo is started by a command; it imports none.', from: { path: '^src/demo/' }, to: { path: '^src/cli/' } },
     { name: 'no-command-imports-another', severity: 'error', comment: 'Shared command code goes in src/client or src/cli (not commands/).', from: { path: '^src/cli/commands/([^/]+)\\.tsx?$' }, to: { path: '^src/cli/commands/', pathNot: '^src/cli/commands/$1\\.tsx?$' } },
-    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead.', from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/runner/main\\.ts$', '^src/cli/main\\.ts$'] }, to: {} },
+    { name: 'web-page-browser-only', severity: 'error', comment: 'The web page (src/web/page) runs in a browser: it imports src/core and browser packages, never node, src/ui, src/client or the server.', from: { path: '^src/web/page/' }, to: { path: '^src/(?!core/|web/page/)' } },
+    { name: 'web-page-no-node', severity: 'error', comment: 'The web page uses no Node module.', from: { path: '^src/web/page/' }, to: { dependencyTypes: ['core'] } },
+    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead.', from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/runner/main\\.ts$', '^src/cli/main\\.ts$', '^src/web/page/sw/sw\\.ts$'] }, to: {} },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

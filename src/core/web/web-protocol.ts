@@ -131,7 +131,7 @@ export function decodePageMessage(raw: string, bytes: number = raw.length): Deco
       const ids = v.ids;
       if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_TARGETS || !ids.every((x) => isStr(x))) return bad(`needs 1-${MAX_TARGETS} session ids`);
       if (new Set(ids).size !== ids.length) return bad('names a session twice');
-      return isStr(v.text, MAX_TEXT_CHARS) ? { ok: true, msg: { t: 'send', cmd: v.cmd, ids: ids as string[], text: v.text } } : bad('needs the text');
+      return isStr(v.text, MAX_TEXT_CHARS) ? { ok: true, msg: { t: 'send', cmd: v.cmd, ids, text: v.text } } : bad('needs the text');
     }
     case 'answer':
       if (!isStr(id)) return bad('needs a session id');

@@ -2,7 +2,7 @@
  * The page's state and what the user does, over the WebLink: it follows the view in the URL (a
  * session's terminal, its diff, a room), asks again for it on every fresh connection, and keeps
  * each prompt until the server answers it (resent with its command id after a reconnect: typed
- * once). The terminal's frames and output go out on onTerminal, straight to xterm.
+ * once). The terminal's frames and output go to the terminal view (attachTerminal), straight to xterm.
  */
 import type { Clock } from '../../core/clock.js';
 import { commentPrompt, type CommentTarget } from '../../core/board/diff-view.js';
@@ -12,6 +12,9 @@ import { sameRoute, type Route } from './hash-route.js';
 import { addSend, applyServer, initialState, promptTargets, type PageState } from './page-state.js';
 import { PendingSends } from './pending-sends.js';
 import type { LinkState } from './web-link.js';
+
+/** Terminal output held for a view not up yet; past this a fresh frame is asked for instead. */
+const MAX_HELD_CHARS = 4 * 1024 * 1024;
 
 export type TerminalEvent = Extract<ServerMessage, { t: 'frame' } | { t: 'out' } | { t: 'size' }>;
 
@@ -36,9 +39,12 @@ export class PageModel implements Disposable {
   private readonly changeEmitter = this.store.add(new Emitter<void>());
   private readonly terminalEmitter = this.store.add(new Emitter<TerminalEvent>());
   private readonly pending = new PendingSends();
+  /** The open session's frame and output that came while no terminal view listened (it mounts after the socket may answer). */
+  private held: TerminalEvent[] = [];
+  private heldChars = 0;
+  private heldOverflow = false;
   state: PageState;
   readonly onChange: Event<void> = this.changeEmitter.event;
-  readonly onTerminal: Event<TerminalEvent> = this.terminalEmitter.event;
 
   constructor(private readonly deps: PageModelDeps) {
     this.state = { ...initialState(deps.route), link: deps.link.state };
@@ -54,12 +60,47 @@ export class PageModel implements Disposable {
 
   private receive(msg: ServerMessage): void {
     if (msg.t === 'frame' || msg.t === 'out' || msg.t === 'size') {
-      if (this.state.route.view === 'session' && this.state.route.id === msg.id) this.terminalEmitter.fire(msg);
+      if (this.state.route.view !== 'session' || this.state.route.id !== msg.id) return;
+      if (this.terminalEmitter.hasListeners) this.terminalEmitter.fire(msg);
+      else this.hold(msg);
       return;
     }
     if (msg.t === 'sent') this.pending.sent(msg.cmd, msg.id, msg.status);
     if ((msg.t === 'ok' || msg.t === 'error') && msg.ref !== undefined) this.pending.answered(msg.ref);
     this.set(applyServer(this.state, msg, this.deps.clock.now()));
+  }
+
+  private hold(msg: TerminalEvent): void {
+    if (msg.t === 'frame') {
+      this.held = [msg];
+      this.heldChars = msg.data.length;
+      this.heldOverflow = false;
+      return;
+    }
+    if (this.heldOverflow) return;
+    this.held.push(msg);
+    this.heldChars += msg.t === 'out' ? msg.data.length : 0;
+    if (this.heldChars > MAX_HELD_CHARS) {
+      this.held = [];
+      this.heldOverflow = true;
+    }
+  }
+
+  /** A terminal view attaches: it gets what came before it (or a fresh frame, when that was too much), then the live stream. */
+  attachTerminal(listener: (m: TerminalEvent) => void): Disposable {
+    const held = this.held;
+    const overflow = this.heldOverflow;
+    this.held = [];
+    this.heldChars = 0;
+    this.heldOverflow = false;
+    for (const m of held) listener(m);
+    const d = this.terminalEmitter.event(listener);
+    const r = this.state.route;
+    if (overflow && r.view === 'session') {
+      this.deps.link.send({ t: 'close', id: r.id });
+      this.deps.link.send({ t: 'open', id: r.id });
+    }
+    return d;
   }
 
   /** A fresh connection: the view asked for again (a fresh frame, the room), then what is unanswered. */
@@ -90,6 +131,9 @@ export class PageModel implements Disposable {
     const old = this.state.route;
     if (sameRoute(old, route)) return;
     this.follow(old, false);
+    this.held = [];
+    this.heldChars = 0;
+    this.heldOverflow = false;
     const exits = { ...this.state.exits };
     if (route.view === 'session') delete exits[route.id];
     this.set({ ...this.state, route, exits, diff: route.view === 'diff' ? null : this.state.diff, chat: route.view === 'chat' ? this.state.chat : null });

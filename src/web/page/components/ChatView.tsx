@@ -37,7 +37,7 @@ export function ChatView({ room }: { room: string }) {
           if (model.post(room, text)) setText('');
         }}
       >
-        <textarea rows={1} placeholder={readOnly ? 'this device is read-only' : `message #${room} (@name wakes an agent)`} disabled={readOnly} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <textarea rows={1} placeholder={readOnly ? 'this device is read-only' : `message #${room}`} disabled={readOnly} value={text} onInput={(e) => setText(e.currentTarget.value)} />
         <button type="submit" class="primary" disabled={readOnly || !text.trim()}>
           Post
         </button>

@@ -57,7 +57,7 @@ function FileDiff({ f, comments, editing, setEditing, add, remove }: { f: DiffFi
                 {last
                   ? here.map((c, ci) => (
                       <div class="comment" key={ci}>
-                        💬 {c.text}{' '}
+                        {c.text}{' '}
                         <button type="button" class="link" onClick={() => remove(c)}>
                           remove
                         </button>

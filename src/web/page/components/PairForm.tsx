@@ -39,7 +39,7 @@ export function PairForm({ code: initial, pair }: PairProps) {
         </p>
         <label>
           Code
-          <input name="code" value={code} autoComplete="one-time-code" autoCapitalize="characters" spellcheck={false} onInput={(e) => setCode(e.currentTarget.value)} required />
+          <input name="code" value={code} autoComplete="one-time-code" autoCapitalize="off" spellcheck={false} onInput={(e) => setCode(e.currentTarget.value)} required />
         </label>
         <label>
           Device name

@@ -3,6 +3,8 @@ import { ago } from '../../../core/board/ago.js';
 import type { WebRow } from '../../../core/web/web-protocol.js';
 import { usePage } from '../page-context.js';
 import { STALE_GLYPH, STATE_GLYPH } from '../state-style.js';
+import { DialogButtons } from './DialogButtons.js';
+import { BellIcon, BellOffIcon } from './icons.js';
 
 interface Props {
   row: WebRow;
@@ -16,7 +18,7 @@ interface Props {
 export function SessionRow({ row, marked, open, now, readOnly }: Props) {
   const { model, nav } = usePage();
   const state = row.stale ? 'stale' : row.state;
-  const dialog = row.state === 'waiting' ? row.dialog : null;
+  const dialog = row.state === 'waiting' && !row.stale ? row.dialog : null;
   return (
     <li class={`row st-${state}${open ? ' open' : ''}${marked ? ' marked' : ''}`} data-id={row.id}>
       <div class="row-main">
@@ -34,24 +36,14 @@ export function SessionRow({ row, marked, open, now, readOnly }: Props) {
             <span class="ago" title="time since its last output">{ago(row.lastOutputAt, now)}</span>
           </span>
           {row.worktree ? <span class="worktree">{row.worktree}</span> : null}
-          <span class="last">{row.lastLine || ' '}</span>
+          {/* A waiting row's last line is its question, said below with its options. */}
+          {dialog && dialog.options.length > 0 ? null : <span class="last">{row.lastLine || ' '}</span>}
         </button>
         <button type="button" class={`mute${row.muted ? ' on' : ''}`} title={row.muted ? 'notifications muted: unmute' : 'mute its notifications'} aria-pressed={row.muted} onClick={() => model.mute(row.id, !row.muted)}>
-          {row.muted ? '🔕' : '🔔'}
+          {row.muted ? <BellOffIcon /> : <BellIcon />}
         </button>
       </div>
-      {dialog && dialog.options.length > 0 ? (
-        <div class="dialog">
-          {dialog.question ? <div class="question">{dialog.question}</div> : null}
-          <div class="options">
-            {dialog.options.map((o) => (
-              <button type="button" key={o.number} class={o.selected ? 'opt selected' : 'opt'} disabled={readOnly} onClick={() => model.answer(row.id, o.number)}>
-                <b>{o.number}</b> {o.label}
-              </button>
-            ))}
-          </div>
-        </div>
-      ) : null}
+      <DialogButtons row={row} readOnly={readOnly} />
     </li>
   );
 }

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { usePage, usePageState } from '../page-context.js';
 import { STATE_GLYPH } from '../state-style.js';
+import { DialogButtons } from './DialogButtons.js';
 import { PromptBox } from './PromptBox.js';
 import { TerminalView } from './TerminalView.js';
 
@@ -37,6 +38,7 @@ export function SessionView({ id }: { id: string }) {
       </header>
       {exit ? <div class="banner exit-line">{exit}</div> : null}
       <TerminalView id={id} readOnly={s.welcome?.readOnly ?? true} />
+      {row ? <DialogButtons row={row} readOnly={s.welcome?.readOnly ?? true} /> : null}
       {prompt ? <PromptBox /> : null}
     </div>
   );

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { usePage, usePageState } from '../page-context.js';
 import { disablePush, enablePush, hasPush } from '../push.js';
+import { BellIcon } from './icons.js';
 
 export function Settings({ onClose }: { onClose: () => void }) {
   const { model } = usePage();
@@ -40,7 +41,9 @@ export function Settings({ onClose }: { onClose: () => void }) {
         <input type="checkbox" checked={s.welcome?.quiet ?? false} disabled={!s.welcome} onChange={(e) => model.quiet(e.currentTarget.checked)} />
         Quiet mode (no notifications at all)
       </label>
-      <p class="hint">🔔 on a row mutes that session's notifications.</p>
+      <p class="hint">
+        <BellIcon /> on a row mutes that session's notifications.
+      </p>
       {line ? <p class="err">{line}</p> : null}
       {s.welcome ? (
         <p class="hint">

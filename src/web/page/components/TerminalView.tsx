@@ -8,6 +8,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { usePage } from '../page-context.js';
+import { LockIcon, UnlockIcon } from './icons.js';
 import { KeyBar, type BarKey } from './KeyBar.js';
 import { FIT_FONT_PX, scaleToWidth } from './terminal-fit.js';
 
@@ -43,7 +44,7 @@ export function TerminalView({ id, readOnly }: Props) {
     term.open(el);
     termRef.current = { term, fit };
     const scale = () => scaleToWidth(term, el.clientWidth - 4);
-    const onTerm = model.onTerminal((m) => {
+    const onTerm = model.attachTerminal((m) => {
       switch (m.t) {
         case 'frame':
           term.resize(m.cols, m.rows);
@@ -103,7 +104,7 @@ export function TerminalView({ id, readOnly }: Props) {
           fit
         </button>
         <button type="button" class={typing ? 'unlocked' : 'locked'} disabled={readOnly} aria-pressed={typing} onClick={() => setLocked(!locked)} title={readOnly ? 'this device is read-only' : typing ? 'lock typing' : 'unlock typing'}>
-          {readOnly ? '🔒 read-only' : typing ? '🔓 typing' : '🔒 locked'}
+          {typing ? <UnlockIcon /> : <LockIcon />} {readOnly ? 'read-only' : typing ? 'typing' : 'locked'}
         </button>
       </div>
       <div class="term-host" ref={host} />
