@@ -125,6 +125,19 @@ describe('the page on a phone', () => {
     await expect.poll(typed).toEqual(['\x03', 'y']);
   });
 
+  it('on a desktop a session opens ready to type: keys go to it at once', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addCookies([{ name: 'ab_device', value: 'mock', url: mock.url }]);
+    const page = await ctx.newPage();
+    pages.push(page);
+    await page.goto(`${mock.url}#s=d4`);
+    await expect.poll(() => page.locator('.xterm-rows').textContent()).toContain('Claude Code');
+    await page.locator('.xterm').click();
+    await page.keyboard.type('ls');
+    await expect.poll(() => mock.got.filter((m) => m.t === 'keys' && m.id === 'd4').map((m) => m.data)).toEqual(['l', 's']);
+    expect(await page.locator('.keybar').count()).toBe(0);
+  });
+
   it('a prompt typed while the server is down goes once when it is back, and the session is opened again', async () => {
     const page = await pairedPhone('#s=a1');
     await expect.poll(() => page.locator('.xterm-rows').textContent()).toContain('Claude Code');

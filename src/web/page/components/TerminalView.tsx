@@ -24,7 +24,9 @@ export function TerminalView({ id, readOnly }: Props) {
   const { model, touch } = usePage();
   const host = useRef<HTMLDivElement>(null);
   const termRef = useRef<{ term: Terminal; fit: FitAddon } | null>(null);
-  const [locked, setLocked] = useState(touch || readOnly);
+  // Locked on a touch device only: a read-only device never types whatever the lock says (and its
+  // welcome may come after this view is up).
+  const [locked, setLocked] = useState(touch);
   const typing = !locked && !readOnly;
   const typingRef = useRef(typing);
   typingRef.current = typing;
