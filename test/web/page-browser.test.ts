@@ -138,6 +138,38 @@ describe('the page on a phone', () => {
     expect(await page.locator('.keybar').count()).toBe(0);
   });
 
+  it("the service worker shows a push as a notification: one per session, opening only this site's pages", async () => {
+    const ctx = await browser.newContext();
+    await ctx.grantPermissions(['notifications'], { origin: new URL(mock.url).origin });
+    const page = await ctx.newPage();
+    pages.push(page);
+    const cdp = await ctx.newCDPSession(page);
+    const registered = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: Array<{ registrationId: string; isDeleted: boolean }> }) => {
+        const r = e.registrations.find((x) => !x.isDeleted);
+        if (r) resolve(r.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    await page.goto(mock.url);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const registrationId = await registered;
+    const push = (payload: object) => cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(mock.url).origin, registrationId, data: JSON.stringify(payload) });
+    await push({ title: 'api-refactor needs you', body: 'Do you want to make this edit?', id: 'a1', url: '/#s=a1' });
+    await push({ title: 'api-refactor is done', body: 'all green', id: 'a1', url: '/#s=a1' });
+    await push({ title: 'tests is done', body: 'ok', id: 'b2', url: 'https://elsewhere.example/' });
+    const shown = () =>
+      page.evaluate(async () => {
+        const r = await navigator.serviceWorker.ready;
+        return (await r.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
+      });
+    await expect.poll(async () => (await shown()).length).toBe(2);
+    expect(await shown()).toEqual([
+      { title: 'api-refactor is done', body: 'all green', tag: 'a1', url: '/#s=a1' },
+      { title: 'tests is done', body: 'ok', tag: 'b2', url: '/' },
+    ]);
+  });
+
   it('a prompt typed while the server is down goes once when it is back, and the session is opened again', async () => {
     const page = await pairedPhone('#s=a1');
     await expect.poll(() => page.locator('.xterm-rows').textContent()).toContain('Claude Code');
