@@ -4,11 +4,11 @@
  * the same command id after a reconnect (so the runner's journal types it once).
  */
 import { describe, expect, it } from 'vitest';
-import { decodePageMessage, type PageMessage, type ServerMessage } from '../../src/core/web/web-protocol.js';
+import { MAX_KEYS_CHARS, decodePageMessage, type PageMessage, type ServerMessage } from '../../src/core/web/web-protocol.js';
 import { retryDelay } from '../../src/web/page/backoff.js';
 import { CMD_ID_BYTES, cmdIdFrom } from '../../src/web/page/cmd-id.js';
 import { parseHash, routeHash, type Route } from '../../src/web/page/hash-route.js';
-import { PageModel, type TerminalEvent } from '../../src/web/page/page-model.js';
+import { PageModel, keyChunks, type TerminalEvent } from '../../src/web/page/page-model.js';
 import { REVOKED_CLOSE_CODE, WebLink, type LinkState, type SocketLike } from '../../src/web/page/web-link.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
@@ -204,6 +204,19 @@ describe('prompts sent exactly once', () => {
     h.time.advance(500);
     h.last().open();
     expect(sends(h.last())).toEqual([]);
+  });
+});
+
+describe('keys', () => {
+  it('a paste longer than a frame takes goes in order, in frames the server accepts, no character cut in two', () => {
+    const h = harness({ route: { view: 'session', id: 's1' } });
+    h.last().open();
+    const paste = 'a'.repeat(MAX_KEYS_CHARS - 1) + '😀' + 'b'.repeat(MAX_KEYS_CHARS + 5);
+    h.model.keys('s1', paste);
+    const keys = h.last().sent.filter((m) => m.t === 'keys');
+    expect(keys.map((m) => m.t === 'keys' && m.data).join('')).toBe(paste);
+    for (const m of keys) expect(decodePageMessage(JSON.stringify(m)).ok).toBe(true);
+    expect(keyChunks('x😀y', 2)).toEqual(['x', '😀', 'y']);
   });
 });
 

@@ -100,6 +100,13 @@ navigator.serviceWorker?.addEventListener('message', (e: MessageEvent<unknown>) 
   if (d?.t === 'open-url' && typeof d.url === 'string') nav(parseHash(new URL(d.url, location.href).hash).route);
 });
 
+// The tab (and the installed app's switcher) says how many sessions wait for the user.
+model.onChange(() => {
+  const waiting = model.state.rows.filter((r) => r.state === 'waiting' && !r.stale).length;
+  const title = waiting > 0 ? `(${waiting}) agent-board` : 'agent-board';
+  if (document.title !== title) document.title = title;
+});
+
 const env: PageEnv = { model, clock: browserClock, scheduler: browserScheduler, nav, touch };
 const root = document.getElementById('app')!;
 function draw(): void {

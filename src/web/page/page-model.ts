@@ -7,7 +7,7 @@
 import type { Clock } from '../../core/clock.js';
 import { commentPrompt, type CommentTarget } from '../../core/board/diff-view.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../../core/lifetime.js';
-import type { PageMessage, PushSubscriptionJson, ServerMessage } from '../../core/web/web-protocol.js';
+import { MAX_KEYS_CHARS, type PageMessage, type PushSubscriptionJson, type ServerMessage } from '../../core/web/web-protocol.js';
 import { sameRoute, type Route } from './hash-route.js';
 import { addSend, applyServer, initialState, promptTargets, type PageState } from './page-state.js';
 import { PendingSends } from './pending-sends.js';
@@ -32,6 +32,20 @@ export interface PageModelDeps {
   clock: Clock;
   newCmdId: () => string;
   route: Route;
+}
+
+/** `data` cut into frames the server takes, never between the two halves of a surrogate pair. */
+export function keyChunks(data: string, max: number = MAX_KEYS_CHARS): string[] {
+  const out: string[] = [];
+  let at = 0;
+  while (at < data.length) {
+    let end = Math.min(data.length, at + max);
+    const last = data.charCodeAt(end - 1);
+    if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
+    out.push(data.slice(at, end));
+    at = end;
+  }
+  return out;
 }
 
 export class PageModel implements Disposable {
@@ -180,8 +194,9 @@ export class PageModel implements Disposable {
     this.deps.link.send({ t: 'answer', id, n });
   }
 
+  /** Keys in order; a paste longer than one frame takes goes in several (MAX_KEYS_CHARS each). */
   keys(id: string, data: string): void {
-    this.deps.link.send({ t: 'keys', id, data });
+    for (const part of keyChunks(data)) this.deps.link.send({ t: 'keys', id, data: part });
   }
 
   resize(id: string, cols: number, rows: number): void {
