@@ -68,7 +68,8 @@ export default tseslint.config(
     // The composition roots: where the real clock and timers are made and handed down (the
     // board's start is src/cli/open-board.ts, under src/cli/**).
     // The demo agent is a program of its own (its file is its main); so is the web server (entry.ts).
-    files: ['src/runner/main.ts', 'src/web/server/entry.ts', 'src/state/real-time.ts', 'src/cli/**', 'src/demo/demo-agent.ts'],
+    // The page's real clock and timers are src/web/page/browser-time.ts, which its main.tsx hands down.
+    files: ['src/runner/main.ts', 'src/web/server/entry.ts', 'src/state/real-time.ts', 'src/cli/**', 'src/demo/demo-agent.ts', 'src/web/page/browser-time.ts'],
     rules: { 'no-restricted-properties': ['error', processKill], 'no-restricted-globals': 'off', 'no-restricted-syntax': 'off' },
   },
   {

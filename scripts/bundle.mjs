@@ -217,3 +217,6 @@ await build({
 
 // The code caches, made by running each bundle once; it checks too that every hot word of main.ts runs in hot.js.
 execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'hot-cache.cjs'), HOT, ATTACH], { stdio: 'inherit' });
+
+// The web page (src/web/page): dist/bundle/web/, which the web server serves (scripts/bundle-web.mjs).
+execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-web.mjs')], { stdio: 'inherit' });

@@ -1,0 +1,116 @@
+/**
+ * A session full screen in xterm.js: the runner's exact frame first (resize to its size, reset,
+ * write), then its live output. Scaled to the page's width; typing is locked on a touch device
+ * until the user unlocks it (a tap on a phone must not type into an agent), never unlocked on a
+ * read-only device.
+ */
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { usePage } from '../page-context.js';
+import { LockIcon, UnlockIcon } from './icons.js';
+import { KeyBar, type BarKey } from './KeyBar.js';
+import { FIT_FONT_PX, scaleToWidth } from './terminal-fit.js';
+
+/** Lines kept above the screen (the session's own scrollback stays in the runner). */
+const SCROLLBACK = 2000;
+
+interface Props {
+  id: string;
+  readOnly: boolean;
+}
+
+export function TerminalView({ id, readOnly }: Props) {
+  const { model, touch } = usePage();
+  const host = useRef<HTMLDivElement>(null);
+  const termRef = useRef<{ term: Terminal; fit: FitAddon } | null>(null);
+  // Locked on a touch device only: a read-only device never types whatever the lock says (and its
+  // welcome may come after this view is up).
+  const [locked, setLocked] = useState(touch);
+  const typing = !locked && !readOnly;
+  const typingRef = useRef(typing);
+  typingRef.current = typing;
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const term = new Terminal({
+      fontSize: 13,
+      fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace',
+      scrollback: SCROLLBACK,
+      cursorBlink: false,
+      theme: { background: '#0d1014' },
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(el);
+    termRef.current = { term, fit };
+    const scale = () => scaleToWidth(term, el.clientWidth - 4);
+    const onTerm = model.attachTerminal((m) => {
+      switch (m.t) {
+        case 'frame':
+          term.resize(m.cols, m.rows);
+          term.reset();
+          term.write(m.data);
+          scale();
+          return;
+        case 'out':
+          term.write(m.data);
+          return;
+        case 'size':
+          term.resize(m.cols, m.rows);
+          scale();
+          return;
+      }
+    });
+    const onData = term.onData((d) => {
+      if (typingRef.current) model.keys(id, d);
+    });
+    const ro = new ResizeObserver(scale);
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      onData.dispose();
+      onTerm.dispose();
+      termRef.current = null;
+      term.dispose();
+    };
+  }, [id, model]);
+
+  useEffect(() => {
+    const t = termRef.current?.term;
+    if (!t) return;
+    t.options.disableStdin = !typing;
+    // A read-only textarea keeps the phone's keyboard down while typing is locked.
+    if (t.textarea) t.textarea.readOnly = !typing;
+    if (typing && !touch) t.focus();
+  }, [typing, touch]);
+
+  const fitSession = () => {
+    const r = termRef.current;
+    if (!r) return;
+    r.term.options.fontSize = touch ? FIT_FONT_PX.touch : FIT_FONT_PX.desk;
+    const dims = r.fit.proposeDimensions();
+    if (dims && dims.cols >= 2 && dims.rows >= 2) model.resize(id, dims.cols, dims.rows);
+  };
+
+  const sendKey = (k: BarKey) => {
+    const t = termRef.current?.term;
+    if (t && typing) model.keys(id, k.data(t.modes.applicationCursorKeysMode));
+  };
+
+  return (
+    <div class="terminal-view">
+      <div class="term-tools">
+        <button type="button" onClick={fitSession} title="resize the session to this screen">
+          fit
+        </button>
+        <button type="button" class={typing ? 'unlocked' : 'locked'} disabled={readOnly} aria-pressed={typing} onClick={() => setLocked(!locked)} title={readOnly ? 'this device is read-only' : typing ? 'lock typing' : 'unlock typing'}>
+          {typing ? <UnlockIcon /> : <LockIcon />} {readOnly ? 'read-only' : typing ? 'typing' : 'locked'}
+        </button>
+      </div>
+      <div class="term-host" ref={host} />
+      {typing && touch ? <KeyBar onKey={sendKey} /> : null}
+    </div>
+  );
+}
