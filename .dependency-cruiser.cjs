@@ -59,7 +59,7 @@ module.exports = {
     { name: 'ui-not-runner-or-cli', severity: 'error', comment: 'The board talks to runners through src/client.', from: { path: '^src/ui/' }, to: { path: '^src/(runner|cli)/' } },
     { name: 'demo-not-cli', severity: 'error', comment: 'The demo is started by a command; it imports none.', from: { path: '^src/demo/' }, to: { path: '^src/cli/' } },
     { name: 'no-command-imports-another', severity: 'error', comment: 'Shared command code goes in src/client or src/cli (not commands/).', from: { path: '^src/cli/commands/([^/]+)\\.tsx?$' }, to: { path: '^src/cli/commands/', pathNot: '^src/cli/commands/$1\\.tsx?$' } },
-    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead.', from: { orphan: true, pathNot: ['\.d\.ts$', '^src/runner/main\.ts$', '^src/cli/main\.ts$', '^src/web/server/entry\.ts$', '^src/web/page/sw/sw\.ts$'] }, to: {} },
+    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead.', from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/runner/main\\.ts$', '^src/cli/main\\.ts$', '^src/web/server/entry\\.ts$', '^src/web/page/sw/sw\\.ts$'] }, to: {} },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

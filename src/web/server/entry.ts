@@ -22,7 +22,9 @@ import { makeBoardParts } from '../../client/board-actions/board-parts.js';
 import { serveWeb } from './http/web-http.js';
 import { loadPageFiles } from './http/static-files.js';
 import { hostPort, listenPolicy } from './listen-policy.js';
-import { NO_QUESTIONS, PendingHub, PUSH_OFF } from './pending-parts.js';
+import { LiveWaitingQuestions } from '../../client/notify/waiting-questions.js';
+import { WebHub } from './hub/web-hub.js';
+import { createPush } from './push/push.js';
 import type { HubDeps } from './web-types.js';
 import { parseServerOptions, type ServerOptions } from './server-options.js';
 import { serverLogger } from './server-log.js';
@@ -60,23 +62,37 @@ async function runServer(o: ServerOptions): Promise<void> {
   const parts = makeBoardParts({ home, hosts: settings.config.hosts, time, feedScheduler: realScheduler({ unref: true }) });
   held.add(toDisposable(() => parts.dispose()));
   held.add(parts.feed.onError((e) => log(`feed: ${e.detail}`)));
-  if (o.notify) log(`--notify ${o.notify}: notifications are sent once the push side is in (src/web/server/push)`);
+  // What a waiting session asks, read off its screen: its row's buttons and its notification's text.
+  const questions = held.add(new LiveWaitingQuestions({ home, feed: parts.feed, time }));
+  held.add(questions.onError((line) => log(`questions: ${line}`)));
+  // A broken vapid.json or push.json, or a bad --notify, stops the start with one line (the catch below).
+  let push: ReturnType<typeof createPush>;
+  try {
+    push = held.add(createPush({ home, feed: parts.feed, questions, time, ntfy: o.notify, log }));
+  } catch (err) {
+    held.dispose(); // the feeds' watches and sockets would hold the process
+    throw err;
+  }
   const deps: HubDeps = {
     feed: parts.feed,
     chat: parts.chat,
     actions: parts.actions,
     connect: (s, c) => parts.connect(s, c)(),
-    questions: NO_QUESTIONS,
-    push: PUSH_OFF,
+    questions,
+    push,
     time,
     version: VERSION,
   };
-  const hub = held.add(new PendingHub(deps));
+  const hub = held.add(new WebHub(deps));
+  held.add(hub.onError((line) => log(`hub: ${line}`)));
+  // A revoked device's push subscriptions go with it.
+  const revokeHub = hub.revoke.bind(hub);
+  const sockets = { accept: hub.accept.bind(hub), revoke: (id: string) => (revokeHub(id), push.forgetDevice(id)) };
 
   let server: http.Server;
   try {
     server = tls ? https.createServer({ cert: fs.readFileSync(o.tlsCert!), key: fs.readFileSync(o.tlsKey!) }) : http.createServer();
-    held.add(serveWeb(server, { home, time, tls, files: loadPageFiles(PAGE_DIR), hub, log }));
+    held.add(serveWeb(server, { home, time, tls, files: loadPageFiles(PAGE_DIR), hub: sockets, log }));
     await listen(server, o.port, o.host);
   } catch (err) {
     // Nothing listens: let go of the feeds (their watches and sockets would hold the process).

@@ -3,7 +3,6 @@
  * from the push side (./push), and what the HTTP side (./http, ./auth) hands the hub for a socket
  * it let in. The composition root (./entry.ts) makes the real ones; tests hand in their own.
  */
-import type { Disposable } from '../../core/lifetime.js';
 import type { PushSubscriptionJson } from '../../core/web/web-protocol.js';
 import type { BoardActions, BoardFeed, ChatFeed } from '../../client/feed/board-api.js';
 import type { RunnerConnection } from '../../client/link/connection.js';
@@ -53,9 +52,4 @@ export interface HubDeps {
   time: Time;
   /** For the `welcome` frame. */
   version: string;
-}
-
-/** What the HTTP side hands the hub: a socket it let in, and whose it is. */
-export interface AcceptedSocket extends Disposable {
-  readonly device: WebDevice;
 }

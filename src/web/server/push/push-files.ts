@@ -1,31 +1,25 @@
 /**
- * The push side's files in `<home>/web/` (docs/notifications.md): the folder is 0700, each file
- * 0600 (a VAPID private key signs pushes as this server; the subscriptions are capabilities to
- * reach a phone). Written atomically, so a crash never leaves half a file.
+ * The push side's files in `<home>/web/` (docs/notifications.md), beside the server's own
+ * (../web-home.ts: the folder 0700, each file 0600, written atomically): a VAPID private key signs
+ * pushes as this server; the subscriptions are capabilities to reach a phone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../../state/write-errors.js';
+import { ensureWebDir, webDir, writePrivateJson as writeWebJson } from '../web-home.js';
 
-export const webDir = (home: string) => path.join(home, 'web');
 export const vapidFile = (home: string) => path.join(webDir(home), 'vapid.json');
 export const pushFile = (home: string) => path.join(webDir(home), 'push.json');
 
-/** `<home>/web/`, made 0700 (and made so again if it was looser). */
-function ensureWebDir(home: string): void {
-  const dir = webDir(home);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(dir, 0o700);
-}
-
-/** Writes `value` as JSON to `file` (in `<home>/web/`), 0600, atomically. */
+/** Writes `value` as JSON to `file` (in `<home>/web/`, made first), 0600, atomically. */
 export function writePrivateJson(home: string, file: string, value: unknown): void {
   ensureWebDir(home);
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
-  fs.chmodSync(file, 0o600);
+  writeWebJson(file, `the push side's ${path.basename(file)}`, value);
 }
 
-/** The JSON in `file`, or null when there is none yet. A file that is not JSON throws (never silently replaced). */
+/**
+ * The JSON in `file`, or null when there is none yet. Unlike the server's own files, one that is
+ * not JSON throws: replacing vapid.json silently would end every phone's subscription.
+ */
 export function readJson(file: string): unknown {
   let text: string;
   try {
