@@ -67,6 +67,11 @@ export class PushService {
     return self;
   }
 
+  /** Its certificate, for a process of ours that must trust it (NODE_EXTRA_CA_CERTS of a web server started by the CLI). */
+  get caFile(): string {
+    return path.join(this.dir, 'cert.pem');
+  }
+
   /** A new subscription, as a browser's PushManager.subscribe would give the page. */
   subscription(name: string, status = 201): PushSubscriptionJson {
     const ecdh = crypto.createECDH('prime256v1');

@@ -17,6 +17,7 @@ import { openPairing, PAIRING_TTL_MS } from '../../web/server/auth/pairing.js';
 import { DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, listenPolicy } from '../../web/server/listen-policy.js';
 import type { ServerOptions } from '../../web/server/server-options.js';
 import { ensureWebDir, runningServer, serverFile, serverLogFile, type ServerInfo } from '../../web/server/web-home.js';
+import { printErr, printOut } from '../print.js';
 import { cliTime } from '../cli-time.js';
 import { getHome } from '../context.js';
 import { ago, table } from '../format.js';
@@ -83,7 +84,7 @@ function serverOptions(o: WebCliOptions): ServerOptions {
   const tls = o.tlsCert !== undefined;
   const policy = listenPolicy({ host, tls, insecureHttp: o.insecureHttp === true });
   if (!policy.ok) throw new UserError(policy.line, EXIT.usage);
-  if (policy.warning) process.stderr.write(`agent-board: ${policy.warning}\n`);
+  if (policy.warning) printErr(`agent-board: ${policy.warning}\n`);
   return {
     port: o.port ?? DEFAULT_WEB_PORT,
     host,
@@ -99,7 +100,7 @@ function port(v: string): number {
   return n;
 }
 
-const say = (line: string): void => void process.stdout.write(line + '\n');
+const say = (line: string): void => printOut(line + '\n');
 
 async function startServer(home: string, o: WebCliOptions): Promise<void> {
   const options = serverOptions(o);
@@ -194,11 +195,11 @@ function devices(home: string, o: { revoke?: string; json?: boolean }): void {
   }
   const list = listDevices(home);
   if (o.json) {
-    process.stdout.write(JSON.stringify(list.map(({ tokenHash: _t, ...d }) => d), null, 2) + '\n');
+    printOut(JSON.stringify(list.map(({ tokenHash: _t, ...d }) => d), null, 2) + '\n');
     return;
   }
   if (list.length === 0) return say('no paired devices; pair one with: agent-board web pair');
   const rows = [['ID', 'NAME', 'LAST SEEN', 'READ-ONLY']];
   for (const d of list) rows.push([d.id, d.name, d.lastSeen ? `${ago(d.lastSeen)} ago` : 'never', d.readOnly ? 'yes' : 'no']);
-  process.stdout.write(table(rows) + '\n');
+  printOut(table(rows) + '\n');
 }

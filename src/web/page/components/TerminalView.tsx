@@ -83,8 +83,9 @@ export function TerminalView({ id, readOnly }: Props) {
     t.options.disableStdin = !typing;
     // A read-only textarea keeps the phone's keyboard down while typing is locked.
     if (t.textarea) t.textarea.readOnly = !typing;
-    if (typing && !touch) t.focus();
-  }, [typing, touch]);
+    // Unlocking is a tap: the phone's keyboard may come up for it (that is what the user asked for).
+    if (typing) t.focus();
+  }, [typing]);
 
   const fitSession = () => {
     const r = termRef.current;
@@ -109,7 +110,8 @@ export function TerminalView({ id, readOnly }: Props) {
           {typing ? <UnlockIcon /> : <LockIcon />} {readOnly ? 'read-only' : typing ? 'typing' : 'locked'}
         </button>
       </div>
-      <div class="term-host" ref={host} />
+      {/* A tap anywhere in the pane types into the terminal (it may be drawn smaller than the pane). */}
+      <div class="term-host" ref={host} onClick={() => typingRef.current && termRef.current?.term.focus()} />
       {typing && touch ? <KeyBar onKey={sendKey} /> : null}
     </div>
   );
