@@ -37,7 +37,7 @@ describe('web hub: the list', () => {
     const id = await shell('alpha');
     const page = await rig.page();
     await page.until('rows', () => page.of('rows').length > 0);
-    expect(page.frames[0]).toMatchObject({ t: 'welcome', device: 'laptop', readOnly: false, quiet: false, vapidKey: null, version: 'test' });
+    expect(page.frames[0]).toMatchObject({ t: 'welcome', device: 'dev-typist', name: 'laptop', readOnly: false, quiet: false, vapidKey: null, version: 'test' });
     expect(page.frames[1]?.t).toBe('rows');
     const first = page.of('rows')[0]!;
     expect(row(first.rows, id)).toMatchObject({ id, name: 'alpha', kind: 'shell', room: 'default', worktree: null, dialog: null, muted: false });

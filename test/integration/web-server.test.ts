@@ -139,4 +139,25 @@ describe('agent-board web', () => {
     expect(modeOf(path.join(home, 'web', 'pairing.json'))).toBe('600');
     expect(fs.readFileSync(path.join(home, 'web', 'pairing.json'), 'utf8')).not.toContain(code[1]! + code[2]!);
   });
+
+  it("a host of config.json that cannot be reached shows as such on the page's socket, and this machine's rows still come", async () => {
+    const config = path.join(home, 'config');
+    fs.mkdirSync(config, { mode: 0o700 });
+    fs.writeFileSync(path.join(config, 'config.json'), JSON.stringify({ hosts: ['nobody@127.0.0.1'] }));
+    newSession(home, ['--name', 'local-row', '--', 'sh', '-c', 'exec sleep 60']);
+    // Port 1 on loopback refuses at once: the host is down, not slow.
+    const env = { AGENT_BOARD_CONFIG_HOME: config, AGENT_BOARD_SSH_OPTS: '-p 1 -o ConnectTimeout=3' };
+    const run = cli(home, ['web', '--port', '0'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const info = serverInfo(home);
+    const dev = await pairDevice(home, info.url);
+    const ws = await openWs(info.url, { cookie: dev.cookie });
+    if (!ws.ok) throw new Error(`refused: ${ws.status}`);
+    const frames: Array<{ t: string; rows?: Array<{ name: string }>; hostLines?: string[] }> = [];
+    ws.ws.on('message', (d) => frames.push(JSON.parse(String(d)) as (typeof frames)[number]));
+    const rows = await waitFor('a line for the unreachable host', () => [...frames].reverse().find((f) => f.t === 'rows' && (f.hostLines?.length ?? 0) > 0), 20_000);
+    expect(rows.hostLines!.join('\n')).toContain('127.0.0.1');
+    expect(rows.rows!.map((r) => r.name)).toContain('local-row');
+    ws.ws.close();
+  });
 });

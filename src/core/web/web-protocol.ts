@@ -50,8 +50,8 @@ export interface WebRow {
 export type ServerMessage =
   /** The whole list, sent on connect and at most once a frame after any change. */
   | { t: 'rows'; rows: WebRow[]; hostLines: string[]; now: string }
-  /** Who this device is: read-only devices never type. */
-  | { t: 'welcome'; device: string; readOnly: boolean; quiet: boolean; vapidKey: string | null; version: string }
+  /** Who this device is (`device`: its id, as `web devices` lists it; `name`: what the user called it): read-only devices never type. */
+  | { t: 'welcome'; device: string; name: string; readOnly: boolean; quiet: boolean; vapidKey: string | null; version: string }
   /** An opened session's exact screen: resize to cols x rows, clear, write `data`; live `out` follows. */
   | { t: 'frame'; id: string; cols: number; rows: number; data: string }
   | { t: 'out'; id: string; data: string }

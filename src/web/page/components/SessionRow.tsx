@@ -33,6 +33,8 @@ export function SessionRow({ row, marked, open, now, readOnly }: Props) {
             <span class="name">{row.name}</span>
             <span class="kind">{row.kind}</span>
             {row.host ? <span class="host">@{row.host}</span> : null}
+            {/* The board's words for it (exited 3, killed, disk full, no link): the glyph alone is a colour. */}
+            <span class={`state st-${state}`}>{row.stateText ?? row.state}</span>
             <span class="ago" title="time since its last output">{ago(row.lastOutputAt, now)}</span>
           </span>
           {row.worktree ? <span class="worktree">{row.worktree}</span> : null}

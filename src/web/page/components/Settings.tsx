@@ -47,7 +47,7 @@ export function Settings({ onClose }: { onClose: () => void }) {
       {line ? <p class="err">{line}</p> : null}
       {s.welcome ? (
         <p class="hint">
-          {s.welcome.device}
+          {s.welcome.name}
           {s.welcome.readOnly ? ' · read-only' : ''} · agent-board {s.welcome.version}
         </p>
       ) : null}

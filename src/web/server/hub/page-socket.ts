@@ -85,7 +85,7 @@ export class PageSocket implements PageHandlers, Disposable {
       }),
     );
     const h = d.hub;
-    this.wire.send({ t: 'welcome', device: device.name, readOnly: device.readOnly, quiet: h.push.isQuiet(device.id), vapidKey: h.push.publicKey, version: h.version });
+    this.wire.send({ t: 'welcome', device: device.id, name: device.name, readOnly: device.readOnly, quiet: h.push.isQuiet(device.id), vapidKey: h.push.publicKey, version: h.version });
     this.sendRows();
   }
 
