@@ -97,7 +97,7 @@ describe('the web server refuses', () => {
     for (let i = 1; i <= 4; i++) {
       const r = await tradeCode(info.url, 'WRONGONE');
       expect(r.status).toBe(401);
-      expect(JSON.parse(r.body).error).toBe(`wrong code (${5 - i} tries left)`);
+      expect(JSON.parse(r.body).error).toBe(`wrong code (${5 - i} ${5 - i === 1 ? 'try' : 'tries'} left)`);
     }
     const fifth = await tradeCode(info.url, 'WRONGONE');
     expect(fifth.status).toBe(429);

@@ -65,7 +65,8 @@ export function tradePairing(home: string, clock: Clock, typed: string): Trade {
     return { ok: false, why: 'spent', line: `wrong code, ${PAIRING_TRIES} times: that code is void; ${AGAIN}` };
   }
   writePrivateJson(file, 'the pairing code', { ...rec, tries });
-  return { ok: false, why: 'wrong', line: `wrong code (${PAIRING_TRIES - tries} tries left)` };
+  const left = PAIRING_TRIES - tries;
+  return { ok: false, why: 'wrong', line: `wrong code (${left} ${left === 1 ? 'try' : 'tries'} left)` };
 }
 
 function end(file: string): void {
