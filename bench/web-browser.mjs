@@ -108,7 +108,10 @@ export async function echoRounds(sides, rounds, warmup, log) {
   return samples;
 }
 
-/** `cat <file>` typed and Enter: the ms from Enter's keydown to the file's last line (marker) painted. */
+/**
+ * `cat <file>` typed and Enter: the ms from Enter's keydown to the file's last line (marker) painted.
+ * Each run a file of its own: the last run's marker is still on screen.
+ */
 export async function catOnce(side, file, marker, timeoutMs) {
   const page = side.p.page;
   await page.focus(side.focusSelector);
@@ -118,6 +121,7 @@ export async function catOnce(side, file, marker, timeoutMs) {
   await page.evaluate(({ m, t }) => window.__abBench.arm('contains', m, true, t), { m: marker, t: timeoutMs });
   await page.keyboard.press('Enter');
   const r = await page.evaluate(() => window.__abBench.result());
+  if (r.keyAt === null) throw new Error(`${side.label}: ${marker} was on screen before Enter`);
   // The prompt back after the file: the next run starts from a quiet shell.
   await page.evaluate(({ p }) => window.__abBench.arm('lineEquals', p, true, 30_000), { p: PROMPT.trimEnd() });
   await page.evaluate(() => window.__abBench.result()).catch(() => {});

@@ -8,6 +8,8 @@ import { BIN, NODE, ROOT } from './lib.mjs';
 import { freePort, waitListening } from './web-wetty.mjs';
 
 export const OURS = {
+  /** The CLI: node and the script (`agent-board`), run with the bench's home in its environment. */
+  cli: [NODE, BIN],
   /** The server's bundle: missing means `agent-board web` is not built (the bench says NOT BUILT). */
   serverBundle: path.join(ROOT, 'dist', 'bundle', 'web-server.cjs'),
   /** The page's script, measured gzipped. */
@@ -41,7 +43,7 @@ export function oursBuilt() {
 
 function cli(env, args, timeout = 30_000) {
   return new Promise((resolve, reject) => {
-    execFile(NODE, [BIN, ...args], { env, encoding: 'utf8', timeout }, (err, stdout, stderr) => {
+    execFile(OURS.cli[0], [...OURS.cli.slice(1), ...args], { env, encoding: 'utf8', timeout }, (err, stdout, stderr) => {
       if (err) reject(new Error(`agent-board ${args.join(' ')} failed: ${(stderr || err.message).trim()}`));
       else resolve(stdout);
     });

@@ -102,6 +102,6 @@ export async function startWetty(cwd, cleanup) {
   } catch (err) {
     throw new Error(`wetty did not start: ${err.message}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' / ')}` : ''}`);
   }
-  const command = `node ${preload.join(' ')} ${path.relative(process.cwd(), MAIN)} ${args.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' ')}`.replace(/\s+/g, ' ');
+  const command = `node ${preload.join(' ')} ${MAIN} ${args.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' ')}`.replace(/\s+/g, ' ');
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid, command, stop };
 }

@@ -33,14 +33,15 @@ const CAT_RUNS = Number(process.env.BENCH_WEB_CAT_RUNS ?? 3);
 const CAT_TIMEOUT_MS = 180_000;
 const LOAD_RUNS = 10;
 const LIST_SESSIONS = 100;
+const CHECK_METHOD = process.env.BENCH_WEB_CHECK_METHOD === '1';
 
 const stat = (xs) => (xs?.length ? { n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), min: Math.min(...xs), max: Math.max(...xs) } : null);
 
-/** A file of CAT_MIB MiB of printable lines ending in a line no other line has (the marker). */
-function makeCatFile(dir) {
-  const marker = `AB-WEB-END-${process.pid}-${Date.now().toString(36)}`;
+/** A file of CAT_MIB MiB of printable lines ending in a line no other line (nor file) has: the marker. */
+function makeCatFile(dir, run) {
+  const marker = `AB-WEB-END-${process.pid}-${run}-${Date.now().toString(36)}`;
   const line = 'the quick brown fox jumps over the lazy dog 0123456789 '.repeat(2).slice(0, 99) + '\n';
-  const file = path.join(dir, 'ten-mib.txt');
+  const file = path.join(dir, `ten-mib-${run}.txt`);
   const body = line.repeat(Math.ceil((CAT_MIB * 1024 * 1024) / line.length));
   fs.writeFileSync(file, body + marker + '\n');
   return { file, marker, bytes: Buffer.byteLength(body) + marker.length + 1 };
@@ -54,17 +55,21 @@ function gzipOf(files) {
   return { raw, gz, files: have.map((f) => path.basename(f)) };
 }
 
-async function catRuns(sides, cat, log) {
+async function catRuns(sides, dir, log) {
   const out = sides.map(() => []);
+  let bytes = 0;
   for (let i = 0; i < CAT_RUNS; i++) {
+    const cat = makeCatFile(dir, i);
+    bytes = cat.bytes;
     for (let j = 0; j < sides.length; j++) {
       const k = (i + j) % sides.length;
       const ms = await catOnce(sides[k], cat.file, cat.marker, CAT_TIMEOUT_MS);
       out[k].push(ms);
       log(`cat ${CAT_MIB} MiB ${sides[k].label}: ${ms.toFixed(0)} ms`);
     }
+    fs.rmSync(cat.file);
   }
-  return out;
+  return { out, bytes };
 }
 
 /** Times LOAD_RUNS fresh page loads of each target in turn; resolves with the samples per target. */
@@ -125,7 +130,11 @@ export async function benchWeb({ tmp, log }) {
     const loadPrompt = { kind: 'lineEquals', arg: PROMPT.trimEnd(), terminal: true };
     const wettySide = (label, noWebgl) => ({ label, url: wetty.url, handle: 'wetty_term', rowsSelector: '.xterm-rows', focusSelector: '.xterm-helper-textarea', noWebgl });
     if (wetty) {
-      for (const s of [wettySide('wetty (WebGL)', false), wettySide('wetty (DOM renderer)', true)]) {
+      const variants = [wettySide('wetty (WebGL)', false), wettySide('wetty (DOM renderer)', true)];
+      // The two ways of seeing "painted" side by side on one page kind (BENCH_WEB_CHECK_METHOD=1):
+      // wetty on the DOM renderer read from its DOM rows, as ours is when its page exposes no terminal.
+      if (CHECK_METHOD) variants.push({ ...wettySide('wetty (DOM renderer, read from the DOM)', true), handle: null });
+      for (const s of variants) {
         s.p = await openPage(browser, s, { ...loadPrompt, timeoutMs: 20_000 });
         scope.add(`page ${s.label}`, () => s.p.close());
         await s.p.page.goto(s.url);
@@ -169,10 +178,9 @@ export async function benchWeb({ tmp, log }) {
     // ---- 1. echo, 2. cat ----
     if (sides.length) {
       const echo = await echoRounds(sides, ECHO_ROUNDS, ECHO_WARMUP, log);
-      const cat = makeCatFile(tmp);
-      const cats = await catRuns(sides, cat, log);
-      m.sides = sides.map((s, k) => ({ label: s.label, method: s.method, info: s.info, errors: s.p.errors.slice(0, 3), echo: stat(echo[k]), cat: stat(cats[k]) }));
-      m.catBytes = cat.bytes;
+      const cats = await catRuns(sides, tmp, log);
+      m.sides = sides.map((s, k) => ({ label: s.label, method: s.method, info: s.info, errors: s.p.errors.slice(0, 3), echo: stat(echo[k]), cat: stat(cats.out[k]) }));
+      m.catBytes = cats.bytes;
       for (const s of sides) await s.p.close();
     }
 
