@@ -20,9 +20,8 @@ export function probeScript(cfg) {
 /* eslint-disable */
 // Runs in the page (serialised with toString: no closures over this module).
 function install(cfg) {
-  // The top page only: wetty's settings editor is an iframe, where a watch looking for the terminal
-  // every frame would run until its timeout, and a page that draws every frame gets its echo a
-  // frame later (the render waits for the next frame instead of asking for one): 27 ms against 8.
+  // The top page only: wetty's settings editor is an iframe, which has no terminal; a load watch
+  // there would only wait for its timeout.
   if (window.top !== window) return;
   if (cfg.noWebgl) {
     // No WebGL context: xterm's WebGL addon throws on load and the page keeps the DOM renderer,
@@ -71,13 +70,16 @@ function install(cfg) {
 
   /**
    * Resolves with the time `tests[kind](arg)` first holds, checked where the page draws: the
-   * terminal's onRender when there is a terminal handle (looked for every frame until it comes),
-   * else a MutationObserver on the whole document. `terminal` false: the DOM only (the list).
+   * terminal's onRender once there is a terminal handle, else (and for the list: `terminal` false)
+   * a MutationObserver on the whole document. The handle is looked for on DOM changes (a terminal
+   * is created by writing its element), never every frame: a page asking for every animation frame
+   * gets its echo a frame later (docs/performance.md), and the probe must not be that page.
    */
   function watch(kind, arg, terminal, timeoutMs) {
     return new Promise((resolve, reject) => {
       const subs = [];
       let done = false;
+      let onRenderOf = null;
       const finish = (ok, v) => {
         if (done) return;
         done = true;
@@ -92,32 +94,22 @@ function install(cfg) {
       };
       const timer = setTimeout(() => finish(false, `timed out after ${timeoutMs} ms waiting for ${kind} ${JSON.stringify(arg)}`), timeoutMs);
       subs.push(() => clearTimeout(timer));
-      const onTerm = (t) => {
-        const d = t.onRender(() => check('xterm onRender + buffer'));
-        subs.push(() => d.dispose());
-        check('xterm buffer at hand-over');
-      };
-      if (terminal && cfg.handle) {
-        const t = term();
-        if (t) onTerm(t);
-        else {
-          let raf = 0;
-          const look = () => {
-            const t2 = term();
-            if (t2) onTerm(t2);
-            else raf = requestAnimationFrame(look);
-          };
-          raf = requestAnimationFrame(look);
-          subs.push(() => cancelAnimationFrame(raf));
+      const useTerm = () => {
+        const t = terminal && cfg.handle ? term() : null;
+        if (t && onRenderOf !== t) {
+          onRenderOf = t;
+          const d = t.onRender(() => check('xterm onRender + buffer'));
+          subs.push(() => d.dispose());
+          check('xterm buffer at hand-over');
         }
-      }
-      // The DOM: the rows list always; the terminal's rows when the page exposes no terminal (or not yet).
+        return !!t;
+      };
       const mo = new MutationObserver(() => {
-        if (!terminal || !term()) check('DOM MutationObserver');
+        if (!useTerm()) check('DOM MutationObserver');
       });
       mo.observe(document, { childList: true, subtree: true, characterData: true });
       subs.push(() => mo.disconnect());
-      if (!terminal || !term()) check('DOM at hand-over');
+      if (!useTerm()) check('DOM at hand-over');
     });
   }
 
