@@ -100,7 +100,15 @@ export async function benchWeb({ tmp, log }) {
     m.bundle = { ours: gzipOf([OURS.pageBundle, path.join(path.dirname(OURS.pageBundle), 'app.css')]) };
     const wettyClient = path.join(WETTY_DIR, 'node_modules', 'wetty', 'build', 'client');
 
-    const browser = await launchBrowser();
+    let browser;
+    try {
+      browser = await launchBrowser();
+    } catch (err) {
+      // No chromium here (or playwright-core cannot start it): nothing in this bench can run.
+      m.oursWhy = m.wettyWhy = `chromium did not start: ${String(err?.message ?? err).split('\n')[0]}`;
+      log(`!!! web: NOT RUN (${m.oursWhy}) !!!`);
+      return webResults(m, { echoRounds: ECHO_ROUNDS, catMiB: CAT_MIB, catRuns: CAT_RUNS, loadRuns: LOAD_RUNS, wettyVersion: WETTY_VERSION });
+    }
     scope.add('chromium', () => browser.close());
     log(`chromium ${browser.version()} (headless, --disable-gpu: WebGL is chromium's software one)`);
 
