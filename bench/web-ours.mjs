@@ -17,14 +17,14 @@ export const OURS = {
   startArgs: (port) => ['web', '--port', String(port)],
   stopArgs: ['web', '--stop'],
   pairArgs: ['web', 'pair'],
-  /** Where the one-time code is in `agent-board web pair`'s output: the QR's URL first, then a "code" line. */
+  /** Where the one-time code is in `agent-board web pair`'s output: the link (`open: <url>/#pair=<code>`) first, then the `code: XXXX-XXXX` line. */
   pairCodePatterns: [/#pair=([A-Za-z0-9_-]+)/, /\bcode\b[^A-Za-z0-9]*([A-Za-z0-9-]{4,})/i],
   pairPath: '/api/pair',
   deviceName: 'bench',
   /** The page of one session's terminal. */
   sessionUrl: (base, id) => `${base}#s=${encodeURIComponent(id)}`,
-  /** One row of the sessions list. */
-  rowSelector: '[data-session-id]',
+  /** One row of the sessions list (src/web/page/components/SessionRow.tsx: `<li class="row ..." data-id=...>`). */
+  rowSelector: 'li.row[data-id]',
   /** The element holding the list (its text is where a row's last line is looked for). */
   listSelector: 'body',
   /** A window property the page may set to its xterm.js Terminal (as wetty's `wetty_term`); else the DOM rows are read. */
