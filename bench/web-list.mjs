@@ -33,7 +33,7 @@ export async function listUpdates({ browser, home, ours, total, log, loadRuns })
   await sleep(2000); // the runners' start-up work settles a little
 
   const rowsLoad = { kind: 'rowCount', arg: { selector: OURS.rowSelector, n: list.length }, terminal: false };
-  const side = { ...ours.side, url: ours.url };
+  const side = ours.base;
   const [firstRows] = await loadRuns([{ label: `agent-board web to first rows (${list.length} sessions)`, side, url: ours.url, load: rowsLoad }]);
 
   const p = await openPage(browser, side, { ...rowsLoad, timeoutMs: 20_000 });
