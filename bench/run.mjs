@@ -4,9 +4,10 @@
 // a summary table; results also go to bench/out/latest.json.
 //
 //   node bench/run.mjs                 all of them
-//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup)
+//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup, web)
 //
-// A result whose baseline is not tmux names it (`versus`: start-up compares with a bare node).
+// A result whose baseline is not tmux names it (`versus`: start-up compares with a bare node, web with
+// wetty, a web terminal installed by bench/web-wetty.mjs into a cache outside the repository).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { benchRss } from './rss.mjs';
 import { benchSend } from './send.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchThroughput } from './throughput.mjs';
+import { benchWeb } from './web.mjs';
 
 const BENCHES = [
   { key: 'cat', title: '(a) cat 50 MiB with a client attached', fn: benchThroughput },
@@ -27,6 +29,7 @@ const BENCHES = [
   { key: 'board', title: '(e) the board with 100 sessions: render per update, idle CPU', fn: benchBoard },
   { key: 'send', title: '(f) a prompt sent from a script', fn: benchSend },
   { key: 'startup', title: '(g) start-up of the commands agents run every turn', fn: benchStartup },
+  { key: 'web', title: '(h) agent-board web beside wetty, in headless chromium', fn: benchWeb },
 ];
 
 const log = (s) => process.stdout.write(`  ${s}\n`);
@@ -36,6 +39,7 @@ function fmt(x, unit) {
   if (unit === 'ms') return `${x.toFixed(x < 10 ? 3 : 1)} ms`;
   if (unit === 's') return `${x.toFixed(2)} s`;
   if (unit === 'MiB') return `${x.toFixed(1)} MiB`;
+  if (unit === 'KiB') return `${x.toFixed(1)} KiB`;
   return String(x);
 }
 
