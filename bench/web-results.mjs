@@ -46,6 +46,7 @@ export function webResults(m, cfg) {
     rec('web_list_row_page', "web: 100 sessions, a row's update, WebSocket message to row p99 (ms)", 'ms', m.list?.pageShare?.p99, FRAME_MS, 'one frame', `< ${FRAME_MS} ms`, (a, b) => a < b, m.list?.error ?? `p50 ${f1(m.list?.pageShare?.p50)} ms over ${m.list?.pageShare?.n ?? 0} updates`, m.list),
     rec('web_list_row_e2e', "web: 100 sessions, a session's line to its row p50 (ms)", 'ms', m.list?.e2e?.p50, null, 'no reference', 'reported (no target)', null, m.list?.error ?? `p99 ${f1(m.list?.e2e?.p99)} ms: the program's output, its runner, the board feed, the server, the WebSocket, the page (bench/board.mjs times the terminal board's row)`),
     rec('web_bundle_gzip', 'web: page bundle gzipped (KiB)', 'KiB', m.bundle?.ours ? m.bundle.ours.gz / 1024 : null, m.bundle?.wetty ? m.bundle.wetty.gz / 1024 : null, 'wetty', 'reported (no target)', null, `gzip -9 of ${m.bundle?.ours?.files.join(' + ') ?? 'dist/bundle/web/app.js (missing)'} (raw ${f1((m.bundle?.ours?.raw ?? NaN) / 1024)} KiB); wetty: ${m.bundle?.wetty?.files.join(' + ') ?? '-'} (raw ${f1((m.bundle?.wetty?.raw ?? NaN) / 1024)} KiB)`),
+    rec('web_list_bundle_gzip', 'web: what the list loads before its rows, gzipped (KiB)', 'KiB', m.bundle?.oursList ? m.bundle.oursList.gz / 1024 : null, m.bundle?.wetty ? m.bundle.wetty.gz / 1024 : null, 'wetty', 'reported (no target)', null, `gzip -9 of ${m.bundle?.oursList?.files.join(' + ') ?? '-'}: xterm.js comes with the first session opened (src/web/page/components/xterm-lib.ts)`),
   ];
   return out;
 }

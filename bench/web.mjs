@@ -97,7 +97,11 @@ export async function benchWeb({ tmp, log }) {
   const onExit = () => exitKill.forEach((f) => f());
   process.on('exit', onExit);
   try {
-    m.bundle = { ours: gzipOf([OURS.pageBundle, path.join(path.dirname(OURS.pageBundle), 'app.css')]) };
+    // The whole page (the list's script and style, and the xterm chunk a session's view loads), and
+    // what the list alone needs before its first rows.
+    const webDir = path.dirname(OURS.pageBundle);
+    const chunks = fs.existsSync(webDir) ? fs.readdirSync(webDir).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => path.join(webDir, f)) : [];
+    m.bundle = { ours: gzipOf([OURS.pageBundle, path.join(webDir, 'app.css'), ...chunks]), oursList: gzipOf([OURS.pageBundle, path.join(webDir, 'app.css')]) };
     const wettyClient = path.join(WETTY_DIR, 'node_modules', 'wetty', 'build', 'client');
 
     let browser;

@@ -123,6 +123,25 @@ describe('web hub: diff, comments, chat', () => {
 });
 
 describe('web hub: many pages', () => {
+  it("a cat's output reaches the page as a few large frames, one per read of the runner's socket, in order", async () => {
+    const id = await session('cat');
+    const file = path.join(home, 'big.txt');
+    const lines = Array.from({ length: 40_000 }, (_, i) => `line ${i} of the file, padded to make it longer`);
+    fs.writeFileSync(file, lines.join('\n') + '\nTHE-END\n');
+    const p = await rig.page('typist');
+    p.send({ t: 'open', id });
+    await p.next('frame', (f) => f.id === id);
+    const before = p.frames.filter((f) => f.t === 'out').length;
+    p.send({ t: 'keys', id, data: `cat ${file}\r` });
+    await p.until('the end of the file', () => p.terminalSince(id).includes('THE-END'), 30_000);
+    const outs = p.frames.filter((f) => f.t === 'out').length - before;
+    const bytes = p.terminalSince(id).length;
+    console.log(`cat of ${bytes} characters: ${outs} out frames, ${Math.round(bytes / outs)} characters each`);
+    // The runner writes its output in PTY-sized messages (4 KiB at most here); the page gets them joined per read.
+    expect(bytes / outs).toBeGreaterThan(8192);
+    expect(p.terminalSince(id)).toMatch(/line 39999 of the file[^]*THE-END/);
+  });
+
   it('ten pages on one session all see its output', async () => {
     const id = await session('shared');
     const pages: TestPage[] = [];

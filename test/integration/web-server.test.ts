@@ -160,4 +160,24 @@ describe('agent-board web', () => {
     expect(rows.rows!.map((r) => r.name)).toContain('local-row');
     ws.ws.close();
   });
+
+  it('serves every file the page names (its scripts and their chunks, style, worker, manifest and icons), each with its type', async () => {
+    const { info } = startWeb(home);
+    const index = await request(info.url, '/');
+    const named = new Set<string>();
+    for (const m of index.body.matchAll(/(?:src|href)="(\/[^"]+)"/g)) named.add(m[1]!);
+    const manifest = JSON.parse((await request(info.url, '/manifest.webmanifest')).body) as { icons: Array<{ src: string }> };
+    for (const icon of manifest.icons) named.add(icon.src);
+    const app = await request(info.url, '/app.js');
+    for (const m of app.body.matchAll(/["'](?:\.\/|\/)(chunk-[A-Z0-9]+\.js)["']/g)) named.add(`/${m[1]}`);
+    named.add('/sw.js');
+    expect([...named].some((p) => p.startsWith('/chunk-')), 'app.js imports the terminal as a chunk').toBe(true);
+    for (const p of named) {
+      const r = await request(info.url, p);
+      expect(r.status, p).toBe(200);
+      const ext = path.extname(p);
+      const type = { '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json' }[ext];
+      expect(r.headers['content-type'], p).toContain(type);
+    }
+  });
 });

@@ -12,6 +12,7 @@ import { PageContext, type PageEnv } from './page-context.js';
 import { PageModel } from './page-model.js';
 import { registerWorker } from './push.js';
 import { WebLink, type SocketLike } from './web-link.js';
+import { preloadXterm } from './components/xterm-lib.js';
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
 
@@ -35,6 +36,12 @@ const link = new WebLink({ connect: () => browserSocket(wsUrl), scheduler: brows
 const first = parseHash(location.hash);
 const model = new PageModel({ link, clock: browserClock, newCmdId: () => cmdIdFrom(crypto.getRandomValues(new Uint8Array(CMD_ID_BYTES))), route: first.route });
 let pairCode = first.pairCode;
+// The terminal's code comes after the list is up (src/web/page/components/xterm-lib.ts).
+const onFirstRows = link.onMessage((m) => {
+  if (m.t !== 'rows') return;
+  onFirstRows.dispose();
+  preloadXterm();
+});
 
 const touch = matchMedia('(pointer: coarse)').matches;
 

@@ -1,6 +1,6 @@
 /**
  * The page's files, read once at start from the bundle (dist/bundle/web, scripts/bundle-web.mjs):
- * only the names of PAGE_FILES, each held in memory under its URL path. A request is answered by
+ * only the names of PAGE_FILES and the script chunks there, each held in memory under its URL path. A request is answered by
  * looking its path up in that table, never by joining it to a folder: no path from a URL can
  * reach a file outside the bundle (`/../package.json`, `/%2e%2e/...` are just unknown paths: 404).
  */
@@ -16,6 +16,7 @@ const PAGE_FILES: ReadonlyArray<{ file: string; type: string }> = [
   { file: 'manifest.webmanifest', type: 'application/manifest+json' },
   { file: 'icon.svg', type: 'image/svg+xml' },
   { file: 'icon-192.png', type: 'image/png' },
+  { file: 'icon-512.png', type: 'image/png' },
 ];
 
 export interface StaticFile {
@@ -28,10 +29,24 @@ export interface StaticFile {
 /** Shown at / when the bundle has no page (a clone that did not run npm run build). */
 const NO_PAGE = '<!doctype html><meta charset="utf-8"><title>agent-board</title><p>The page is not built: run <code>npm run build</code>, then restart <code>agent-board web</code>.</p>\n';
 
+/** The script chunks the page imports when it needs them (xterm.js): named by their content's hash. */
+const CHUNK = /^chunk-[A-Z0-9]+\.js$/;
+
+/** The bundle's chunks, listed once at start (a name that is not a chunk's is never served). */
+function chunkFiles(dir: string): Array<{ file: string; type: string }> {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => CHUNK.test(n)).map((file) => ({ file, type: 'text/javascript; charset=utf-8' }));
+}
+
 /** URL path -> file, from `dir` (missing files are left out; a missing index.html gets a page that says so). */
 export function loadPageFiles(dir: string): ReadonlyMap<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  for (const { file, type } of PAGE_FILES) {
+  for (const { file, type } of [...PAGE_FILES, ...chunkFiles(dir)]) {
     let body: Buffer;
     try {
       body = fs.readFileSync(path.join(dir, file));

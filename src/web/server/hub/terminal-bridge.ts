@@ -27,6 +27,9 @@ export const FRAME_CLEAR = '\x1b[H\x1b[2J';
 /** Keys typed before the first connection is up wait for it, up to this many characters (a paste's worth). */
 const MAX_QUEUED_KEYS = 256 * 1024;
 
+/** An `out` frame holds at most this much: a bound on the join and on one frame's size, not on latency (a read is flushed when it ends). */
+const MAX_OUT_FRAME_CHARS = 256 * 1024;
+
 export interface BridgeDeps {
   session: SessionView;
   /** A read-only device's bridge never types and never resizes (the runner refuses it too). */
@@ -53,6 +56,14 @@ export class TerminalBridge implements Disposable {
   private earlyChars = 0;
   /** The exit was said (or the link gave up): nothing more comes. */
   private ended = false;
+  /**
+   * Output of the runner's current read, sent as one `out` frame when the read is done
+   * (RunnerConnection.onBatchEnd): a `cat` arrives as a few large frames rather than thousands of
+   * small ones, each of which the page would parse and hand to xterm on its own; a keystroke's echo
+   * is one read, so it waits for nothing.
+   */
+  private out: string[] = [];
+  private outChars = 0;
 
   constructor(private readonly d: BridgeDeps) {
     this.id = d.session.id;
@@ -60,13 +71,20 @@ export class TerminalBridge implements Disposable {
     this.link = this.store.add(
       new RunnerLink({ connect: () => d.connect(d.session, { readOnly: d.readOnly }), schedule: ATTACH_RECONNECT, scheduler: d.scheduler, retryWhen: () => !this.ended }),
     );
-    this.store.add(this.link.onOpen(({ conn }) => this.opened(conn)));
+    this.store.add(
+      this.link.onOpen(({ conn, held }) => {
+        held.add(conn.onBatchEnd(() => this.flushOut()));
+        this.opened(conn);
+      }),
+    );
     this.store.add(this.link.onMessage((m) => this.message(m)));
     this.store.add(
       this.link.onStateChange((s) => {
         if (s.kind !== 'open') {
           this.awaitingSnapshot = false; // a snapshot asked on a connection gone never comes
           this.pending = null;
+          this.out = []; // a connection gone: the next one's frame replaces what it showed
+          this.outChars = 0;
         }
         if (s.kind === 'given-up' && !this.ended) {
           this.ended = true;
@@ -143,6 +161,7 @@ export class TerminalBridge implements Disposable {
   }
 
   private message(m: RunnerMessage): void {
+    if (m.type !== 'output') this.flushOut(); // what came before it goes first
     switch (m.type) {
       case 'snapshot_begin':
         this.pending = { cols: m.cols, rows: m.rows, data: [FRAME_CLEAR] };
@@ -161,7 +180,10 @@ export class TerminalBridge implements Disposable {
       }
       case 'output':
         // Output before a re-subscribe's snapshot is the old size's: still the screen's, until the frame replaces it.
-        if (this.shown) this.forward({ t: 'out', id: this.id, data: m.data });
+        if (!this.shown) return;
+        this.out.push(m.data);
+        this.outChars += m.data.length;
+        if (this.outChars >= MAX_OUT_FRAME_CHARS) this.flushOut();
         return;
       case 'exit':
         this.ended = true;
@@ -170,6 +192,14 @@ export class TerminalBridge implements Disposable {
       default:
         return;
     }
+  }
+
+  private flushOut(): void {
+    if (this.out.length === 0) return;
+    const data = this.out.length === 1 ? this.out[0]! : this.out.join('');
+    this.out = [];
+    this.outChars = 0;
+    this.forward({ t: 'out', id: this.id, data });
   }
 
   /** To the page; a congested page stops our reading of the runner until it drains. */
