@@ -137,6 +137,23 @@ describe('the package, installed from its tarball', () => {
     await waitFor('the answer on its screen', () => ab(['peek', 'sh']).stdout.includes('six times seven is 42'));
   });
 
+  it('serves the board in a browser: web starts from the installed copy, serves its page and the terminal chunk, and stops', { timeout: 60_000 }, async () => {
+    const r = ab(['web', '--port', '0']);
+    expect(r.status, r.stderr).toBe(0);
+    const url = /running at (\S+)/.exec(r.stdout)![1]!;
+    try {
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/app.js');
+      const app = await (await fetch(`${url}app.js`)).text();
+      const chunk = /["']\.\/(chunk-[A-Z0-9]+\.js)["']/.exec(app);
+      expect(chunk, 'app.js imports the terminal chunk').not.toBeNull();
+      expect((await fetch(`${url}${chunk![1]}`)).status).toBe(200);
+    } finally {
+      expect(ab(['web', '--stop']).status).toBe(0);
+    }
+  });
+
   it("an agent's hooks and MCP server call the installed agent-board, not the one first on the user's PATH", { timeout: 60_000 }, async () => {
     const r = ab(['new', '--agent', 'claude', '--name', 'cc', '--command', process.execPath, '--', FAKE_CLAUDE], { FAKE_CLAUDE_TURN_MS: '1000' });
     expect(r.status, r.stderr).toBe(0);

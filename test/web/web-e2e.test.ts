@@ -147,6 +147,29 @@ describe.skipIf(browserSkip !== null)('the web page with the real server, at a d
     await expect(page.locator('.dl.add', { hasText: 'from the worktree' }).count()).resolves.toBe(1);
   });
 
+  it("comments on a diff's line and sends them back to the session as one prompt, once", async () => {
+    await page.goto(`${url}#d=${encodeURIComponent(ids.wt!)}`);
+    await page.locator('.dl.add', { hasText: 'from the worktree' }).click();
+    await page.locator('.comment-edit textarea').fill('say-it-louder');
+    await page.locator('.comment-edit button[type=submit]').click();
+    await page.locator('.diff-foot button.primary').click();
+    await page.locator('.diff-foot').waitFor({ state: 'detached' });
+    // The shell takes the comment as a command line: it is typed once, where the file and line say.
+    const lines = await waitForPeekLines(home, 'feature', 'the comment typed', (l) => l.some((x) => x.includes('greeting.txt:2: say-it-louder')));
+    expect(lines.filter((x) => x.includes('say-it-louder') && x.startsWith('$ '))).toHaveLength(1);
+  });
+
+  it("posts to the room's chat as the human and shows what others say", async () => {
+    cli(home, ['chat', 'post', '--room', 'default', 'hello from the terminal']);
+    await page.goto(`${url}#c=default`);
+    await page.locator('.chat-view .msg .text', { hasText: 'hello from the terminal' }).waitFor();
+    await page.locator('.chat-post textarea').fill('hello from the page');
+    await page.locator('.chat-post button[type=submit]').click();
+    await page.locator('.chat-view .msg .text', { hasText: 'hello from the page' }).waitFor();
+    const read = cli(home, ['chat', 'read', '--room', 'default']);
+    expect(read.stdout).toContain('hello from the page');
+  });
+
   it('says "Reconnecting" while the server is down and comes back to the same device, sessions running', async () => {
     const port = serverInfo(home).port;
     await page.goto(`${url}#`);
