@@ -4,18 +4,8 @@
 import { chromium } from 'playwright-core';
 import { percentile, sleep } from './lib.mjs';
 import { probeScript } from './web-probe.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/chromium.mjs';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** A desktop window: both pages fit their terminal to it (ours is made at the size wetty's terminal got). */
 export const VIEWPORT = { width: 1280, height: 800 };
 /** The prompt both shells print (bash --norc with PS1 from the environment). */

@@ -1,13 +1,12 @@
 /** The board's notifier: rings, the notify command and the row marks, for as long as the board runs. */
 import { runNotifyCommand } from '../client/feed/notify-command.js';
-import { Emitter, type Disposable, type Event } from '../core/lifetime.js';
-import { NoticeWatch, notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
+import { BufferedEmitter, type Disposable, type Event } from '../core/lifetime.js';
+import { notifyCommandEnv, oscNotifyFor, ringSequence, type OscNotify, type StateChange } from '../core/board/notify.js';
 import type { NoticeText } from '../core/board/notice-text.js';
 import type { Time } from '../core/clock.js';
+import { FeedNotices } from '../client/notify/feed-notices.js';
 import { NoticeTexts } from '../client/notify/notice-texts.js';
 import type { WaitingQuestions } from '../client/notify/waiting-questions.js';
-import { sessionState } from '../core/session-state.js';
-import type { SessionView } from '../state/host-store.js';
 import type { BoardFeed, BoardNotices, Notice } from '../client/feed/board-api.js';
 
 export interface BoardNotifierOptions {
@@ -36,37 +35,27 @@ export interface BoardNotifierOptions {
  * It looks when the feed says something changed.
  */
 export class BoardNotifier implements BoardNotices, Disposable {
-  private readonly watch = new NoticeWatch();
   private readonly osc: OscNotify;
-  private readonly notices = new Emitter<Notice>();
-  /** Notices nobody heard yet (the board is away while an attach runs). */
-  private queue: Notice[] = [];
-  private readonly offFeed: Disposable;
-  private lastList: readonly SessionView[] | null = null;
+  /** Notices nobody heard yet (the board is away while an attach runs) go to the next listener. */
+  private readonly notices = new BufferedEmitter<Notice>();
+  private readonly feedNotices: FeedNotices;
   private failureSaid = false;
   private readonly texts: NoticeTexts;
 
   constructor(private readonly o: BoardNotifierOptions) {
     this.osc = oscNotifyFor(o.env);
     this.texts = new NoticeTexts({ feed: o.feed, questions: o.questions, time: o.time });
-    this.offFeed = o.feed.onChange(() => this.look());
-    this.look(); // the first look only remembers
+    this.feedNotices = new FeedNotices(o.feed, (changes) => this.rang(changes));
   }
 
   /** The session the board is attached to (null: back on the board): the user is looking at it. */
   attached(id: string | null): void {
-    this.look(); // what happened before the attach still counts
-    this.watch.attached = id;
+    this.feedNotices.look(); // what happened before the attach still counts
+    this.feedNotices.watch.attached = id;
   }
 
   /** Notices from now on, those held while nobody listened (an attach) first. */
-  readonly onNotice: Event<Notice> = (fn) => {
-    const d = this.notices.event(fn);
-    const queued = this.queue;
-    this.queue = [];
-    for (const n of queued) fn(n);
-    return d;
-  };
+  readonly onNotice: Event<Notice> = this.notices.event;
 
   /** A line for the footer from elsewhere on the board (the board log that cannot be written), held while nobody listens. */
   say(text: string, error: boolean): void {
@@ -74,20 +63,16 @@ export class BoardNotifier implements BoardNotices, Disposable {
   }
 
   unseen(ids: readonly string[]): void {
-    this.watch.setUnseen(ids);
+    this.feedNotices.watch.setUnseen(ids);
   }
 
   dispose(): void {
-    this.offFeed.dispose();
+    this.feedNotices.dispose();
     this.texts.dispose();
     this.notices.dispose();
   }
 
-  private look(): void {
-    const list = this.o.feed.sessions;
-    if (list === this.lastList) return; // a preview change
-    this.lastList = list;
-    const changes = this.watch.see(list.map((s) => ({ id: s.id, name: s.name, state: sessionState(s), source: s.activitySource })));
+  private rang(changes: StateChange[]): void {
     if (changes.length === 0) return;
     this.tell({ kind: 'attention', ids: changes.map((c) => c.id) });
     // The ring says why: a waiting session's question, once read off its screen (a moment later).
@@ -107,10 +92,6 @@ export class BoardNotifier implements BoardNotices, Disposable {
   }
 
   private tell(n: Notice): void {
-    if (!this.notices.hasListeners) {
-      this.queue.push(n);
-      return;
-    }
     this.notices.fire(n);
   }
 }

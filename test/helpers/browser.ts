@@ -5,26 +5,10 @@
  */
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-
-export const CHROMIUM = process.env.AGENT_BOARD_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 /** Why the browser tests cannot run here, or null. */
 export const browserSkip: string | null = fs.existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (apt-get install chromium)`;
-
-/**
- * The flags a headless chromium needs on this machine: as root it needs --no-sandbox, and without
- * the background-networking flags it keeps trying Google's hosts on a closed network.
- */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });

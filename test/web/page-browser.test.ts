@@ -8,13 +8,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { browserSkip, launchChromium, PHONE, sayIfNotRun, type Browser } from '../helpers/browser.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MOCK = path.join(ROOT, 'test', 'web', 'fixtures', 'mock-page-server.mjs');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+sayIfNotRun('the page against the mock server in chromium (test/web/page-browser.test.ts)');
 
 interface Mock {
   child: ChildProcess;
@@ -58,7 +59,8 @@ let mock: Mock;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  if (browserSkip) return;
+  browser = await launchChromium();
   mock = await startMock(0);
 });
 afterEach(async () => {
@@ -79,7 +81,7 @@ async function pairedPhone(hash = ''): Promise<Page> {
   return page;
 }
 
-describe('the page on a phone', () => {
+describe.skipIf(browserSkip !== null)('the page on a phone', () => {
   it('an unpaired browser gets the pairing form; a wrong code says why; the right one shows the sessions', async () => {
     const ctx = await browser.newContext(PHONE);
     const page = await ctx.newPage();

@@ -41,8 +41,12 @@ export function writePrivateJson(file: string, what: string, value: unknown): vo
   writing(what, file, () => writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n'));
 }
 
-/** A JSON file of ours, or null when it is missing or not JSON (a half-made file cannot happen: writes are atomic). */
-export function readJson(file: string): unknown {
+/**
+ * A JSON file of ours, or null when it is missing (a half-made file cannot happen: writes are
+ * atomic). One that is not JSON (written by hand and broken) is null too, or, with `broken:
+ * 'throw'`, an error that names it: for a file whose silent replacement loses something.
+ */
+export function readJson(file: string, o: { broken: 'null' | 'throw' } = { broken: 'null' }): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -52,8 +56,9 @@ export function readJson(file: string): unknown {
   }
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    return null; // written by hand and broken: the same as none (the caller's next write replaces it)
+  } catch (err) {
+    if (o.broken === 'throw') throw new Error(`${file} is not JSON (${(err as Error).message}): fix or remove it`);
+    return null; // the same as none: the caller's next write replaces it
   }
 }
 

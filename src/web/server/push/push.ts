@@ -7,14 +7,13 @@
 import crypto from 'node:crypto';
 import webpush from 'web-push';
 import type { NoticeText } from '../../../core/board/notice-text.js';
-import { NoticeWatch, type StateChange } from '../../../core/board/notify.js';
+import type { StateChange } from '../../../core/board/notify.js';
 import type { Time } from '../../../core/clock.js';
 import { DisposableStore, type Disposable } from '../../../core/lifetime.js';
-import { sessionState } from '../../../core/session-state.js';
 import type { PushSubscriptionJson } from '../../../core/web/web-protocol.js';
 import type { BoardFeed } from '../../../client/feed/board-api.js';
+import { FeedNotices } from '../../../client/notify/feed-notices.js';
 import { NoticeTexts } from '../../../client/notify/notice-texts.js';
-import type { SessionView } from '../../../state/host-store.js';
 import type { PushControl, WaitingQuestions } from '../web-types.js';
 import { parseNtfyTarget, sendNtfy } from './ntfy.js';
 import { PushStore } from './push-store.js';
@@ -67,7 +66,7 @@ export class Push implements PushControl, Disposable {
   private readonly vapid: VapidKeys;
   private readonly store: PushStore;
   private readonly ntfyUrl: string | null;
-  private readonly watch = new NoticeWatch();
+  private readonly feedNotices: FeedNotices;
   private readonly texts: NoticeTexts;
   private readonly disposables = new DisposableStore();
   /** The rows NoticeWatch keeps marked, and since when: a "done" is marked for DONE_REPEAT_MS. */
@@ -75,7 +74,6 @@ export class Push implements PushControl, Disposable {
   /** Endpoints whose failure is in the log already (said again only after a success). */
   private readonly failing = new Set<string>();
   private ntfyFailing = false;
-  private lastList: readonly SessionView[] | null = null;
   private disposed = false;
 
   constructor(private readonly o: PushOptions) {
@@ -86,8 +84,7 @@ export class Push implements PushControl, Disposable {
     this.publicKey = this.vapid.publicKey;
     this.store = new PushStore(o.home);
     this.texts = this.disposables.add(new NoticeTexts({ feed: o.feed, questions: o.questions, time: o.time }));
-    this.disposables.add(o.feed.onChange(() => this.look()));
-    this.look(); // the first look only remembers
+    this.feedNotices = this.disposables.add(new FeedNotices(o.feed, (changes) => this.rang(changes)));
   }
 
   subscribe(deviceId: string, sub: PushSubscriptionJson): void {
@@ -120,11 +117,7 @@ export class Push implements PushControl, Disposable {
     this.disposables.dispose();
   }
 
-  private look(): void {
-    const list = this.o.feed.sessions;
-    if (list === this.lastList) return; // a preview change
-    this.lastList = list;
-    const changes = this.watch.see(list.map((s) => ({ id: s.id, name: s.name, state: sessionState(s), source: s.activitySource })));
+  private rang(changes: StateChange[]): void {
     this.keepMarks(changes);
     if (changes.length > 0) this.texts.compose(changes, (texts) => changes.forEach((c, i) => this.send(c, texts[i]!)));
   }
@@ -136,7 +129,7 @@ export class Push implements PushControl, Disposable {
     for (const [id, m] of [...this.marked]) {
       if (m.state === 'waiting' || now - m.at >= (this.o.doneRepeatMs ?? DONE_REPEAT_MS)) this.marked.delete(id);
     }
-    this.watch.setUnseen([...this.marked.keys()]);
+    this.feedNotices.watch.setUnseen([...this.marked.keys()]);
   }
 
   private send(c: StateChange, text: NoticeText): void {
