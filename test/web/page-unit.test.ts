@@ -57,7 +57,7 @@ function harness(opts: { unpaired?: boolean; route?: Route } = {}) {
   const states: LinkState[] = [];
   link.onState((s) => states.push(s));
   let n = 0;
-  const model = new PageModel({ link, clock: time, newCmdId: () => `cmd${String(++n).padStart(6, '0')}`, route: opts.route ?? { view: 'list' } });
+  const model = new PageModel({ link, clock: time, scheduler: time, newCmdId: () => `cmd${String(++n).padStart(6, '0')}`, route: opts.route ?? { view: 'list' } });
   link.start();
   const last = () => sockets[sockets.length - 1]!;
   return { time, sockets, connectedAt, link, model, states, last, probes: () => probes };
@@ -244,6 +244,42 @@ describe('the same view after a reconnect', () => {
     h.model.attachTerminal((m) => got.push(m));
     h.last().receive({ t: 'out', id: 's1', data: 'b' });
     expect(got.map((m) => (m.t === 'size' ? m.t : m.data))).toEqual(['screen', 'a', 'b']);
+  });
+
+  it("beside a session's terminal, the rest of the page re-renders for the server's news ten times a second at most", () => {
+    const h = harness({ route: { view: 'session', id: 's1' } });
+    h.last().open();
+    let renders = 0;
+    h.model.onChange(() => renders++);
+    const row = (line: string) => ({ t: 'rows' as const, rows: [{ id: 's1', name: 'shell', kind: 'bash', state: 'busy' as const, stateText: 'busy', lastLine: line, lastOutputAt: null, worktree: null, room: 'default', dialog: null, muted: false }], hostLines: [], now: new Date(h.time.now()).toISOString() });
+    // With no terminal on screen, the list re-renders as the news comes (its own update is what is timed).
+    h.last().receive(row('PROMPT> '));
+    expect(renders).toBe(1);
+    const got: string[] = [];
+    const view = h.model.attachTerminal((m) => got.push(m.t === 'size' ? m.t : m.data));
+    // Each key's echo goes to the terminal at once; the row's news of it is in the state at once
+    // (what the user does next reads it), and the page re-renders once for all of it.
+    for (const key of 'abcd') {
+      h.last().receive({ t: 'out', id: 's1', data: key });
+      h.last().receive(row(`PROMPT> ${got.join('')}`));
+      h.time.advance(20);
+    }
+    expect(got).toEqual(['a', 'b', 'c', 'd']);
+    expect(h.model.state.rows[0]?.lastLine).toBe('PROMPT> abcd');
+    expect(renders).toBe(1);
+    h.time.advance(20);
+    expect(renders).toBe(2);
+    h.time.advance(500);
+    expect(renders).toBe(2);
+    // What the user does re-renders at once, a held re-render with it.
+    h.last().receive(row('PROMPT> abcde'));
+    h.model.toggleMark('s1');
+    expect(renders).toBe(3);
+    h.time.advance(500);
+    expect(renders).toBe(3);
+    view.dispose();
+    h.last().receive(row('PROMPT> abcdef'));
+    expect(renders).toBe(4);
   });
 
   it('time since output counts on the server clock, and rows gone are unmarked', () => {

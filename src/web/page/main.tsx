@@ -34,7 +34,7 @@ function browserSocket(url: string): SocketLike {
 
 const link = new WebLink({ connect: () => browserSocket(wsUrl), scheduler: browserScheduler, probe: unpaired });
 const first = parseHash(location.hash);
-const model = new PageModel({ link, clock: browserClock, newCmdId: () => cmdIdFrom(crypto.getRandomValues(new Uint8Array(CMD_ID_BYTES))), route: first.route });
+const model = new PageModel({ link, clock: browserClock, newCmdId: () => cmdIdFrom(crypto.getRandomValues(new Uint8Array(CMD_ID_BYTES))), route: first.route, scheduler: browserScheduler });
 let pairCode = first.pairCode;
 // The terminal's code comes after the list is up (src/web/page/components/xterm-lib.ts).
 const onFirstRows = link.onMessage((m) => {

@@ -4,7 +4,7 @@
  * each prompt until the server answers it (resent with its command id after a reconnect: typed
  * once). The terminal's frames and output go to the terminal view (attachTerminal), straight to xterm.
  */
-import type { Clock } from '../../core/clock.js';
+import type { Clock, Scheduler } from '../../core/clock.js';
 import { commentPrompt, type CommentTarget } from '../../core/board/diff-view.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../../core/lifetime.js';
 import { MAX_KEYS_CHARS, type PageMessage, type PushSubscriptionJson, type ServerMessage } from '../../core/web/web-protocol.js';
@@ -15,6 +15,14 @@ import type { LinkState } from './web-link.js';
 
 /** Terminal output held for a view not up yet; past this a fresh frame is asked for instead. */
 const MAX_HELD_CHARS = 4 * 1024 * 1024;
+/**
+ * While a session's terminal is on screen, the rest of the page re-renders for the server's news
+ * at most this often (setFromServer). Each re-render is a frame the browser must make beside the
+ * terminal's: a row's update for every keystroke's echo (its last line, its time) made the next
+ * echo's frame late, about one in ten by a whole frame (docs/performance.md). Ten a second is
+ * still live for a list the user glances at beside the session they type into.
+ */
+const BESIDE_TERMINAL_RENDER_MS = 100;
 
 export type TerminalEvent = Extract<ServerMessage, { t: 'frame' } | { t: 'out' } | { t: 'size' }>;
 
@@ -32,6 +40,7 @@ export interface PageModelDeps {
   clock: Clock;
   newCmdId: () => string;
   route: Route;
+  scheduler: Scheduler;
 }
 
 /** `data` cut into frames the server takes, never between the two halves of a surrogate pair. */
@@ -57,6 +66,8 @@ export class PageModel implements Disposable {
   private held: TerminalEvent[] = [];
   private heldChars = 0;
   private heldOverflow = false;
+  /** A re-render of the page held while a terminal is on screen (setFromServer), or null. */
+  private lateChange: Disposable | null = null;
   state: PageState;
   readonly onChange: Event<void> = this.changeEmitter.event;
 
@@ -69,6 +80,24 @@ export class PageModel implements Disposable {
 
   private set(s: PageState): void {
     this.state = s;
+    this.lateChange?.dispose(); // this change re-renders it all now
+    this.lateChange = null;
+    this.changeEmitter.fire();
+  }
+
+  /**
+   * The server's news: in the state at once (what the user does next reads it), and re-rendered at
+   * once, unless a session's terminal is on screen: then once for all the news of the next
+   * BESIDE_TERMINAL_RENDER_MS. What the user does (set) re-renders at once, and takes it along.
+   */
+  private setFromServer(s: PageState): void {
+    if (!this.terminalEmitter.hasListeners) return this.set(s);
+    this.state = s;
+    this.lateChange ??= this.deps.scheduler.setTimeout(() => this.changeLate(), BESIDE_TERMINAL_RENDER_MS);
+  }
+
+  private changeLate(): void {
+    this.lateChange = null;
     this.changeEmitter.fire();
   }
 
@@ -81,7 +110,7 @@ export class PageModel implements Disposable {
     }
     if (msg.t === 'sent') this.pending.sent(msg.cmd, msg.id, msg.status);
     if ((msg.t === 'ok' || msg.t === 'error') && msg.ref !== undefined) this.pending.answered(msg.ref);
-    this.set(applyServer(this.state, msg, this.deps.clock.now()));
+    this.setFromServer(applyServer(this.state, msg, this.deps.clock.now()));
   }
 
   private hold(msg: TerminalEvent): void {
@@ -228,6 +257,8 @@ export class PageModel implements Disposable {
   }
 
   dispose(): void {
+    this.lateChange?.dispose();
+    this.lateChange = null;
     this.store.dispose();
   }
 }
