@@ -3,6 +3,7 @@
  * (docs/protocol.md), and the status word in it.
  */
 import type { Activity, ActivitySource } from '../agents/activity.js';
+import type { LimitSeen, SessionUsage } from '../usage/usage-types.js';
 import type { WorktreeInfo, WorktreeStats } from '../worktree/worktree.js';
 
 export type SessionStatus = 'starting' | 'running' | 'exited' | 'lost';
@@ -70,6 +71,14 @@ export interface HostRecord {
   resumeId?: string;
   /** A fork's source conversation id (`agent-board fork`): until the fork saved a conversation of its own, a restart forks from it again. */
   forkOf?: string;
+  /** What the agent spent so far, read by the runner from its transcript (src/core/usage, docs/usage.md); absent before it is read. */
+  usage?: SessionUsage;
+  /** The agent said it hit a usage limit, seen at `since` (ISO): the session's state is `limited` until `resetAt`. */
+  limited?: LimitSeen & { since: string };
+  /** This session's own budget (`new --budget`): in US dollars and/or tokens (input + output + cache). */
+  budget?: { usd?: number; tokens?: number };
+  /** `new --resume-after-limit`: the prompt the runner types once a limit has reset, at most `perDay` times a day. */
+  resumeAfterLimit?: { prompt: string; perDay: number };
   cols: number;
   rows: number;
   exitCode: number | null;
