@@ -1,0 +1,36 @@
+/** Usage in words and short cells, the same in `ls`, the board, `usage` and `explain`. */
+import { tokenTotal, type UsageTotals } from './usage-sum.js';
+import type { SessionUsage } from './usage-types.js';
+
+/** 950, 12.3k, 4.56M: a count at a glance. */
+export function shortCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1)}k`;
+  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
+}
+
+/** $0.42, $12.30, $0.0031: dollars with the digits that matter. */
+export function dollars(usd: number): string {
+  if (usd > 0 && usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** The cost as a column says it: dollars, with `+?` when some models had no price, or `no price`. */
+export function costText(u: Pick<UsageTotals, 'costUsd' | 'unpriced'>): string {
+  if (u.costUsd === null) return 'no price';
+  return u.unpriced.length > 0 ? `${dollars(u.costUsd)}+?` : dollars(u.costUsd);
+}
+
+/** One cell: `12.3k $0.42`; `-` before the runner read anything. */
+export function usageCell(u: SessionUsage | undefined): string {
+  if (!u) return '-';
+  return `${shortCount(tokenTotal(u.tokens))} ${costText(u)}`;
+}
+
+/** The figures in a line of words, for the preview's title and `explain`. */
+export function usageLine(u: UsageTotals): string {
+  const t = u.tokens;
+  const cost = u.costUsd === null ? 'no price' : dollars(u.costUsd);
+  const unpriced = u.costUsd !== null && u.unpriced.length > 0 ? ` (no price for ${u.unpriced.join(', ')})` : '';
+  return `${shortCount(tokenTotal(t))} tokens (in ${shortCount(t.input)}, out ${shortCount(t.output)}, cache ${shortCount(t.cacheWrite)} written ${shortCount(t.cacheRead)} read) ${cost}${unpriced}`;
+}
