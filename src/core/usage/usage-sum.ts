@@ -127,3 +127,20 @@ export function groupUsage(sessions: readonly SessionEntries[], by: UsageGroupBy
   if (by === 'day') out.sort((a, b) => a.group.localeCompare(b.group));
   return out;
 }
+
+/** Several sums as one (the TOTAL row): tokens and costs added, models and unpriced models joined. */
+export function mergeTotals(list: readonly UsageTotals[]): UsageTotals {
+  const tokens = zeroTokens();
+  let cost: number | null = null;
+  const models: string[] = [];
+  const unpriced: string[] = [];
+  let messages = 0;
+  for (const t of list) {
+    addTokens(tokens, t.tokens, 1);
+    if (t.costUsd !== null) cost = (cost ?? 0) + t.costUsd;
+    for (const m of t.models) if (!models.includes(m)) models.push(m);
+    for (const m of t.unpriced) if (!unpriced.includes(m)) unpriced.push(m);
+    messages += t.messages;
+  }
+  return { tokens, costUsd: cost === null ? null : Math.round(cost * 1e6) / 1e6, unpriced, models, messages };
+}

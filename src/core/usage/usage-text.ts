@@ -34,3 +34,10 @@ export function usageLine(u: UsageTotals): string {
   const unpriced = u.costUsd !== null && u.unpriced.length > 0 ? ` (no price for ${u.unpriced.join(', ')})` : '';
   return `${shortCount(tokenTotal(t))} tokens (in ${shortCount(t.input)}, out ${shortCount(t.output)}, cache ${shortCount(t.cacheWrite)} written ${shortCount(t.cacheRead)} read) ${cost}${unpriced}`;
 }
+
+/** What `explain` says of a session's usage: the figures, the file they came from, the lines skipped. */
+export function usageExplained(u: SessionUsage | undefined): string {
+  if (!u) return 'usage: not read (no transcript found for this session, or its kind has no usage reader: docs/usage.md)';
+  const skipped = u.skipped === 0 ? 'no line skipped' : `${u.skipped} line${u.skipped === 1 ? '' : 's'} skipped (could not be read)`;
+  return `usage: ${usageLine(u)} in ${u.messages} message${u.messages === 1 ? '' : 's'}\n  read from ${u.file} (${skipped}), at ${u.updatedAt}`;
+}
