@@ -29,6 +29,15 @@ export interface UsageSubject {
  */
 const TEST_DIR_ENV = 'AGENT_BOARD_TEST_USAGE_DIR';
 
+/**
+ * The environment a session's transcript is looked for in: the program's (where its kind keeps its
+ * files: CLAUDE_CONFIG_DIR, CODEX_HOME, ...), with the runner's own test knob, which the program's
+ * environment never carries (src/core/agents/session-env.ts keeps AGENT_BOARD_TEST_* to the runner).
+ */
+export function usageEnv(programEnv: Record<string, string | undefined>, runnerEnv: Record<string, string | undefined>): Record<string, string | undefined> {
+  return runnerEnv[TEST_DIR_ENV] ? { ...programEnv, [TEST_DIR_ENV]: runnerEnv[TEST_DIR_ENV] } : programEnv;
+}
+
 /** Whether the kind has a reader at all: a session of a kind with none has no usage to keep. */
 export function hasUsageReader(kind: string, env: Record<string, string | undefined>): boolean {
   return Boolean(env[TEST_DIR_ENV]) || USAGE_READERS[kind] !== undefined;
