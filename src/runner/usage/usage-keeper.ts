@@ -69,7 +69,8 @@ export class UsageKeeper implements Disposable {
         this.sum = new UsageSum(this.d.prices);
       }
     }
-    const tail = this.tail!;
+    const tail = this.tail;
+    if (!tail) return;
     const r = tail.read();
     if (r.error) {
       // Said once per file and reason (a transcript not written yet is ENOENT until its first message).
