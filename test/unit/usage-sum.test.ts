@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseUserConfig } from '../../src/core/user-config.js';
 import { costOf, priceName, priceOf, priceTable } from '../../src/core/usage/prices.js';
+import { parseSince } from '../../src/core/usage/since.js';
+import { SHIPPED_PRICES } from '../../src/core/usage/price-list.js';
 import { entriesSince, groupUsage, sumUsage, UsageSum } from '../../src/core/usage/usage-sum.js';
 import { costText, usageCell } from '../../src/core/usage/usage-text.js';
 import type { UsageEntry } from '../../src/core/usage/usage-types.js';
@@ -98,5 +100,29 @@ describe('usage sums', () => {
     expect(usageCell(undefined)).toBe('-');
     const u = { ...sumUsage([entry('claude-sonnet-4-5', 12_000, 345)], priceTable()), file: '/x', skipped: 0, updatedAt: '' };
     expect(usageCell(u)).toBe('12.3k $0.04');
+  });
+});
+
+describe('--since', () => {
+  const now = Date.parse('2026-12-04T15:30:00Z');
+  it('takes a date, a time (UTC unless zoned), today, and a span back', () => {
+    expect(parseSince('2026-12-01', now)).toBe(Date.parse('2026-12-01T00:00:00Z'));
+    expect(parseSince('2026-12-01T15:00', now)).toBe(Date.parse('2026-12-01T15:00:00Z'));
+    expect(parseSince('2026-12-01T15:00+02:00', now)).toBe(Date.parse('2026-12-01T13:00:00Z'));
+    expect(parseSince('today', now)).toBe(Date.parse('2026-12-04T00:00:00Z'));
+    expect(parseSince('90m', now)).toBe(now - 90 * 60_000);
+    expect(parseSince('2w', now)).toBe(now - 14 * 86_400_000);
+    for (const bad of ['yesterday-ish', '12', '3x', '2026-13-45']) expect(parseSince(bad, now)).toBeNull();
+  });
+});
+
+describe('the shipped prices', () => {
+  it('are all numbers, and a cache read never costs more than input', () => {
+    expect(Object.keys(SHIPPED_PRICES).length).toBeGreaterThan(10);
+    for (const [model, p] of Object.entries(SHIPPED_PRICES)) {
+      for (const v of [p.input, p.output, p.cacheWrite, p.cacheRead]) expect(Number.isFinite(v) && v >= 0, model).toBe(true);
+      expect(p.cacheRead <= p.input, model).toBe(true);
+      expect(p.output >= p.input, model).toBe(true);
+    }
   });
 });

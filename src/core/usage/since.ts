@@ -11,8 +11,9 @@ export function parseSince(text: string, nowMs: number): number | null {
   if (t === 'today') return Math.floor(nowMs / SPAN_MS.d!) * SPAN_MS.d!;
   const span = /^(\d+)([mhdw])$/.exec(t);
   if (span) return nowMs - Number(span[1]) * SPAN_MS[span[2]!]!;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return Date.parse(`${t}T00:00:00Z`);
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t)) return Date.parse(`${t}Z`);
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(t) ? Date.parse(t) : NaN;
+  let ms = NaN;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) ms = Date.parse(`${t}T00:00:00Z`);
+  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t)) ms = Date.parse(`${t}Z`);
+  else if (/^\d{4}-\d{2}-\d{2}T/.test(t)) ms = Date.parse(t);
   return Number.isNaN(ms) ? null : ms;
 }
