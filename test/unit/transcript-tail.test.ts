@@ -46,6 +46,41 @@ describe('a transcript read a piece at a time', () => {
     expect(reader.lines).toEqual(['m 1 1', 'm 2 2', 'm 30 3', 'm 4 4']);
   });
 
+  it('reads a file larger than its pieces whole and right: lines across pieces, a line longer than one, characters cut', () => {
+    const f = path.join(dir, 'big.jsonl');
+    const reader: UsageReader = {
+      mode: 'lines',
+      initial: () => null,
+      line: (t) => {
+        const m = /^(\d+) é+ (.*)$/su.exec(t);
+        return m ? [{ at: null, model: 'm', tokens: { input: Number(m[1]), output: m[2]!.length, cacheWrite: 0, cacheRead: 0 } }] : 'skip';
+      },
+    };
+    // Lines of many lengths with two-byte characters: some cross the 4 MiB pieces, one is 5 MiB long.
+    let text = '';
+    let want = 0;
+    let wantOut = 0;
+    for (let i = 0; i < 3000; i++) {
+      const pad = 'x'.repeat((i * 7919) % 5000);
+      text += `${i} ${'é'.repeat(1 + (i % 5))} ${pad}\n`;
+      want += i;
+      wantOut += pad.length;
+      if (i === 1500) {
+        const long = 'y'.repeat(5 * 1024 * 1024);
+        text += `7 é ${long}\n`;
+        want += 7;
+        wantOut += long.length;
+      }
+    }
+    fs.writeFileSync(f, text);
+    expect(fs.statSync(f).size).toBeGreaterThan(12 * 1024 * 1024);
+    const r = new TranscriptTail(f, reader).read();
+    expect(r.skipped).toBe(0);
+    expect(r.entries).toHaveLength(3001);
+    expect(r.entries.reduce((a, e) => a + e.tokens.input, 0)).toBe(want);
+    expect(r.entries.reduce((a, e) => a + e.tokens.output, 0)).toBe(wantOut);
+  });
+
   it('keeps a character cut between two reads whole', () => {
     const f = path.join(dir, 't.jsonl');
     const reader: UsageReader = { mode: 'lines', initial: () => null, line: (t) => [{ at: null, model: t, tokens: { input: 1, output: 0, cacheWrite: 0, cacheRead: 0 } }] };

@@ -4,7 +4,7 @@ import { costOf, priceName, priceOf, priceTable } from '../../src/core/usage/pri
 import { parseSince } from '../../src/core/usage/since.js';
 import { SHIPPED_PRICES } from '../../src/core/usage/price-list.js';
 import { entriesSince, groupUsage, sumUsage, UsageSum } from '../../src/core/usage/usage-sum.js';
-import { costText, usageCell } from '../../src/core/usage/usage-text.js';
+import { costText, shortCount, usageCell } from '../../src/core/usage/usage-text.js';
 import type { UsageEntry } from '../../src/core/usage/usage-types.js';
 
 const entry = (model: string, input: number, output: number, more: Partial<UsageEntry> = {}): UsageEntry => ({
@@ -124,5 +124,11 @@ describe('the shipped prices', () => {
       expect(p.cacheRead <= p.input, model).toBe(true);
       expect(p.output >= p.input, model).toBe(true);
     }
+  });
+});
+
+describe('counts at a glance', () => {
+  it('three figures at most', () => {
+    expect([950, 1200, 12_345, 120_000, 999_999, 2_500_000, 45_600_000, 123_000_000].map(shortCount)).toEqual(['950', '1.20k', '12.3k', '120k', '1.00M', '2.50M', '45.6M', '123M']);
   });
 });

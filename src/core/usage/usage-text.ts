@@ -2,11 +2,11 @@
 import { tokenTotal, type UsageTotals } from './usage-sum.js';
 import type { SessionUsage } from './usage-types.js';
 
-/** 950, 12.3k, 4.56M: a count at a glance. */
+/** 950, 1.20k, 12.3k, 120k, 4.56M: a count at a glance, three figures at most. */
 export function shortCount(n: number): string {
   if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1)}k`;
-  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
+  const [v, unit] = n < 999_500 ? [n / 1000, 'k'] : [n / 1_000_000, 'M'];
+  return `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)}${unit}`;
 }
 
 /** $0.42, $12.30, $0.0031: dollars with the digits that matter. */
