@@ -62,5 +62,9 @@ describe('the usage column', () => {
     await eventually(m.out, () => expect(feed.previewFor.at(-1)).toBe(api.id));
     feed.setScreen(screen(api.id, ['hello'], { cols: 80, rows: 24 }));
     await eventually(m.out, () => expect(m!.out.text()).toMatch(/── api \(\w+\) claude 80x24 950 \$0\.0031 ─/));
+    // e: the explanation ends with the figures and the file they came from.
+    m.stdin.press('e');
+    await eventually(m.out, () => expect(m!.out.text()).toMatch(/│ usage {4}950 tokens \(in 950, out 0, cache 0 written 0 read\) \$0\.0031$/m));
+    expect(m.out.text()).toMatch(/│ {12}from \/tmp\/t\.jsonl, 0 lines skipped$/m);
   });
 });
