@@ -53,21 +53,23 @@ async function bigTranscript(dir, reader) {
   };
   // Read once before timing, so the page cache holds the file as it would for a transcript just written.
   fs.readFileSync(file);
+  // Timed both ways: the wall time, and the CPU time the read took, which other work on a shared machine does not stretch.
+  const timed = (fn) => {
+    const c = process.cpuUsage();
+    const t = now();
+    const r = fn();
+    const cpu = process.cpuUsage(c);
+    return { r, wall: now() - t, cpu: (cpu.user + cpu.system) / 1000 };
+  };
   const tail = new TranscriptTail(file, reader);
   const sum = new UsageSum(priceTable());
-  let t = now();
-  sumOf(tail, sum);
-  const first = now() - t;
+  const first = timed(() => sumOf(tail, sum));
   const messages = sum.totals().messages;
   writeTranscript(path.join(dir, 'more.jsonl'), 1024 * 1024);
   fs.appendFileSync(file, fs.readFileSync(path.join(dir, 'more.jsonl')));
-  t = now();
-  const more = sumOf(tail, sum);
-  const incremental = now() - t;
-  t = now();
-  sumOf(new TranscriptTail(file, reader), new UsageSum(priceTable()));
-  const whole = now() - t;
-  return { bytes, messages, added: more.entries.length, first, incremental, whole };
+  const more = timed(() => sumOf(tail, sum));
+  const whole = timed(() => sumOf(new TranscriptTail(file, reader), new UsageSum(priceTable())));
+  return { bytes, messages, added: more.r.entries.length, first, incremental: more, whole };
 }
 
 export async function benchUsage({ log, tmp }) {
@@ -98,24 +100,26 @@ export async function benchUsage({ log, tmp }) {
     const big = await bigTranscript(dir, reader);
     log(`${(big.bytes / 1024 / 1024).toFixed(0)} MiB, ${big.messages} messages; +1 MiB: ${big.added} messages`);
     results.push({
-      name: `usage: ${BIG_MIB} MiB transcript, first read`,
-      agentBoard: big.first,
+      name: `usage: ${BIG_MIB} MiB transcript, first read (CPU time)`,
+      agentBoard: big.first.cpu,
       tmux: null,
       versus: '-',
       unit: 'ms',
       ratio: 0,
       target: '< 1000 ms',
-      pass: big.first < 1000,
+      pass: big.first.cpu < 1000,
+      note: `wall time ${big.first.wall.toFixed(0)} ms (${os.loadavg()[0].toFixed(1)} load: the CPU time is the read's own)`,
     });
     results.push({
-      name: 'usage: then 1 MiB more, read incrementally',
-      agentBoard: big.incremental,
-      tmux: big.whole,
+      name: 'usage: then 1 MiB more, read incrementally (CPU time)',
+      agentBoard: big.incremental.cpu,
+      tmux: big.whole.cpu,
       versus: 'read whole again',
       unit: 'ms',
-      ratio: big.incremental / big.whole,
+      ratio: big.incremental.cpu / big.whole.cpu,
       target: '< 1000 ms',
-      pass: big.incremental < 1000 && big.incremental < big.whole,
+      pass: big.incremental.cpu < 1000 && big.incremental.cpu < big.whole.cpu,
+      note: `wall time ${big.incremental.wall.toFixed(1)} ms, read whole again ${big.whole.wall.toFixed(0)} ms`,
     });
     return results;
   } finally {
