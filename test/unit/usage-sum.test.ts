@@ -98,6 +98,8 @@ describe('usage sums', () => {
 
   it('a cell says tokens and cost, or a dash before anything was read', () => {
     expect(usageCell(undefined)).toBe('-');
+    // A transcript with no message yet: nothing spent, not "no price".
+    expect(usageCell({ ...sumUsage([], priceTable()), file: '/x', skipped: 0, updatedAt: '' })).toBe('0 $0.00');
     const u = { ...sumUsage([entry('claude-sonnet-4-5', 12_000, 345)], priceTable()), file: '/x', skipped: 0, updatedAt: '' };
     expect(usageCell(u)).toBe('12.3k $0.04');
   });

@@ -70,7 +70,7 @@ export function registerUsage(program: Command): void {
         return;
       }
       const rows = [[by.toUpperCase(), 'MESSAGES', 'INPUT', 'OUTPUT', 'CACHE-WRITE', 'CACHE-READ', 'TOKENS', 'COST']];
-      const row = (name: string, t: UsageTotals) => [name, String(t.messages), shortCount(t.tokens.input), shortCount(t.tokens.output), shortCount(t.tokens.cacheWrite), shortCount(t.tokens.cacheRead), shortCount(tokenTotal(t.tokens)), t.messages === 0 ? '-' : costText(t)];
+      const row = (name: string, t: UsageTotals) => [name, String(t.messages), shortCount(t.tokens.input), shortCount(t.tokens.output), shortCount(t.tokens.cacheWrite), shortCount(t.tokens.cacheRead), shortCount(tokenTotal(t.tokens)), costText(t)];
       for (const g of groups) rows.push(row(g.group, g.totals));
       if (by === 'session') for (const m of missing) rows.push([m.name, '-', '-', '-', '-', '-', '-', m.note ?? 'no transcript']);
       rows.push(row('TOTAL', total));

@@ -15,8 +15,9 @@ export function dollars(usd: number): string {
   return `$${usd.toFixed(2)}`;
 }
 
-/** The cost as a column says it: dollars, with `+?` when some models had no price, or `no price`. */
-export function costText(u: Pick<UsageTotals, 'costUsd' | 'unpriced'>): string {
+/** The cost as a column says it: dollars, with `+?` when some models had no price, or `no price`; nothing spent yet is $0.00. */
+export function costText(u: Pick<UsageTotals, 'costUsd' | 'unpriced' | 'messages'>): string {
+  if (u.messages === 0) return dollars(0);
   if (u.costUsd === null) return 'no price';
   return u.unpriced.length > 0 ? `${dollars(u.costUsd)}+?` : dollars(u.costUsd);
 }
