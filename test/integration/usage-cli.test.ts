@@ -103,6 +103,16 @@ describe('agent-board usage', () => {
     expect(table.stdout).toContain('no transcript: notes');
   });
 
+  it("config.json's prices override the shipped ones and price a model that had none", () => {
+    threeSessions();
+    fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ prices: { 'gpt-unknown': { input: 1000, output: 0 }, 'claude-sonnet-4-5': { input: 0, output: 1 } } }));
+    const r = cli(home, ['usage', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Json;
+    // api: 1.1M out at $1; web: 2M in at $1.25 (shipped gpt-5) and 500 in at $1000.
+    expect(out.groups.map((g) => [g.session, g.costUsd, g.unpriced])).toEqual([['api', 1.1, []], ['web', 3, []]]);
+  });
+
   it('refuses a --by or --since it does not know, with a usage error', () => {
     const by = cli(home, ['usage', '--by', 'week'], { env });
     expect(by.code).toBe(2);
