@@ -10,7 +10,7 @@
  *   cli     commander; parsing and printing: anything, but never another command
  * Inside src/runner, each folder imports only the folders below it (docs/architecture.md, "The runner's folders"):
  *   log.ts, node-internals.ts  nothing of the runner
- *   pty/ model/ clients/ activity/ wakes/  themselves (and the two above)
+ *   pty/ model/ clients/ activity/ wakes/ usage/  themselves (and the two above)
  *   direct/   clients/, pty/        stream/   clients/, model/, pty/        control/  clients/
  *   session/  anything of the runner but main.ts and entry.ts, which nothing imports (entry.ts imports main.ts)
  */
@@ -36,6 +36,7 @@ module.exports = {
     { name: 'runner-clients-alone', severity: 'error', comment: 'src/runner/clients/ (connections, their state, the socket) knows no PTY, model, control or session.', from: { path: '^src/runner/clients/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(clients/|log\\.ts|node-internals\\.ts)' } },
     { name: 'runner-activity-alone', severity: 'error', comment: 'src/runner/activity/ (busy, idle, waiting) is told what it reads; it imports nothing else of the runner.', from: { path: '^src/runner/activity/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(activity/|log\\.ts)' } },
     { name: 'runner-wakes-alone', severity: 'error', comment: "src/runner/wakes/ (a room's wakes) is handed the session's parts it needs by main.ts.", from: { path: '^src/runner/wakes/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(wakes/|log\\.ts)' } },
+    { name: 'runner-usage-alone', severity: 'error', comment: "src/runner/usage/ (the session's usage kept fresh) is handed the session's parts it needs by main.ts.", from: { path: '^src/runner/usage/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(usage/|log\\.ts)' } },
     { name: 'runner-direct-below-session', severity: 'error', comment: 'src/runner/direct/ (direct output and input, the echo relay) stands on clients/ and pty/ only.', from: { path: '^src/runner/direct/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(direct/|clients/|pty/|log\\.ts|node-internals\\.ts)' } },
     { name: 'runner-stream-below-session', severity: 'error', comment: 'src/runner/stream/ (output to the clients, snapshots) stands on clients/, model/ and pty/ only.', from: { path: '^src/runner/stream/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(stream/|clients/|model/|pty/|log\\.ts)' } },
     { name: 'runner-control-below-session', severity: 'error', comment: 'src/runner/control/ (the message table, its gate, the envelope) stands on clients/ only: what a handler does to the session is asked through SessionOps.', from: { path: '^src/runner/control/' }, to: { path: '^src/runner/', pathNot: '^src/runner/(control/|clients/|log\\.ts)' } },

@@ -4,7 +4,7 @@
 // a summary table; results also go to bench/out/latest.json.
 //
 //   node bench/run.mjs                 all of them
-//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup, web)
+//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup, usage, web)
 //
 // A result whose baseline is not tmux names it (`versus`: start-up compares with a bare node, web with
 // wetty, a web terminal installed by bench/web-wetty.mjs into a cache outside the repository).
@@ -19,6 +19,7 @@ import { benchRss } from './rss.mjs';
 import { benchSend } from './send.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchThroughput } from './throughput.mjs';
+import { benchUsage } from './usage.mjs';
 import { benchWeb } from './web.mjs';
 
 const BENCHES = [
@@ -29,6 +30,7 @@ const BENCHES = [
   { key: 'board', title: '(e) the board with 100 sessions: render per update, idle CPU', fn: benchBoard },
   { key: 'send', title: '(f) a prompt sent from a script', fn: benchSend },
   { key: 'startup', title: '(g) start-up of the commands agents run every turn', fn: benchStartup },
+  { key: 'usage', title: '(i) usage: 50 sessions kept fresh, a 100 MiB transcript summed', fn: benchUsage },
   { key: 'web', title: '(h) agent-board web beside wetty, in headless chromium', fn: benchWeb },
 ];
 
@@ -40,6 +42,7 @@ function fmt(x, unit) {
   if (unit === 's') return `${x.toFixed(2)} s`;
   if (unit === 'MiB') return `${x.toFixed(1)} MiB`;
   if (unit === 'KiB') return `${x.toFixed(1)} KiB`;
+  if (unit === '%') return `${x.toFixed(3)} %`;
   return String(x);
 }
 

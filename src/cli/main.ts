@@ -38,6 +38,7 @@ const COMMANDS: Array<{ names: string[]; hot?: true; load: () => Promise<Registe
   { names: ['restart'], load: async () => (await import('./commands/restart.js')).registerRestart },
   { names: ['revive'], load: async () => (await import('./commands/revive.js')).registerRevive },
   { names: ['fork'], load: async () => (await import('./commands/fork.js')).registerFork },
+  { names: ['usage'], load: async () => (await import('./commands/usage.js')).registerUsage },
   { names: ['explain'], load: async () => (await import('./commands/explain.js')).registerExplain },
   { names: ['diff'], load: async () => (await import('./commands/diff.js')).registerDiff },
   { names: ['send'], hot: true, load: async () => (await import('./commands/send.js')).registerSend },

@@ -3,6 +3,8 @@
  * parsed here, pure; read by src/state/config.ts. A bad entry is one line in
  * `errors` and its default is used: a typo never stops the board or a runner.
  */
+import type { ModelPrice } from './usage/price-list.js';
+import { parsePrices } from './usage/prices.js';
 
 export interface UserConfig {
   /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
@@ -11,9 +13,11 @@ export interface UserConfig {
   autoRevive: boolean;
   /** Runners start in a transient systemd user scope where systemd is there, so logind does not end them at logout. */
   systemdScope: boolean;
+  /** Prices per model over the shipped ones, dollars per million tokens (docs/usage.md). */
+  prices: Record<string, ModelPrice>;
 }
 
-export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true });
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {} });
 
 export interface ParsedConfig {
   config: UserConfig;
@@ -25,11 +29,11 @@ export function isHostSpec(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
 }
 
-const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope']);
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices']);
 
 /** `text` is the file's content; `file` names it in the errors. */
 export function parseUserConfig(text: string, file: string): ParsedConfig {
-  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [] };
+  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [], prices: {} };
   const errors: string[] = [];
   let value: unknown;
   try {
@@ -55,6 +59,11 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
     if (!(key in o)) continue;
     if (typeof o[key] === 'boolean') config[key] = o[key];
     else errors.push(`${file}: "${key}" must be true or false; using ${String(DEFAULT_CONFIG[key])}`);
+  }
+  if ('prices' in o) {
+    const p = parsePrices(o.prices, file);
+    config.prices = p.prices;
+    errors.push(...p.errors);
   }
   return { config, errors };
 }

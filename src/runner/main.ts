@@ -182,6 +182,15 @@ export async function runRunner(id: string): Promise<void> {
       }),
     );
   }
+  // What the agent spent, read from its transcript (docs/usage.md). Loaded only for a kind with a
+  // reader: a plain shell's runner carries none of it. A shell's foreground agent is not followed.
+  const kind = rec.agent;
+  const { hasUsageReader, usageEnv } = await import('../state/usage/usage-source.js');
+  const transcriptEnv = usageEnv(env, process.env);
+  if (hasUsageReader(kind, transcriptEnv)) {
+    const { keepUsageFresh } = await import('./usage/usage-live.js');
+    serving.add(keepUsageFresh({ kind, record: () => s.record, env: transcriptEnv, write: (usage) => s.host.update({ usage }), onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)), log, clock, scheduler }));
+  }
   // The heartbeat stops with `serving` (the session's own store releases the writer again, at the end).
   serving.add(s.host);
   s.host.startHeartbeat();

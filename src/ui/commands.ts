@@ -46,6 +46,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Diff: return openDiff(c);
     case Command.ReviveLost: return reviveLost(c);
     case Command.HideWalkthrough: return hideWalkthrough(c);
+    case Command.ToggleUsage: return dispatch({ type: 'toggle-usage' });
     case Command.NextChoice: return dispatch({ type: 'new-choose', by: 1 });
     case Command.PrevChoice: return dispatch({ type: 'new-choose', by: -1 });
     // The diff view's own commands: diffCommand above handles them while it is open; elsewhere they do nothing.

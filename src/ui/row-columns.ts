@@ -10,12 +10,16 @@ export interface RowColumns {
   agent: number;
   /** The host column (the board's --host: `local` or the machine); 0 with this machine's sessions alone. */
   host: number;
+  /** The tokens and cost column (the `u` key): its width, 0 when hidden. */
+  usage: number;
 }
 const AGENT = 7;
 const AGENT_MAX = 16;
 export const STATUS = 10;
 export const TIME = 4;
 const HOST_MAX = 16;
+/** The usage column: `12.3k $123.45+?` fits. */
+export const USAGE = 16;
 /** What the host column says of this machine's rows. */
 export const LOCAL_HOST = 'local';
 /** The marker run: the selection's (or the attention's) mark, the pick, the glyph and a space. */
@@ -35,17 +39,17 @@ type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: st
  * host column: none while every row is this machine's, else as wide as the
  * longest host (`local` at least, 16 at most).
  */
-export function rowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions): RowColumns {
+export function rowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions, usageShown = false): RowColumns {
   const longest = sessions.reduce((m, s) => Math.max(m, s.name.length), 0);
   const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
   const hosts = hostsOf.reduce((m, s) => (s.host ? Math.max(m, s.host.length) : m), 0);
   const host = hosts > 0 ? Math.min(HOST_MAX, Math.max(LOCAL_HOST.length, hosts)) : 0;
   const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - (host ? host + 1 : 0) - 8));
-  return { width, name, agent, host };
+  return { width, name, agent, host, usage: usageShown ? USAGE : 0 };
 }
 
 /** rowColumns, the same object for as long as the widths are the same (a row is built again when its columns change). */
-export function useRowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions): RowColumns {
-  const c = rowColumns(sessions, width, hostsOf);
-  return useMemo(() => c, [c.width, c.name, c.agent, c.host]);
+export function useRowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions, usageShown = false): RowColumns {
+  const c = rowColumns(sessions, width, hostsOf, usageShown);
+  return useMemo(() => c, [c.width, c.name, c.agent, c.host, c.usage]);
 }

@@ -147,6 +147,12 @@ const WALK: Record<string, () => Mistake[]> = {
     gitMissing(['new', '--name', 'nogit', '--worktree', '--cwd', sb.repo, '--', '/bin/sh']),
     unsafeHome(['new', '--cwd', work]),
   ],
+  usage: () => [
+    badOption(['usage']),
+    { what: 'an unknown --by', args: ['usage', '--by', 'week'], code: EXIT.usage },
+    { what: 'a --since it cannot read', args: ['usage', '--since', 'soon'], code: EXIT.usage },
+    unsafeHome(['usage']),
+  ],
   ls: () => [badOption(['ls']), { what: 'a bad --host', args: ['ls', '--host', '-oProxyCommand=x'], code: EXIT.usage }, unsafeHome(['ls'])],
   peek: () => [
     unknown(['peek']),

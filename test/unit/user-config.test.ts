@@ -5,7 +5,7 @@ describe('config.json', () => {
   it('takes every setting, hosts deduplicated in order', () => {
     const { config, errors } = parseUserConfig('{"hosts": ["b", "me@a", "b"], "autoRevive": true, "systemdScope": false}', 'c.json');
     expect(errors).toEqual([]);
-    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false });
+    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {} });
   });
 
   it('a file that is not JSON is the defaults and one line', () => {

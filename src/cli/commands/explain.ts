@@ -4,6 +4,7 @@ import type { RunnerConnection } from '../../client/link/connection.js';
 import { connectRemote } from '../../client/remote/remote.js';
 import { connectSession, findSession } from '../../client/session/sessions.js';
 import { explanationText } from '../../core/agents/explain-text.js';
+import { usageExplained } from '../../core/usage/usage-text.js';
 import { writeFailureAdvice } from '../../core/write-failure.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { getHome } from '../context.js';
@@ -43,8 +44,10 @@ export function registerExplain(program: Command): void {
         // A runner that cannot write its record says so: its state is still right, it comes from the runner.
         const failed = conn.hello.host.cannotWrite;
         const disk = failed ? { cannotWrite: failed, cannotWriteSince: conn.hello.host.cannotWriteSince } : {};
-        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk }, null, 2)}\n`);
-        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
+        // What the session spent, and the file the runner read it from (docs/usage.md).
+        const usage = conn.hello.host.usage;
+        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...(usage ? { usage } : {}) }, null, 2)}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {
         conn.dispose();
       }

@@ -6,6 +6,7 @@ import { withFreshCounts } from '../../client/worktree/worktree-counts.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { commandShown } from '../../core/command-shown.js';
 import { sessionState, stateLabel } from '../../core/session-state.js';
+import { usageCell } from '../../core/usage/usage-text.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../core/chat/chat.js';
@@ -45,7 +46,9 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
   const now = Date.now();
   // The WORKTREE column only when a session has one (docs/worktrees.md, "What a session shows").
   const worktrees = sessions.some((s) => s.worktree);
-  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', ...(worktrees ? ['WORKTREE'] : []), 'COMMAND']];
+  // The USAGE column (tokens and cost, docs/usage.md) once a runner has read a transcript.
+  const usage = sessions.some((s) => s.usage);
+  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', ...(worktrees ? ['WORKTREE'] : []), ...(usage ? ['USAGE'] : []), 'COMMAND']];
   for (const s of sessions) {
     rows.push([
       s.id,
@@ -58,6 +61,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
       ago(s.createdAt, now),
       ago(s.lastOutputAt, now),
       ...(worktrees ? [s.worktree ? worktreeSummary(s.worktree, s.worktreeStats) : '-'] : []),
+      ...(usage ? [usageCell(s.usage)] : []),
       commandShown(s).slice(0, 40),
     ]);
   }

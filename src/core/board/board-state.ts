@@ -20,7 +20,7 @@ import type { BoardAction, BoardSession, BoardState } from './board-types.js';
 import { chooseStep, moveFocus, openNewForm, proposeBranch } from './new-form.js';
 
 export function initialBoardState(init: Partial<BoardState> = {}): BoardState {
-  return { selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], walkthroughHidden: false, ...init };
+  return { selectedId: null, wantedId: null, filter: '', scroll: 0, listRows: 10, overlay: { kind: 'none' }, message: null, attention: [], marks: [], walkthroughHidden: false, usageShown: false, ...init };
 }
 
 // ---- keeping the selection and the window right ---------------------------
@@ -132,6 +132,8 @@ export function boardReducer(state: BoardState, action: BoardAction, list: List)
       return { ...state, message: { text: action.text, error: action.error ?? false } };
     case 'clear':
       return settle({ ...state, filter: '', message: null }, list, state);
+    case 'toggle-usage':
+      return { ...state, usageShown: !state.usageShown };
     case 'hide-walkthrough':
       return state.walkthroughHidden ? state : { ...state, walkthroughHidden: true };
     case 'open-help':

@@ -109,6 +109,8 @@ export interface BoardState {
   marks: readonly string[];
   /** The demo's walkthrough line was hidden (./walkthrough.ts). */
   walkthroughHidden: boolean;
+  /** The list shows each session's tokens and cost (the `u` key; docs/usage.md). */
+  usageShown: boolean;
 }
 
 /**
@@ -131,6 +133,7 @@ export type BoardAction =
   | { type: 'message'; text: string; error?: boolean }
   | { type: 'clear' }
   | { type: 'hide-walkthrough' }
+  | { type: 'toggle-usage' }
   | { type: 'open-help' }
   | { type: 'open-filter' }
   | { type: 'accept-filter' }

@@ -54,6 +54,8 @@ export enum Command {
   ReviveLost = 'revive-lost',
   /** Hide the demo's walkthrough line, for good (./walkthrough.ts). */
   HideWalkthrough = 'hide-walkthrough',
+  /** Show or hide the tokens and cost column (docs/usage.md). */
+  ToggleUsage = 'toggle-usage',
   /** On a choice of the new-session form (the kind, the worktree): the next one, or the one before. */
   NextChoice = 'next-choice',
   PrevChoice = 'prev-choice',
@@ -137,6 +139,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its worktree diff' },
+    { command: Command.ToggleUsage, keys: [ch('u')], label: 'u', help: 'show / hide tokens and cost' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
     { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },

@@ -3,6 +3,8 @@ import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
 import type { ExplainOverlay } from '../../core/board/board-types.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
+import { usageLine } from '../../core/usage/usage-text.js';
+import type { SessionUsage } from '../../core/usage/usage-types.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';
 
@@ -10,12 +12,15 @@ export interface ExplainPaneProps {
   explain: ExplainOverlay;
   rows: number;
   width: number;
+  /** The session's usage as its record has it: the figures and the file they came from (docs/usage.md). */
+  usage?: SessionUsage;
 }
 
 /** Why the session has its state: its runner's explanation (src/core/agents/status-explain.ts), in place of the preview. */
-export function ExplainPane({ explain: o, rows, width }: ExplainPaneProps) {
+export function ExplainPane({ explain: o, rows, width, usage }: ExplainPaneProps) {
   const now = useNow(1000);
-  const body = o.error ? null : o.explanation ? explainLines(o.explanation, now) : null;
+  const spent: [string, string][] = usage ? [['usage', usageLine(usage)], ['', `  from ${usage.file}, ${usage.skipped} line${usage.skipped === 1 ? '' : 's'} skipped`]] : [];
+  const body = o.error ? null : o.explanation ? [...explainLines(o.explanation, now), ...spent] : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       <PaneTitle text={`why ${o.name} is ${o.explanation?.activity ?? '…'}`} width={width} />

@@ -5,6 +5,7 @@ import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { statusText } from '../../core/board/board-derived.js';
 import { dialogText } from '../../core/agents/dialog-text.js';
 import { sessionState } from '../../core/session-state.js';
+import { usageCell } from '../../core/usage/usage-text.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { PreviewScreen } from '../../client/feed/board-api.js';
 import type { SessionView } from '../../state/host-store.js';
@@ -80,13 +81,15 @@ const CursorLine = memo(function CursorLine({ line, x }: { line: string; x: numb
   );
 });
 
-/** `── NAME (STATE) AGENT COLSxROWS ⎇ BRANCH +A -R ... ───`, the state in its colour; the agent unless it is a plain shell; a worktree session's summary last (cut first). */
+/** `── NAME (STATE) AGENT COLSxROWS TOKENS $COST ⎇ BRANCH +A -R ... ───`, the state in its colour; the agent unless it is a plain shell; a worktree session's summary last (cut first). */
 function Title({ session, size, width }: { session: SessionView; size: string; width: number }) {
   const head = `── ${session.name} `;
   const state = `(${statusText(session)})`;
   const agent = agentLabel(session);
   const wt = session.worktree ? ` ${worktreeSummary(session.worktree, session.worktreeStats)}` : '';
-  const tail = `${agent === 'shell' ? '' : ` ${agent}`}${size ? ` ${size}` : ''}${wt} `;
+  // What it spent so far (docs/usage.md), once its runner read its transcript.
+  const usage = session.usage ? ` ${usageCell(session.usage)}` : '';
+  const tail = `${agent === 'shell' ? '' : ` ${agent}`}${size ? ` ${size}` : ''}${usage}${wt} `;
   const full = head + state + tail;
   if (textWidth(full) > width) return <Text dimColor>{rule(full, width)}</Text>;
   const st = statusStyle(session);

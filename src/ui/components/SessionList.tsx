@@ -33,7 +33,7 @@ export const SessionList = memo(function SessionList({ state, sessions, rows, wi
   const { clock } = useTime();
   const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
   // The host column is there when any row is another machine's (the board's --host), even a filtered-out one.
-  const columns = useRowColumns(vis, width, sessions);
+  const columns = useRowColumns(vis, width, sessions, state.usageShown);
   const counter = useContext(RenderCountContext);
   const built = useRef(new Map<string, { row: RowInput; line: string }>());
   if (vis.length === 0) {

@@ -10,6 +10,7 @@
  */
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { rowStatusText } from '../../core/board/board-derived.js';
+import { usageCell } from '../../core/usage/usage-text.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
 import { FIXED, LOCAL_HOST, MARKER, PICK_COLOR, PICK_MARK, STATUS, TIME, type RowColumns } from '../row-columns.js';
@@ -65,7 +66,7 @@ function truncateEnd(parts: readonly Part[], cells: number): string {
 export function rowLine({ session: s, selected, marked, picked, since, columns }: RowInput): string {
   const st = statusStyle(s);
   const hostCol = columns.host > 0 ? columns.host + 1 : 0;
-  const rest = columns.width - FIXED - columns.agent - columns.name - hostCol;
+  let rest = columns.width - FIXED - columns.agent - columns.name - hostCol;
   // The marker run: the selection (else the attention mark), the pick, the glyph.
   let line = selected ? inkStyle('›', { color: 'cyan', bold: true }) : inkStyle(marked ? ATTENTION_MARK : ' ', { color: ATTENTION_COLOR, bold: true });
   line += inkStyle(picked ? PICK_MARK : ' ', { color: PICK_COLOR, bold: true });
@@ -80,6 +81,10 @@ export function rowLine({ session: s, selected, marked, picked, since, columns }
   // A list too narrow for the fixed columns: they are cut, and nothing comes after them.
   if (rest < 0) return line + truncateEnd(main, columns.width - MARKER);
   line += main.map(styled).join('');
+  // Tokens and cost, when shown (the `u` key): before the worktree and the last line, so it is never cut first.
+  const usage = columns.usage > 0 && rest > columns.usage ? '  ' + m.fit(usageCell(s.usage), columns.usage - 2) : '';
+  if (usage) line += inkStyle(usage, { color: 'yellow' });
+  rest -= m.width(usage);
   const wt = s.worktree && rest > 4 ? '  ' + m.cut(rowText(worktreeSummary(s.worktree, s.worktreeStats)), rest - 2) : '';
   if (wt) line += inkStyle(wt, { color: 'magenta' });
   // The last line is prose as often as not (an agent's status): cut after a whole word.
