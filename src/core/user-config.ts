@@ -3,6 +3,7 @@
  * parsed here, pure; read by src/state/config.ts. A bad entry is one line in
  * `errors` and its default is used: a typo never stops the board or a runner.
  */
+import { NO_BUDGETS, parseBudgetsConfig, type BudgetsConfig } from './usage/budget.js';
 
 export interface UserConfig {
   /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
@@ -11,9 +12,11 @@ export interface UserConfig {
   autoRevive: boolean;
   /** Runners start in a transient systemd user scope where systemd is there, so logind does not end them at logout. */
   systemdScope: boolean;
+  /** Budgets per room and per day (docs/usage.md, "Budgets"). */
+  budgets: BudgetsConfig;
 }
 
-export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true });
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, budgets: NO_BUDGETS });
 
 export interface ParsedConfig {
   config: UserConfig;
@@ -25,7 +28,7 @@ export function isHostSpec(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
 }
 
-const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope']);
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'budgets']);
 
 /** `text` is the file's content; `file` names it in the errors. */
 export function parseUserConfig(text: string, file: string): ParsedConfig {
@@ -56,5 +59,6 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
     if (typeof o[key] === 'boolean') config[key] = o[key];
     else errors.push(`${file}: "${key}" must be true or false; using ${String(DEFAULT_CONFIG[key])}`);
   }
+  if ('budgets' in o) config.budgets = parseBudgetsConfig(o.budgets, file, errors);
   return { config, errors };
 }
