@@ -147,6 +147,7 @@ export async function runRunner(id: string): Promise<void> {
       clock,
       scheduler,
       log,
+      refreshMs: Number(process.env.AGENT_BOARD_TEST_BUDGET_REFRESH_MS) || undefined,
     }),
   );
   budget.start();

@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { budgetVerdict, parseBudget, parseBudgetsConfig, rollDayStart, spentToday, type BudgetsConfig } from '../../src/core/usage/budget.js';
 import type { SessionUsage } from '../../src/core/usage/usage-types.js';
+import { rowStatusText, statusText } from '../../src/core/board/board-derived.js';
+import { noticeText } from '../../src/core/board/notice-text.js';
+import { NoticeWatch, type SeenSession } from '../../src/core/board/notify.js';
+import { stateLabel } from '../../src/core/session-state.js';
 
 const TODAY = '2026-12-04';
 
@@ -56,6 +60,13 @@ describe('budgetVerdict', () => {
     expect(budgetVerdict(self, [others[0]!], { rooms: {}, day: { usd: 60 } }, TODAY).line).toBe("a: today's spending is at 91 % of the day's budget ($55.00 of $60.00)");
   });
 
+  it("config.json's budget for a session by name replaces its own (how a running session's budget is raised)", () => {
+    const r = rec('api', { budget: { usd: 5 }, usage: usage(6) });
+    expect(budgetVerdict(r, [], none, TODAY).level).toBe('over');
+    expect(budgetVerdict(r, [], { rooms: {}, sessions: { api: { usd: 10 } } }, TODAY)).toMatchObject({ level: 'ok', line: null });
+    expect(budgetVerdict(r, [], { rooms: {}, sessions: { other: { usd: 1 } } }, TODAY).level).toBe('over');
+  });
+
   it('the worst budget is the one the line names', () => {
     const budgets: BudgetsConfig = { rooms: { default: { usd: 100 } }, day: { usd: 1000 } };
     const v = budgetVerdict(rec('a', { budget: { usd: 10 }, usage: usage(9), usageDay: { day: TODAY, usd: 0, tokens: 0 } }), [], budgets, TODAY);
@@ -97,10 +108,42 @@ describe('config.json budgets', () => {
     const b = parseBudgetsConfig({ rooms: { default: { usd: 20 }, r2: { tokens: -1 }, r3: 'x' }, day: { usd: 50, euros: 3 }, week: {} }, 'c.json', errors);
     expect(b).toEqual({ rooms: { default: { usd: 20 } }, day: { usd: 50 } });
     expect(errors).toEqual([
-      'c.json: "budgets.week" ignored (known: rooms, day)',
+      'c.json: "budgets.week" ignored (known: rooms, sessions, day)',
       'c.json: "budgets.day.euros" ignored (known: usd, tokens)',
       'c.json: "budgets.rooms.r2.tokens" must be a number above 0; ignored',
       'c.json: "budgets.rooms.r3" must be like {"usd": 20} or {"tokens": 2000000}; ignored',
     ]);
+  });
+});
+
+describe('what a budget shows and rings', () => {
+  const warned = { level: 'warned' as const, percent: 85, line: 'api used 85 % of its budget ($4.25 of $5.00)' };
+  const over = { level: 'over' as const, percent: 104, line: 'api is over its budget ($5.20 of $5.00)' };
+
+  it('a running session notes it after its state (ls, web rows), and the row says only the note; an exited one does not', () => {
+    const base = rec('api', { activity: 'idle' });
+    expect(stateLabel({ ...base, budgetState: warned })).toBe('idle · budget 85%');
+    expect(stateLabel({ ...base, budgetState: over })).toBe('idle · over budget');
+    expect(rowStatusText({ ...base, budgetState: over })).toBe('over budget');
+    expect(statusText({ ...base, budgetState: warned })).toBe('idle · budget 85%');
+    expect(stateLabel({ ...base, status: 'exited', exitCode: 0, budgetState: over })).toBe('exited(0)');
+    expect(stateLabel(base)).toBe('idle');
+  });
+
+  it('rings once when a budget reaches 80 %, once more when it is spent, never on the first look', () => {
+    const w = new NoticeWatch();
+    const S = (budget?: SeenSession['budget']): SeenSession => ({ id: 'a', name: 'api', state: 'busy', source: 'hook', budget });
+    expect(w.see([S(warned)])).toEqual([]); // the first look only remembers
+    const w2 = new NoticeWatch();
+    expect(w2.see([S()])).toEqual([]);
+    expect(w2.see([S(warned)])).toEqual([{ id: 'a', name: 'api', from: 'busy', to: 'busy', budget: { level: 'warned', line: warned.line } }]);
+    expect(w2.see([S({ ...warned, line: 'api used 90 % of its budget ($4.50 of $5.00)' })])).toEqual([]); // the same level again: no
+    expect(w2.see([S(over)]).map((c) => c.budget?.level)).toEqual(['over']);
+    expect(w2.see([S(over)])).toEqual([]);
+  });
+
+  it('the notification says who used how much of which budget', () => {
+    expect(noticeText({ name: 'api', to: 'busy', budget: { level: 'warned', line: warned.line } }, { lastLine: 'working' })).toEqual({ title: warned.line, body: '' });
+    expect(noticeText({ name: 'api', to: 'idle', budget: { level: 'over', line: over.line } }, {})).toEqual({ title: over.line, body: 'new prompts are held until the budget is raised' });
   });
 });

@@ -14,9 +14,14 @@ export interface BudgetLimit {
   tokens?: number;
 }
 
-/** config.json `budgets`: per room (by name) and per local day, over every session of this machine. */
+/**
+ * config.json `budgets`: per room (by name) and per local day, over every session of this machine;
+ * and per session by name, which replaces that session's own (`new --budget`): how a user raises
+ * a running session's budget.
+ */
 export interface BudgetsConfig {
   rooms: Record<string, BudgetLimit>;
+  sessions?: Record<string, BudgetLimit>;
   day?: BudgetLimit;
 }
 
@@ -96,7 +101,7 @@ export function budgetVerdict(self: HostRecord, all: readonly HostRecord[], budg
       if (l !== undefined && l > 0) uses.push({ scope, unit, used: s[unit], limit: l, share: s[unit] / l });
     }
   };
-  measure('session', self.budget, () => spentOf(self.usage));
+  measure('session', budgets.sessions?.[self.name] ?? self.budget, () => spentOf(self.usage));
   const room = roomName(self);
   measure('room', budgets.rooms[room], () => records.filter((r) => roomName(r) === room).reduce((a, r) => add(a, spentOf(r.usage)), { usd: 0, tokens: 0 }));
   measure('day', budgets.day, () => records.reduce((a, r) => add(a, spentToday(r, today)), { usd: 0, tokens: 0 }));
@@ -126,6 +131,11 @@ export function budgetLine(name: string, room: string, u: BudgetUse): string {
 
 /** Why a prompt is held, with what lets it through, for `send` and the runner's refusal. */
 export const overBudgetHint = 'new prompts are held until the budget is raised (config.json "budgets", or a new --budget); send --over-budget sends one anyway';
+
+/** A budget as `--budget` takes it back: `$5`, `2000000 tokens`, `$5,2000000 tokens`. */
+export function budgetText(b: BudgetLimit): string {
+  return [b.usd !== undefined ? `$${b.usd}` : null, b.tokens !== undefined ? `${b.tokens} tokens` : null].filter(Boolean).join(',');
+}
 
 const UNITS: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9 };
 
@@ -160,7 +170,7 @@ export function parseBudgetsConfig(value: unknown, file: string, errors: string[
     return out;
   }
   const o = value as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'rooms' && k !== 'day') errors.push(`${file}: "budgets.${k}" ignored (known: rooms, day)`);
+  for (const k of Object.keys(o)) if (k !== 'rooms' && k !== 'sessions' && k !== 'day') errors.push(`${file}: "budgets.${k}" ignored (known: rooms, sessions, day)`);
   const limit = (v: unknown, where: string): BudgetLimit | undefined => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return void errors.push(`${file}: "${where}" must be like {"usd": 20} or {"tokens": 2000000}; ignored`);
     const l: BudgetLimit = {};
@@ -175,14 +185,20 @@ export function parseBudgetsConfig(value: unknown, file: string, errors: string[
     const d = limit(o.day, 'budgets.day');
     if (d) out.day = d;
   }
-  if ('rooms' in o) {
-    const rooms = o.rooms;
-    if (typeof rooms !== 'object' || rooms === null || Array.isArray(rooms)) errors.push(`${file}: "budgets.rooms" must map room names to budgets; ignored`);
-    else
-      for (const [room, v] of Object.entries(rooms as Record<string, unknown>)) {
-        const l = limit(v, `budgets.rooms.${room}`);
-        if (l) out.rooms[room] = l;
-      }
+  for (const group of ['rooms', 'sessions'] as const) {
+    if (!(group in o)) continue;
+    const map = o[group];
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+      errors.push(`${file}: "budgets.${group}" must map ${group === 'rooms' ? 'room' : 'session'} names to budgets; ignored`);
+      continue;
+    }
+    const into: Record<string, BudgetLimit> = {};
+    for (const [name, v] of Object.entries(map as Record<string, unknown>)) {
+      const l = limit(v, `budgets.${group}.${name}`);
+      if (l) into[name] = l;
+    }
+    if (group === 'rooms') out.rooms = into;
+    else out.sessions = into;
   }
   return out;
 }

@@ -1,15 +1,24 @@
 /**
  * A session's budgets, as its runner holds to them (docs/usage.md, "Budgets"): the day's snapshot
- * of its spending kept in its record (`usageDay`, taken as it starts and at each local midnight),
- * and, asked per prompt and per wake, whether a spent budget holds new prompts. The budgets and the
- * other sessions' spending are read afresh each time it is asked (config.json and the records on
- * disk), so a budget raised in config.json lets the next prompt through without a restart.
+ * of its spending kept in its record (`usageDay`, taken as it starts and at each local midnight);
+ * the state (`budgetState`: 80 % used, or spent) kept in its record for `ls`, the board, the web
+ * page and the notifications; and, asked per prompt and per wake, whether a spent budget holds new
+ * prompts. The budgets and the other sessions' spending are read afresh each time (config.json and
+ * the records on disk), so a budget raised in config.json lets the next prompt through.
  */
 import type { Clock, Scheduler } from '../../core/clock.js';
-import { MutableDisposable, type Disposable } from '../../core/lifetime.js';
+import { DisposableStore, MutableDisposable, type Disposable } from '../../core/lifetime.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
 import { budgetVerdict, overBudgetHint, rollDayStart, type BudgetVerdict, type BudgetsConfig } from '../../core/usage/budget.js';
 import type { Logger } from '../log.js';
+
+/**
+ * How often the runner measures its budgets again between prompts, so a row is marked while the
+ * agent spends (its usage grows) or when the budgets change in config.json. Each look reads
+ * config.json and, with a room's or the day's budget set, every session's host.json: 50 sessions
+ * cost each runner about a millisecond per look.
+ */
+export const BUDGET_REFRESH_MS = 30_000;
 
 export interface SessionBudgetDeps {
   /** The session's record as its runner keeps it now (fresher than its host.json). */
@@ -25,17 +34,20 @@ export interface SessionBudgetDeps {
   clock: Clock;
   scheduler: Scheduler;
   log: Logger;
+  /** Default BUDGET_REFRESH_MS (tests: AGENT_BOARD_TEST_BUDGET_REFRESH_MS). */
+  refreshMs?: number;
 }
 
 export class SessionBudget implements Disposable {
-  private readonly midnight = new MutableDisposable();
-  private lastLevel: BudgetVerdict['level'] = 'ok';
+  private readonly store = new DisposableStore();
+  private readonly midnight = this.store.add(new MutableDisposable());
 
   constructor(private readonly d: SessionBudgetDeps) {}
 
-  /** Takes today's snapshot if the record has none, and again at each local midnight. */
+  /** Takes today's snapshot if the record has none, measures, and keeps measuring. */
   start(): void {
-    this.roll(this.d.clock.now());
+    this.verdict();
+    this.store.add(this.d.scheduler.setInterval(() => this.verdict(), this.d.refreshMs ?? BUDGET_REFRESH_MS));
   }
 
   private roll(now: number): string {
@@ -52,12 +64,20 @@ export class SessionBudget implements Disposable {
     return today;
   }
 
-  /** The session against its budgets now. */
+  /** The session against its budgets now; the record says so when that changed. */
   verdict(): BudgetVerdict {
     const today = this.roll(this.d.clock.now());
-    const v = budgetVerdict(this.d.record(), this.d.records(), this.d.budgets(), today);
-    if (v.level !== this.lastLevel) this.d.log(`budget: ${v.level}${v.line ? ` (${v.line})` : ''}`);
-    this.lastLevel = v.level;
+    const rec = this.d.record();
+    const budgets = this.d.budgets();
+    // The other sessions' records only when a budget counts them (the room's, the day's).
+    const others = budgets.day !== undefined || budgets.rooms[rec.room ?? 'default'] !== undefined;
+    const v = budgetVerdict(rec, others ? this.d.records() : [], budgets, today);
+    const was = rec.budgetState;
+    const now = v.level === 'ok' || v.line === null || !v.worst ? undefined : { level: v.level, percent: Math.floor(v.worst.share * 100), line: v.line };
+    if (was?.level !== now?.level || was?.line !== now?.line) {
+      this.d.update({ budgetState: now });
+      if (was?.level !== now?.level) this.d.log(`budget: ${now ? `${now.level} (${now.line})` : 'ok'}`);
+    }
     return v;
   }
 
@@ -68,6 +88,6 @@ export class SessionBudget implements Disposable {
   }
 
   dispose(): void {
-    this.midnight.dispose();
+    this.store.dispose();
   }
 }
