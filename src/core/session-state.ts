@@ -47,12 +47,13 @@ export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode
  * What keeps a session's live runner from writing its record (`disk full`), said after its
  * state, or null: the runner says it (hello, status), and it is alive, never lost for it. Else a
  * running session's budget, 80 % used (`budget 85%`) or spent (`over budget`: its new prompts are
- * held; docs/usage.md, "Budgets").
+ * held; docs/usage.md, "Budgets"). `narrow`: in a board row's ten columns (`overbudget`).
  */
-export function stateNote(s: Pick<HostRecord, 'status' | 'cannotWrite' | 'budgetState'>): string | null {
+export function stateNote(s: Pick<HostRecord, 'status' | 'cannotWrite' | 'budgetState'>, narrow = false): string | null {
   if (s.cannotWrite && s.status !== 'lost') return writeFailureWord(s.cannotWrite);
   if (!s.budgetState || (s.status !== 'running' && s.status !== 'starting')) return null;
-  return s.budgetState.level === 'over' ? 'over budget' : `budget ${s.budgetState.percent}%`;
+  if (s.budgetState.level === 'over') return narrow ? 'overbudget' : 'over budget';
+  return `budget ${Math.min(99, s.budgetState.percent)}%`;
 }
 
 /** `label · note` when there is a note. */

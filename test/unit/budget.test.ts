@@ -124,7 +124,7 @@ describe('what a budget shows and rings', () => {
     const base = rec('api', { activity: 'idle' });
     expect(stateLabel({ ...base, budgetState: warned })).toBe('idle · budget 85%');
     expect(stateLabel({ ...base, budgetState: over })).toBe('idle · over budget');
-    expect(rowStatusText({ ...base, budgetState: over })).toBe('over budget');
+    expect(rowStatusText({ ...base, budgetState: over })).toBe('overbudget'); // a row's ten columns
     expect(statusText({ ...base, budgetState: warned })).toBe('idle · budget 85%');
     expect(stateLabel({ ...base, status: 'exited', exitCode: 0, budgetState: over })).toBe('exited(0)');
     expect(stateLabel(base)).toBe('idle');

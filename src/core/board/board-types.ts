@@ -167,6 +167,8 @@ export interface PromptResult {
   status: PromptStatus;
   /** Why, for the ones that were not typed or cannot be told. */
   detail?: string;
+  /** Not typed because a spent budget holds the session's prompts: `!` sends it anyway. */
+  held?: true;
 }
 
 export interface PromptOverlay {
@@ -184,7 +186,9 @@ export type PromptAction =
   | { type: 'toggle-mark' }
   | { type: 'open-prompt' }
   | { type: 'prompt-sending' }
-  | { type: 'prompt-result'; result: PromptResult };
+  | { type: 'prompt-result'; result: PromptResult }
+  /** `!`: sent again, over their budgets, to the sessions whose budget held it. */
+  | { type: 'prompt-resending'; ids: readonly string[] };
 
 // ---- the explain and type-through views (./board-session-views.ts) -------
 
