@@ -1,6 +1,7 @@
 /**
  * A session's budgets, as its runner holds to them (docs/usage.md, "Budgets"): the day's snapshot
- * of its spending kept in its record (`usageDay`, taken as it starts and at each local midnight);
+ * of its spending kept in its record (`usageDay`, taken as it starts and at each local midnight,
+ * while config.json has a day's budget);
  * the state (`budgetState`: 80 % used, or spent) kept in its record for `ls`, the board, the web
  * page and the notifications; and, asked per prompt and per wake, whether a spent budget holds new
  * prompts. The budgets and the other sessions' spending are read afresh each time (config.json and
@@ -44,7 +45,7 @@ export class SessionBudget implements Disposable {
 
   constructor(private readonly d: SessionBudgetDeps) {}
 
-  /** Takes today's snapshot if the record has none, measures, and keeps measuring. */
+  /** Measures (taking today's snapshot, with a day's budget, if the record has none), and keeps measuring. */
   start(): void {
     this.verdict();
     this.store.add(this.d.scheduler.setInterval(() => this.verdict(), this.d.refreshMs ?? BUDGET_REFRESH_MS));
@@ -66,9 +67,10 @@ export class SessionBudget implements Disposable {
 
   /** The session against its budgets now; the record says so when that changed. */
   verdict(): BudgetVerdict {
-    const today = this.roll(this.d.clock.now());
-    const rec = this.d.record();
     const budgets = this.d.budgets();
+    // The local day only with a day's budget: reading the time zone costs an idle runner memory (ICU's zone data).
+    const today = budgets.day ? this.roll(this.d.clock.now()) : '';
+    const rec = this.d.record();
     // The other sessions' records only when a budget counts them (the room's, the day's).
     const others = budgets.day !== undefined || budgets.rooms[rec.room ?? 'default'] !== undefined;
     const v = budgetVerdict(rec, others ? this.d.records() : [], budgets, today);
