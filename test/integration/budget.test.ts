@@ -71,6 +71,9 @@ describe('budgets with real runners', () => {
 
     await spent('spender', id, 1.2);
     expect(readHost(home, id)).toMatchObject({ budget: { usd: 1 }, usage: { costUsd: 1.2 } }); // restart keeps both
+    // Its runner says so in the record: ls notes it after the state.
+    await waitFor('the budget state in the record', () => readHost(home, id).budgetState?.level === 'over');
+    expect(cli(home, ['ls'], { env: env() }).stdout).toMatch(/spender +shell +\S+ · over budget /);
 
     const refused = await run(['send', 'spender', 'second']);
     expect(refused.code).toBe(EXIT.overBudget);
@@ -93,8 +96,10 @@ describe('budgets with real runners', () => {
     await waitFor('the keys typed', () => received(dir).includes('keys-typed'));
 
     // Raised in config.json (by the session's name): the next prompt goes, no restart.
-    writeConfig({ budgets: { sessions: { spender: { usd: 5 } } } });
+    writeConfig({ budgets: { sessions: { spender: { usd: 1.25 } } } });
     expect((await run(['send', 'spender', 'fourth'])).code).toBe(0);
+    await waitFor('the record warned, not over', () => readHost(home, id).budgetState?.level === 'warned');
+    expect(readHost(home, id).budgetState).toEqual({ level: 'warned', percent: 96, line: 'spender used 96 % of its budget ($1.20 of $1.25)' });
     await waitFor('the prompt after the raise', () => received(dir).includes('fourth\r'));
     const got = received(dir);
     expect(count(got, 'second')).toBe(1);
