@@ -105,6 +105,13 @@ describe('budgets with real runners', () => {
     expect(count(got, 'second')).toBe(1);
     expect(got).not.toContain('third');
     expect(got).not.toContain('from-a-client');
+
+    // A fork keeps the session's own budget (its spending starts at nothing).
+    const forked = await run(['fork', 'spender', '--name', 'spender2']);
+    expect(forked.code, forked.stderr).toBe(0);
+    const fork = readHost(home, forked.stdout.trim());
+    expect(fork.budget).toEqual({ usd: 1 });
+    expect(fork.usage).toBeUndefined();
   });
 
   it('a chat wake is held while the room is over its budget, not lost, and goes once the budget is raised in config.json', async () => {
