@@ -7,6 +7,8 @@ import { rowStatusText, statusText } from '../../src/core/board/board-derived.js
 import { noticeText } from '../../src/core/board/notice-text.js';
 import { NoticeWatch, type SeenSession } from '../../src/core/board/notify.js';
 import { stateLabel } from '../../src/core/session-state.js';
+import { webRow } from '../../src/core/web/web-rows.js';
+import { outcomeLine } from '../../src/web/server/hub/prompt-sends.js';
 
 const TODAY = '2026-12-04';
 
@@ -128,6 +130,12 @@ describe('what a budget shows and rings', () => {
     expect(statusText({ ...base, budgetState: warned })).toBe('idle · budget 85%');
     expect(stateLabel({ ...base, status: 'exited', exitCode: 0, budgetState: over })).toBe('exited(0)');
     expect(stateLabel(base)).toBe('idle');
+    expect(webRow({ ...base, budgetState: over }, () => null).stateText).toBe('idle · over budget');
+  });
+
+  it("the web page's prompt box says the budget's line for a session that held it", () => {
+    const message = `${over.line}: new prompts are held until the budget is raised`;
+    expect(outcomeLine('api', { status: 'not_typed', commandId: 'c', message, exitCode: 16 })).toBe(`api: ${message}`);
   });
 
   it('rings once when a budget reaches 80 %, once more when it is spent, never on the first look', () => {
