@@ -12,7 +12,7 @@ import { sessionEnv } from '../core/agents/session-env.js';
 import { roomOf } from '../core/chat/chat.js';
 import { DisposableStore, toDisposable } from '../core/lifetime.js';
 import { ensureHome } from '../state/home.js';
-import { listSessions, readHostFile } from '../state/host-store.js';
+import { readAllRecords, readHostFile } from '../state/host-store.js';
 import { readUserConfig } from '../state/config.js';
 import { localDay, msToNextLocalDay } from '../state/local-day.js';
 import { SessionBudget } from './session/session-budget.js';
@@ -141,7 +141,7 @@ export async function runRunner(id: string): Promise<void> {
       record: () => s.record,
       update: (patch) => s.host.update(patch),
       budgets: () => readUserConfig().config.budgets,
-      records: () => listSessions(home, clock),
+      records: () => readAllRecords(home),
       today: localDay,
       msToNextDay: msToNextLocalDay,
       clock,
