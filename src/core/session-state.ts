@@ -37,7 +37,7 @@ export function exitKind(s: Pick<HostRecord, 'exitCode' | 'exitSignal' | 'killed
 }
 
 /** The state with how an exited session ended, as `ls` prints it: `busy`, `exited(0)`, `exited(SIGSEGV)`, `killed(SIGHUP)`, `idle · disk full`. */
-export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite'>): string {
+export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite' | 'budgetState'>): string {
   const state = sessionState(s);
   if (state !== 'exited') return withStateNote(state, s);
   return withStateNote(`${exitKind(s) === 'killed' ? 'killed' : 'exited'}(${s.exitSignal ?? s.exitCode ?? '?'})`, s);
@@ -45,14 +45,19 @@ export function stateLabel(s: Pick<HostRecord, 'status' | 'activity' | 'exitCode
 
 /**
  * What keeps a session's live runner from writing its record (`disk full`), said after its
- * state, or null: the runner says it (hello, status), and it is alive, never lost for it.
+ * state, or null: the runner says it (hello, status), and it is alive, never lost for it. Else a
+ * running session's budget, 80 % used (`budget 85%`) or spent (`over budget`: its new prompts are
+ * held; docs/usage.md, "Budgets"). `narrow`: in a board row's ten columns (`overbudget`).
  */
-export function stateNote(s: Pick<HostRecord, 'status' | 'cannotWrite'>): string | null {
-  return s.cannotWrite && s.status !== 'lost' ? writeFailureWord(s.cannotWrite) : null;
+export function stateNote(s: Pick<HostRecord, 'status' | 'cannotWrite' | 'budgetState'>, narrow = false): string | null {
+  if (s.cannotWrite && s.status !== 'lost') return writeFailureWord(s.cannotWrite);
+  if (!s.budgetState || (s.status !== 'running' && s.status !== 'starting')) return null;
+  if (s.budgetState.level === 'over') return narrow ? 'overbudget' : 'over budget';
+  return `budget ${Math.min(99, s.budgetState.percent)}%`;
 }
 
 /** `label · note` when there is a note. */
-export function withStateNote(label: string, s: Pick<HostRecord, 'status' | 'cannotWrite'>): string {
+export function withStateNote(label: string, s: Pick<HostRecord, 'status' | 'cannotWrite' | 'budgetState'>): string {
   const note = stateNote(s);
   return note ? `${label} · ${note}` : label;
 }

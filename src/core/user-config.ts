@@ -5,6 +5,7 @@
  */
 import type { ModelPrice } from './usage/price-list.js';
 import { parsePrices } from './usage/prices.js';
+import { NO_BUDGETS, parseBudgetsConfig, type BudgetsConfig } from './usage/budget.js';
 
 export interface UserConfig {
   /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
@@ -15,9 +16,11 @@ export interface UserConfig {
   systemdScope: boolean;
   /** Prices per model over the shipped ones, dollars per million tokens (docs/usage.md). */
   prices: Record<string, ModelPrice>;
+  /** Budgets per room and per day (docs/usage.md, "Budgets"). */
+  budgets: BudgetsConfig;
 }
 
-export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {} });
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {}, budgets: NO_BUDGETS });
 
 export interface ParsedConfig {
   config: UserConfig;
@@ -29,7 +32,7 @@ export function isHostSpec(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
 }
 
-const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices']);
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices', 'budgets']);
 
 /** `text` is the file's content; `file` names it in the errors. */
 export function parseUserConfig(text: string, file: string): ParsedConfig {
@@ -65,5 +68,6 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
     config.prices = p.prices;
     errors.push(...p.errors);
   }
+  if ('budgets' in o) config.budgets = parseBudgetsConfig(o.budgets, file, errors);
   return { config, errors };
 }

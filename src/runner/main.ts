@@ -12,7 +12,10 @@ import { sessionEnv } from '../core/agents/session-env.js';
 import { roomOf } from '../core/chat/chat.js';
 import { DisposableStore, toDisposable } from '../core/lifetime.js';
 import { ensureHome } from '../state/home.js';
-import { readHostFile } from '../state/host-store.js';
+import { readAllRecords, readHostFile } from '../state/host-store.js';
+import { readUserConfig } from '../state/config.js';
+import { localDay, msToNextLocalDay } from '../state/local-day.js';
+import { SessionBudget } from './session/session-budget.js';
 import { bootId, processStartTime } from '../state/proc-identity.js';
 import { controlJournalFile, ensureSocketDir, finalScreenFile, hostFile, runnerLog, sessionDir, socketPath } from '../state/paths.js';
 import { realClock, realScheduler } from '../state/real-time.js';
@@ -132,6 +135,23 @@ export async function runRunner(id: string): Promise<void> {
     log('runner got SIGTERM: terminating the child');
     s.terminate();
   });
+  // Budgets (docs/usage.md): a spent one holds new prompts (send, the board, the web page) and wakes, never keys.
+  const budget = serving.add(
+    new SessionBudget({
+      record: () => s.record,
+      update: (patch) => s.host.update(patch),
+      budgets: () => readUserConfig().config.budgets,
+      records: () => readAllRecords(home),
+      today: localDay,
+      msToNextDay: msToNextLocalDay,
+      clock,
+      scheduler,
+      log,
+      refreshMs: Number(process.env.AGENT_BOARD_TEST_BUDGET_REFRESH_MS) || undefined,
+    }),
+  );
+  budget.start();
+  s.promptsHeld = () => budget.held();
   const wakes = serving.add(
     new RunnerWakes({
       home,
@@ -148,7 +168,9 @@ export async function runRunner(id: string): Promise<void> {
           const a = s.activity.activity;
           return a && a.source !== 'bytes' ? a.activity : null;
         },
+        promptsHeld: () => budget.held(),
       },
+      budgetRecheckMs: Number(process.env.AGENT_BOARD_BUDGET_RECHECK_MS) || undefined,
       log,
       clock,
       scheduler,

@@ -32,6 +32,8 @@ export const EXIT = {
   ghMissing: 14,
   /** A file could not be written: the disk is full, a quota is used up, the file system is read-only, or no permission (src/state/write-errors.ts). */
   cannotWrite: 15,
+  /** send: a budget the session is under is spent, so new prompts are held (raise it, or send --over-budget). Nothing was typed. */
+  overBudget: 16,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -141,17 +141,24 @@ export function viewOf(record: HostRecord, nowMs: number): SessionView {
  * checking one is free), which read the sessions once and have no other clock.
  */
 export function listSessions(home: string, clock: Clock = realClock): SessionView[] {
+  const now = clock.now();
+  return readAllRecords(home)
+    .map((rec) => viewOf(rec, now))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/** Every session's record as its host.json says, unordered, without asking whether its runner lives (a runner's budgets: a third of listSessions' cost). */
+export function readAllRecords(home: string): HostRecord[] {
   let ids: string[];
   try {
     ids = fs.readdirSync(sessionsDir(home));
   } catch {
     return []; // no sessions folder yet: no session was ever made here
   }
-  const now = clock.now();
-  const out: SessionView[] = [];
+  const out: HostRecord[] = [];
   for (const id of ids) {
     const rec = readHostFile(hostFile(home, id));
-    if (rec && rec.id === id) out.push(viewOf(rec, now));
+    if (rec && rec.id === id) out.push(rec);
   }
-  return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return out;
 }

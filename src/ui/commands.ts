@@ -1,7 +1,7 @@
 import { Command } from '../core/board/keybindings.js';
 import { sendChat } from './chat-commands.js';
 import { diffCommand, openDiff } from './diff-commands.js';
-import { answerDialog, explainSelected, sendPromptLine } from './io-commands.js';
+import { answerDialog, explainSelected, sendPromptAnyway, sendPromptLine } from './io-commands.js';
 import { reviveLost } from './revive-commands.js';
 import type { CommandContext } from './command-context.js';
 import { attachSelected, confirmKill, openNewForm, removeSelected, submitForm } from './lifecycle-commands.js';
@@ -42,6 +42,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.TypeInto: return dispatch({ type: 'open-typing' });
     case Command.Prompt: return dispatch({ type: 'open-prompt' });
     case Command.Mark: return dispatch({ type: 'toggle-mark' });
+    case Command.SendAnyway: return sendPromptAnyway(c);
     case Command.Explain: return explainSelected(c);
     case Command.Diff: return openDiff(c);
     case Command.ReviveLost: return reviveLost(c);

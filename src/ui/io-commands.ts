@@ -3,6 +3,7 @@ import { promptSummary } from '../core/board/board-prompt.js';
 import type { PromptResult } from '../core/board/board-types.js';
 import { selectedSession } from '../core/board/board-derived.js';
 import { sessionState } from '../core/session-state.js';
+import { EXIT } from '../state/errors.js';
 import type { CommandContext } from './command-context.js';
 
 /**
@@ -43,6 +44,8 @@ export function promptResult(t: { id: string; name: string }, o: SendOutcome): P
     case 'unconfirmed':
       return { ...t, status: 'unconfirmed', detail: o.message };
     case 'not_typed':
+      // Held by a spent budget: the runner's line says which; `!` on the panel sends it anyway.
+      if (o.exitCode === EXIT.overBudget) return { ...t, status: 'not typed', detail: o.message.replace(/: new prompts are held.*$/, ': prompts held (! sends it anyway)'), held: true };
       return { ...t, status: 'not typed', detail: o.message };
   }
 }
@@ -54,11 +57,25 @@ export function sendPromptLine(c: CommandContext): void {
   const text = o.input.trim();
   if (!text) return;
   c.dispatch({ type: 'prompt-sending' });
-  const sends = o.targets.map(async (t): Promise<PromptResult> => {
+  sendTo(c, o.targets, text, false);
+}
+
+/** `!` on the panel: the prompt again to the sessions whose spent budget held it, over their budgets, once each. */
+export function sendPromptAnyway(c: CommandContext): void {
+  const o = c.state.overlay;
+  if (o.kind !== 'prompt' || o.results.some((r) => r.status === 'sending')) return;
+  const held = o.results.filter((r) => r.held).map(({ id, name }) => ({ id, name }));
+  if (held.length === 0) return;
+  c.dispatch({ type: 'prompt-resending', ids: held.map((t) => t.id) });
+  sendTo(c, held, o.sent, true);
+}
+
+function sendTo(c: CommandContext, targets: readonly { id: string; name: string }[], text: string, overBudget: boolean): void {
+  const sends = targets.map(async (t): Promise<PromptResult> => {
     const s = viewOf(c, t.id);
     if (!s) return { ...t, status: 'error', detail: 'the session is gone' };
     try {
-      return promptResult(t, await c.control.actions.sendPrompt(s, text));
+      return promptResult(t, await c.control.actions.sendPrompt(s, text, undefined, overBudget ? { overBudget } : undefined));
     } catch (err) {
       return { ...t, status: 'error', detail: errorText(err) };
     }

@@ -137,6 +137,7 @@ const WALK: Record<string, () => Mistake[]> = {
   new: () => [
     badOption(['new']),
     { what: 'a bad count', args: ['new', '--scrollback', 'lots'], code: EXIT.usage },
+    { what: 'a bad budget', args: ['new', '--budget', 'lots'], code: EXIT.usage },
     { what: 'an unknown agent kind', args: ['new', '--agent', 'nosuch'], code: EXIT.usage },
     { what: 'a folder that does not exist', args: ['new', '--cwd', '/nonexistent/folder'], code: EXIT.usage },
     { what: 'a name taken', args: ['new', '--name', 'plain', '--cwd', work], code: EXIT.usage },

@@ -34,6 +34,8 @@ export class FakeRunner {
   closed = false;
   /** The answer to `explain`, made when asked; null: none (the request times out). */
   explanation: ((now: number) => StatusExplanation) | null = explanationAt;
+  /** Set: a spent budget holds prompts, as a runner does (rejected `over_budget` with this line, unless sent overBudget). */
+  heldBy: string | null = null;
   /** Durable prompts by command id, and the acks they got. */
   private readonly prompts = new Map<string, 'applied'>();
   private listeners = new Set<(m: RunnerMessage) => void>();
@@ -61,7 +63,10 @@ export class FakeRunner {
         this.emit({ type: 'reconcile_result', commandId, generation: 'gen-1', hostRevision: 1, terminalCursor: { lastSeq: -1 }, unresolved: [], commands } as never),
       );
     }
-    if (m.type === 'input' && m.durable && commandId && !this.prompts.has(commandId)) {
+    if (m.type === 'input' && m.durable && commandId && this.heldBy !== null && !m.overBudget) {
+      const message = this.heldBy;
+      queueMicrotask(() => this.emit({ type: 'cmd_ack', commandId, stage: 'rejected', code: 'over_budget', message }));
+    } else if (m.type === 'input' && m.durable && commandId && !this.prompts.has(commandId)) {
       this.prompts.set(commandId, 'applied');
       queueMicrotask(() => {
         this.emit({ type: 'cmd_ack', commandId, stage: 'accepted' });
@@ -97,7 +102,9 @@ export class FakeRunner {
   promptsSent(): string[] {
     return this.sent.flatMap((m) => (m.type === 'input' && m.durable ? [m.data] : []));
   }
+  /** A connection to it: a new one is open, whatever became of the one before (a second prompt's). */
   asConnection(): RunnerConnection {
+    this.closed = false;
     return this as unknown as RunnerConnection;
   }
 }

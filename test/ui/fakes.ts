@@ -167,8 +167,8 @@ export class FakeActions implements BoardActions {
   openInput(s: SessionView): SessionInput {
     return this.io.openInput(s);
   }
-  sendPrompt(s: SessionView, text: string): Promise<SendOutcome> {
-    return this.io.sendPrompt(s, text);
+  sendPrompt(s: SessionView, text: string, commandId?: string, opts?: { overBudget?: boolean }): Promise<SendOutcome> {
+    return this.io.sendPrompt(s, text, commandId, opts);
   }
   explain(s: SessionView): Promise<StatusExplanation> {
     return this.io.explain(s);

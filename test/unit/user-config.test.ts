@@ -3,9 +3,9 @@ import { DEFAULT_CONFIG, isHostSpec, parseUserConfig } from '../../src/core/user
 
 describe('config.json', () => {
   it('takes every setting, hosts deduplicated in order', () => {
-    const { config, errors } = parseUserConfig('{"hosts": ["b", "me@a", "b"], "autoRevive": true, "systemdScope": false}', 'c.json');
+    const { config, errors } = parseUserConfig('{"hosts": ["b", "me@a", "b"], "autoRevive": true, "systemdScope": false, "budgets": {"rooms": {"r1": {"usd": 20}}, "day": {"tokens": 5000000}}}', 'c.json');
     expect(errors).toEqual([]);
-    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {} });
+    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {}, budgets: { rooms: { r1: { usd: 20 } }, day: { tokens: 5_000_000 } } });
   });
 
   it('a file that is not JSON is the defaults and one line', () => {

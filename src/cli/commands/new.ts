@@ -9,6 +9,7 @@ import { attachTo } from '../attach-to.js';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/terminal/detach-key.js';
 import { cliTime } from '../cli-time.js';
 import { wholeNumber } from '../whole-number.js';
+import { parseBudget } from '../../core/usage/budget.js';
 
 interface NewFlags {
   name?: string;
@@ -24,6 +25,7 @@ interface NewFlags {
   reuseBranch?: boolean;
   setup?: string;
   interactive?: boolean;
+  budget?: string;
 }
 
 export function registerNew(program: Command): void {
@@ -42,6 +44,7 @@ export function registerNew(program: Command): void {
     .option('--base <ref>', 'with --worktree: the branch or commit to start from (default: the current HEAD)')
     .option('--reuse-branch', 'with --worktree: check out the branch even if it exists already')
     .option('--setup <cmd>', "with --worktree: run this in the session before the program, once (default: .agent-board.json's worktree.setup)")
+    .option('--budget <amount>', "its own budget: '$5', '2M tokens' or both ('$5,2M tokens'); when spent, new prompts are held (docs/usage.md)")
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
     .option('-i, --interactive', 'ask for the kind, command, name, folder, room and worktree (the flags given are the defaults), show what it will run, and start it once confirmed')
     .action(async (cmd: string[], o: NewFlags) => {
@@ -49,6 +52,8 @@ export function registerNew(program: Command): void {
         throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
       }
       const scrollback = wholeNumber(o.scrollback, '--scrollback');
+      const budget = o.budget === undefined ? undefined : parseBudget(o.budget);
+      if (typeof budget === 'string') throw new UserError(`--budget: ${budget}`, EXIT.usage);
       // --attach's mistakes are said before a session is started, not after.
       if (o.attach) {
         const key = parseDetachKey(o.detachKey ?? process.env.AGENT_BOARD_DETACH_KEY ?? DEFAULT_DETACH_KEY);
@@ -74,6 +79,7 @@ export function registerNew(program: Command): void {
         cols: process.stdout.columns,
         rows: process.stdout.rows,
         scrollback,
+        ...(budget ? { budget } : {}),
       };
       if (o.interactive) {
         const { askNewSession } = await import('../new-interactive.js');

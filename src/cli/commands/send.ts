@@ -22,6 +22,7 @@ export interface SendCliOptions {
   commandId?: string;
   host?: string;
   json?: boolean;
+  overBudget?: boolean;
 }
 
 export function registerSend(program: Command): void {
@@ -37,6 +38,7 @@ export function registerSend(program: Command): void {
     .option('--quiet <duration>', 'with --when-idle: how long without output counts as idle', '2s')
     .option('--command-id <id>', 'the id of an earlier send to retry: the session is asked first, so it is never typed twice')
     .option('--host <user@box>', 'a session on another machine, over ssh')
+    .option('--over-budget', 'type it even though a budget the session is under is spent (this prompt only)')
     .option('--json', 'print the outcome as one JSON object: status, commandId (whole), session, name')
     .action(async (ref: string, words: string[], o: SendCliOptions) => {
       if (o.wait !== 'accepted' && o.wait !== 'applied') throw new UserError(`--wait must be accepted or applied, not "${o.wait}"`, EXIT.usage);
@@ -55,6 +57,7 @@ export function registerSend(program: Command): void {
         whenIdle: o.whenIdle,
         quietMs: o.whenIdle ? quietMs : undefined,
         commandId: o.commandId,
+        overBudget: o.overBudget,
         wait: o.wait,
         timeoutMs,
       });

@@ -29,7 +29,8 @@ export function sessionIo(
 ): Pick<BoardActions, 'openInput' | 'sendPrompt' | 'explain'> {
   return {
     openInput: (s) => new ConnectedInput(() => connect(s, 'board-keys'), s.name),
-    sendPrompt: (s, text, commandId) => sendDurable({ time, connect: () => connect(s, 'board-send'), text, commandId, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs }),
+    sendPrompt: (s, text, commandId, opts) =>
+      sendDurable({ time, connect: () => connect(s, 'board-send'), text, commandId, submit: true, wait: 'applied', timeoutMs: sendTimeoutMs, overBudget: opts?.overBudget }),
     async explain(s) {
       const conn = await connect(s, 'board-explain');
       try {

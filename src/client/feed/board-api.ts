@@ -118,9 +118,10 @@ export interface BoardActions {
   /**
    * Types a prompt and Enter exactly once, through `send`'s path (src/client/send/durable-send.ts).
    * `commandId`: the caller's own (the web page's, kept across its reconnects): the same id again
-   * is reconciled with the runner's journal first, never typed twice.
+   * is reconciled with the runner's journal first, never typed twice. `overBudget`: typed even
+   * though a spent budget holds the session's prompts (the board's confirm; docs/usage.md).
    */
-  sendPrompt(s: SessionView, text: string, commandId?: string): Promise<SendOutcome>;
+  sendPrompt(s: SessionView, text: string, commandId?: string, opts?: { overBudget?: boolean }): Promise<SendOutcome>;
   /** Asks the session's runner why it has its state (the `explain` message). */
   explain(s: SessionView): Promise<StatusExplanation>;
   /** Everything a worktree session changed against its base (src/client/worktree/worktree-diff.ts). */

@@ -30,7 +30,7 @@ export class FeedNotices implements Disposable {
     if (list === this.lastList) return; // a preview change
     const first = this.lastList === null;
     this.lastList = list;
-    const changes = this.watch.see(list.map((s) => ({ id: s.id, name: s.name, state: sessionState(s), source: s.activitySource })));
+    const changes = this.watch.see(list.map((s) => ({ id: s.id, name: s.name, state: sessionState(s), source: s.activitySource, budget: s.budgetState })));
     if (!first) this.onLook(changes);
   }
 

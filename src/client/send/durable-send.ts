@@ -19,6 +19,8 @@ export interface DurableSendOptions {
   submit: boolean;
   whenIdle?: boolean;
   quietMs?: number;
+  /** Typed even though a budget the session is under is spent (`send --over-budget`, the board's confirm). */
+  overBudget?: boolean;
   /** A retry of an earlier send keeps its id: the runner is asked about it before anything is sent. */
   commandId?: string;
   wait: 'accepted' | 'applied';
@@ -46,7 +48,7 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
   const { clock, scheduler } = opts.time;
   const deadline = clock.now() + opts.timeoutMs;
   const delays = opts.retryDelaysMs ?? SEND_RETRY_DELAYS_MS;
-  const msg: InputMsg = { type: 'input', data: opts.text, durable: true, submit: opts.submit, whenIdle: opts.whenIdle, quietMs: opts.quietMs };
+  const msg: InputMsg = { type: 'input', data: opts.text, durable: true, submit: opts.submit, whenIdle: opts.whenIdle, quietMs: opts.quietMs, ...(opts.overBudget ? { overBudget: true } : {}) };
   let askFirst = opts.commandId !== undefined;
   let accepted = false;
   let lastProblem = 'the session could not be reached';
@@ -99,7 +101,7 @@ export async function sendDurable(opts: DurableSendOptions): Promise<SendOutcome
         const { stage, code, message } = o.ack;
         if (stage === 'rejected') {
           if (code === 'accepted_unknown') return { status: 'unconfirmed', commandId, message: message ?? 'accepted_unknown' };
-          return notTyped(message ?? `refused (${code})`, code === 'session_exited' ? EXIT.sessionUnavailable : code === 'journal_unavailable' ? EXIT.cannotWrite : EXIT.failure);
+          return notTyped(message ?? `refused (${code})`, code === 'session_exited' ? EXIT.sessionUnavailable : code === 'journal_unavailable' ? EXIT.cannotWrite : code === 'over_budget' ? EXIT.overBudget : EXIT.failure);
         }
         if (stage === 'applied') return { status: 'applied', commandId };
         accepted = true;

@@ -12,6 +12,7 @@ import type { KindRegistry } from '../../core/agents/kind-rules.js';
 import { checkRoomName, DEFAULT_ROOM } from '../../core/chat/chat.js';
 import type { Time } from '../../core/clock.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
+import { budgetText, type BudgetLimit } from '../../core/usage/budget.js';
 import { checkSessionName } from '../../core/session-ref.js';
 import { branchForSession } from '../../core/worktree/worktree.js';
 import { kindRegistry } from '../../state/kind-files.js';
@@ -39,6 +40,8 @@ export interface NewRequest {
   scrollback?: number;
   cols?: number;
   rows?: number;
+  /** --budget: the session's own budget (docs/usage.md, "Budgets"). */
+  budget?: BudgetLimit;
   /** Where the hooks note goes (createSession's onHooksNote). */
   onHooksNote?: (note: string) => void;
 }
@@ -130,6 +133,7 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
     scrollback: req.scrollback,
     onHooksNote: req.onHooksNote,
     ...(demoAgent ? { nameBase: 'demo' } : {}),
+    ...(req.budget ? { extra: { budget: req.budget } } : {}),
   };
   const taken = ctx.taken ?? (ctx.home ? listSessions(ctx.home).map((s) => s.name) : []);
   const name = req.name ?? defaultName(demoAgent ? 'demo' : own !== null ? kind : path.basename(argv[0]!), taken);
@@ -168,6 +172,7 @@ function newLine(req: NewRequest, name: string, branch: string | null, from?: st
     if (branch !== branchForSession(name)) parts.push(branch);
   }
   if (req.worktree?.base) parts.push('--base', req.worktree.base);
+  if (req.budget) parts.push('--budget', budgetText(req.budget));
   const line = parts.map(shellQuote);
   if (req.words.length) line.push('--', ...req.words.map(shellQuote));
   return line.join(' ');

@@ -62,7 +62,8 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
     room: roomOf(source),
     scrollback: source.scrollback,
     conversation: { words: plan.words, id: plan.conversationId },
-    ...(plan.outcome === 'forked' ? { extra: { forkOf: source.resumeId } } : {}),
+    // The fork keeps the source's own budget (a budget of its own: its spending starts at nothing).
+    extra: { ...(plan.outcome === 'forked' ? { forkOf: source.resumeId } : {}), ...(source.budget ? { budget: source.budget } : {}) },
   };
   const notes = [plan.note];
   const since = time.clock.now();

@@ -22,7 +22,7 @@ export function statusText(s: BoardSession): string {
 
 /** What a row's narrow state column says: statusText, or only the note (`disk full`) when there is one; the row's glyph still shows the state. */
 export function rowStatusText(s: BoardSession): string {
-  return stateNote(s) ?? statusText(s);
+  return stateNote(s, true) ?? statusText(s);
 }
 
 /**

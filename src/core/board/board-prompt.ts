@@ -50,6 +50,11 @@ export function promptStep(state: BoardState, action: PromptAction, sessions: re
       const results = o.targets.map((t): PromptResult => ({ ...t, status: 'sending' }));
       return { ...state, overlay: { ...o, results, sent: o.input.trim(), input: '' } };
     }
+    case 'prompt-resending': {
+      if (o.kind !== 'prompt' || !o.results.every(done)) return state;
+      const results = o.results.map((r): PromptResult => (action.ids.includes(r.id) && r.held ? { id: r.id, name: r.name, status: 'sending' } : r));
+      return { ...state, overlay: { ...o, results }, message: null };
+    }
     case 'prompt-result': {
       if (o.kind !== 'prompt' || !o.results.some((r) => r.id === action.result.id && r.status === 'sending')) return state;
       const results = o.results.map((r) => (r.id === action.result.id ? action.result : r));

@@ -203,6 +203,7 @@ export function boardReducer(state: BoardState, action: BoardAction, list: List)
     case 'toggle-mark':
     case 'open-prompt':
     case 'prompt-sending':
+    case 'prompt-resending':
     case 'prompt-result':
       return promptStep(state, action, list);
     case 'open-explain':

@@ -10,7 +10,7 @@ import type { DiffModel } from '../worktree/diff-model.js';
 import type { CommentTarget, DiffRows } from './diff-view.js';
 
 /** A row: a host record's fields the reducer reads (to list, filter and select it), and the machine it is on (the board's --host; none: this one). */
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'extraArgs' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite'> & {
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'extraArgs' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite' | 'budgetState'> & {
   host?: string;
   /** Its machine cannot be reached now (the board's --host): the row shows what was, and counts as `no link`. */
   stale?: boolean;
@@ -170,6 +170,8 @@ export interface PromptResult {
   status: PromptStatus;
   /** Why, for the ones that were not typed or cannot be told. */
   detail?: string;
+  /** Not typed because a spent budget holds the session's prompts: `!` sends it anyway. */
+  held?: true;
 }
 
 export interface PromptOverlay {
@@ -187,7 +189,9 @@ export type PromptAction =
   | { type: 'toggle-mark' }
   | { type: 'open-prompt' }
   | { type: 'prompt-sending' }
-  | { type: 'prompt-result'; result: PromptResult };
+  | { type: 'prompt-result'; result: PromptResult }
+  /** `!`: sent again, over their budgets, to the sessions whose budget held it. */
+  | { type: 'prompt-resending'; ids: readonly string[] };
 
 // ---- the explain and type-through views (./board-session-views.ts) -------
 

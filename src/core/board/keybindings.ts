@@ -56,6 +56,8 @@ export enum Command {
   HideWalkthrough = 'hide-walkthrough',
   /** Show or hide the tokens and cost column (docs/usage.md). */
   ToggleUsage = 'toggle-usage',
+  /** The prompt again, over their budgets, to the sessions whose spent budget held it. */
+  SendAnyway = 'send-anyway',
   /** On a choice of the new-session form (the kind, the worktree): the next one, or the one before. */
   NextChoice = 'next-choice',
   PrevChoice = 'prev-choice',
@@ -68,7 +70,7 @@ export enum Command {
 export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'diff' | 'diff-comment' | 'type';
 
 /** What must hold for a hint to be in the footer: the selected session waits for an answer, rows are marked, or the form's focus is on a choice. */
-export type HintWhen = 'waiting' | 'marked' | 'choice';
+export type HintWhen = 'waiting' | 'marked' | 'choice' | 'held';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -178,6 +180,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
   ],
   // The prompt's results: how it went in each session.
   results: [
+    { command: Command.SendAnyway, keys: [ch('!')], label: '!', help: 'send it anyway where a spent budget held it', hint: '! send anyway', when: 'held' },
     { command: Command.Cancel, keys: [k('escape'), k('return'), ch('q'), ch('c', true)], label: 'Esc Enter', help: 'close', hint: 'Esc close' },
   ],
   explain: [

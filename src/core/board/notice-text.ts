@@ -34,10 +34,12 @@ function oneLine(text: string): string {
 }
 
 /**
- * The text for a session that turned `to`: waiting says the question it asks (its dialog, when
+ * The text for a session that turned `to` (or whose budget rang: its line): waiting says the question it asks (its dialog, when
  * one was read off its screen), else its last line; done (idle) says its last line.
  */
-export function noticeText(c: { name: string; to: SessionState }, seen: { dialog?: DialogText | null; lastLine?: string }): NoticeText {
+export function noticeText(c: { name: string; to: SessionState; budget?: { level: 'warned' | 'over'; line: string } }, seen: { dialog?: DialogText | null; lastLine?: string }): NoticeText {
+  // A budget's notice: "<name> used 80 % of its budget ($4.00 of $5.00)", and what a spent one means for prompts.
+  if (c.budget) return { title: c.budget.line, body: c.budget.level === 'over' ? 'new prompts are held until the budget is raised' : '' };
   const waiting = c.to === 'waiting';
   const title = waiting ? `${c.name} needs you` : `${c.name} is done`;
   const body = waiting && seen.dialog ? dialogLine(seen.dialog) : (seen.lastLine ?? '');

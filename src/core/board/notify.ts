@@ -14,6 +14,9 @@
  *   idle or waiting yet and only its bytes said busy (a shell printing its
  *   prompt). An agent that said itself it was working (hook, title, screen)
  *   still rings when its first turn ends.
+ *
+ * Besides, a session whose budget reaches 80 %, or is spent, rings once for each (the record's
+ * `budgetState`, kept by its runner; docs/usage.md, "Budgets"), whatever its state does.
  */
 import type { ActivitySource } from '../agents/activity.js';
 import type { SessionState } from '../session-state.js';
@@ -25,6 +28,8 @@ export interface SeenSession {
   state: SessionState;
   /** Where the activity came from (the host record's activitySource). */
   source?: ActivitySource;
+  /** The record's budgetState: a budget 80 % used or spent, and the line that says so. */
+  budget?: { level: 'warned' | 'over'; line: string };
 }
 
 export interface StateChange {
@@ -32,7 +37,11 @@ export interface StateChange {
   name: string;
   from: SessionState;
   to: SessionState;
+  /** When what rings is the budget (80 % used, or spent), not the state: its level and line. */
+  budget?: { level: 'warned' | 'over'; line: string };
 }
+
+const BUDGET_RANK = { warned: 1, over: 2 } as const;
 
 /** Anything the board saw -> waiting, and busy -> idle, ring; nothing else does. */
 export function ringsFor(from: SessionState | undefined, to: SessionState): boolean {
@@ -52,6 +61,8 @@ interface Seen {
   settled: boolean;
   /** Where the busy it is in came from. */
   busyFrom?: ActivitySource;
+  /** The budget level seen last (0: none). */
+  budget: number;
 }
 
 export class NoticeWatch {
@@ -87,7 +98,10 @@ export class NoticeWatch {
       const before = this.states.get(s.id);
       const from = before?.state;
       const busyFrom = s.state !== 'busy' ? undefined : from === 'busy' ? before!.busyFrom : s.source;
-      next.set(s.id, { state: s.state, settled: (before?.settled ?? false) || s.state === 'idle' || s.state === 'waiting', busyFrom });
+      const budget = s.budget ? BUDGET_RANK[s.budget.level] : 0;
+      next.set(s.id, { state: s.state, settled: (before?.settled ?? false) || s.state === 'idle' || s.state === 'waiting', busyFrom, budget });
+      // A budget that reached a level the board saw it below rings with its line (the first look only remembers).
+      if (before && s.budget && budget > before.budget) out.push({ id: s.id, name: s.name, from: before.state, to: s.state, budget: { level: s.budget.level, line: s.budget.line } });
       if (from === s.state || !ringsFor(from, s.state) || s.id === this.attachedId) continue;
       if (s.state === 'idle' && !before!.settled && (before!.busyFrom ?? 'bytes') === 'bytes') continue; // start-up output
       if (this.unseen.get(s.id) === s.state) continue; // still marked for this: rung already

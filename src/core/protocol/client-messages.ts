@@ -66,6 +66,8 @@ export interface InputMsg {
   /** Durable only: hold it in the session until the program has been quiet for quietMs. */
   whenIdle?: boolean;
   quietMs?: number;
+  /** Durable only: typed even though a budget the session is under is spent (`send --over-budget`, the board's confirm). */
+  overBudget?: boolean;
 }
 export interface ResizeMsg { type: 'resize'; cols: number; rows: number }
 export interface InterruptMsg { type: 'interrupt' }

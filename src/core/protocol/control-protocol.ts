@@ -120,6 +120,7 @@ export type RejectCode =
   | 'instance_mismatch' // meant for another runner instance (the runner restarted)
   | 'view_mismatch' // meant for another session
   | 'journal_unavailable' // durable input cannot be journaled (full disk, read-only)
+  | 'over_budget' // a prompt while a budget the session is under is spent, without overBudget: held, not typed
   | 'accepted_unknown' // a prompt an earlier runner instance accepted and never confirmed: never typed again
   | 'read_only'
   | 'session_exited'

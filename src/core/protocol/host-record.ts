@@ -77,6 +77,13 @@ export interface HostRecord {
   limited?: LimitSeen & { since: string };
   /** This session's own budget (`new --budget`): in US dollars and/or tokens (input + output + cache). */
   budget?: { usd?: number; tokens?: number };
+  /** The session's spending when its local day began (taken by its runner at midnight, or as it started): the day's budget counts from it (src/core/usage/budget.ts). */
+  usageDay?: { day: string; usd: number; tokens: number };
+  /**
+   * A budget the session is under is 80 % used (`warned`) or spent (`over`: new prompts are held), as
+   * its runner last measured it, with the one line that says which and how much; absent when ok.
+   */
+  budgetState?: { level: 'warned' | 'over'; percent: number; line: string };
   /** `new --resume-after-limit`: the prompt the runner types once a limit has reset, at most `perDay` times a day. */
   resumeAfterLimit?: { prompt: string; perDay: number };
   cols: number;

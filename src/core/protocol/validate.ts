@@ -70,18 +70,18 @@ function validateBody(value: Record<string, unknown>): Validated {
     }
     case 'input': {
       if (typeof value.data !== 'string') return bad('input needs a string "data"');
-      const { durable, submit, whenIdle, quietMs } = value;
-      for (const [k, f] of Object.entries({ durable, submit, whenIdle })) {
+      const { durable, submit, whenIdle, quietMs, overBudget } = value;
+      for (const [k, f] of Object.entries({ durable, submit, whenIdle, overBudget })) {
         if (f !== undefined && typeof f !== 'boolean') return bad(`input "${k}" must be a boolean`);
       }
       if (quietMs !== undefined && !(isInt(quietMs) && quietMs >= MIN_QUIET_MS && quietMs <= MAX_QUIET_MS)) {
         return bad(`input "quietMs" must be a whole number of milliseconds from ${MIN_QUIET_MS} to ${MAX_QUIET_MS}`);
       }
       if (!durable) {
-        if (submit !== undefined || whenIdle !== undefined || quietMs !== undefined) return bad('"submit", "whenIdle" and "quietMs" need "durable": true');
+        if (submit !== undefined || whenIdle !== undefined || quietMs !== undefined || overBudget !== undefined) return bad('"submit", "whenIdle", "quietMs" and "overBudget" need "durable": true');
         return ok({ type, data: value.data });
       }
-      return ok({ type, data: value.data, durable: true, submit: submit === true, whenIdle: whenIdle === true, quietMs: quietMs });
+      return ok({ type, data: value.data, durable: true, submit: submit === true, whenIdle: whenIdle === true, quietMs: quietMs, ...(overBudget === true ? { overBudget: true } : {}) });
     }
     case 'reconcile': {
       const ids = value.commandIds;

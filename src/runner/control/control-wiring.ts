@@ -25,6 +25,8 @@ export interface ControlSource {
   /** The screen shows `text` on one of its lines. */
   screenShows(text: string): boolean;
   resizeFor(c: ClientConn, cols: number, rows: number): { cols: number; rows: number };
+  /** Why new prompts are held now (a budget spent), or null. */
+  promptsHeld(): string | null;
 }
 
 export interface ControlWiring {
@@ -79,6 +81,7 @@ export function wireControl(w: ControlWiring): { control: Control; prompts: Dura
     prompts,
     log: w.log,
     scheduler: w.scheduler,
+    promptsHeld: () => s.promptsHeld(),
   });
   return { control, prompts };
 }

@@ -49,6 +49,8 @@ export interface ControlDeps {
   prompts: PromptLedger;
   log: Logger;
   scheduler: Scheduler;
+  /** Why new prompts are held now (a budget spent: src/runner/session/session-budget.ts), or null; asked per prompt. */
+  promptsHeld?: () => string | null;
 }
 
 type ControlMsg = ClientMessage & { type: ControlType };
@@ -123,6 +125,11 @@ export class Control implements EnvelopedPath, Disposable {
     if (cls === 'durable_input' && this.answerFromJournal(c, env.commandId)) return;
     const observed = refused?.code === 'session_exited' && permission.observedAfterExit;
     if (refused && !observed) return this.reject(c, env.commandId, refused.code, refused.message);
+    // A prompt, from whatever client (send, the board, the web page), is held while a budget is spent; keys never are.
+    if (cls === 'durable_input' && msg.type === 'input' && !msg.overBudget) {
+      const held = this.d.promptsHeld?.() ?? null;
+      if (held !== null) return this.reject(c, env.commandId, 'over_budget', held);
+    }
     this.ledger.begin(env.commandId, cls);
     this.waitersOf(env.commandId).add(c);
     const ack = (a: Omit<CmdAck, 'type' | 'commandId'>) => this.sendAck({ type: 'cmd_ack', commandId: env.commandId, ...a });

@@ -131,6 +131,7 @@ export class Session implements Disposable {
         lastOutputMs: () => this.lastOutputMs,
         screenShows: (text) => screenLines(this.model).some((line) => line.includes(text)),
         resizeFor: (c, cols, rows) => this.size.resizeFor(c, cols, rows),
+        promptsHeld: () => this.promptsHeld(),
       },
       journalFile: deps.journalFile,
       log,
@@ -174,6 +175,9 @@ export class Session implements Disposable {
   get record(): HostRecord {
     return this.host.record;
   }
+
+  /** Why new prompts are held (a spent budget), or null: set once by the composition root (main.ts), asked per prompt. */
+  promptsHeld: () => string | null = () => null;
 
   get generation(): string {
     return this.deps.generation;

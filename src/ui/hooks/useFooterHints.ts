@@ -14,6 +14,7 @@ export function useFooterHints(): ReadonlySet<HintWhen> {
   const selected = selectedSession(state, sessions);
   if (selected && sessionState(selected) === 'waiting') on.push('waiting');
   if (state.marks.length > 0) on.push('marked');
+  if (state.overlay.kind === 'prompt' && state.overlay.results.some((r) => r.held)) on.push('held');
   if (state.overlay.kind === 'new' && ['kind', 'worktree'].includes(focusedField(state.overlay))) on.push('choice');
   const key = on.join(' ');
   let set = HINT_SETS.get(key);
