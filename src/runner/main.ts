@@ -211,7 +211,11 @@ export async function runRunner(id: string): Promise<void> {
   const transcriptEnv = usageEnv(env, process.env);
   if (hasUsageReader(kind, transcriptEnv)) {
     const { keepUsageFresh } = await import('./usage/usage-live.js');
-    serving.add(keepUsageFresh({ kind, record: () => s.record, env: transcriptEnv, write: (usage) => s.host.update({ usage }), onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)), log, clock, scheduler }));
+    const write = (usage: NonNullable<typeof s.record.usage>) => {
+      s.host.update({ usage });
+      budget.verdict(); // the 80 % mark and the hold as soon as the spending is known, not at the next refresh
+    };
+    serving.add(keepUsageFresh({ kind, record: () => s.record, env: transcriptEnv, write, onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)), log, clock, scheduler }));
   }
   // The heartbeat stops with `serving` (the session's own store releases the writer again, at the end).
   serving.add(s.host);
