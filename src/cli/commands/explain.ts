@@ -43,8 +43,10 @@ export function registerExplain(program: Command): void {
         // A runner that cannot write its record says so: its state is still right, it comes from the runner.
         const failed = conn.hello.host.cannotWrite;
         const disk = failed ? { cannotWrite: failed, cannotWriteSince: conn.hello.host.cannotWriteSince } : {};
-        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk }, null, 2)}\n`);
-        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
+        const { limited, resumeAfterLimit, limitResumes } = conn.hello.host;
+        const limits = { ...(limited ? { limited } : {}), ...(resumeAfterLimit ? { resumeAfterLimit, limitResumes: limitResumes ?? [] } : {}) };
+        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...limits }, null, 2)}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, time.clock.now(), conn.hello.host)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {
         conn.dispose();
       }

@@ -38,6 +38,18 @@ export function limitCountdown(resetAt: string, now: number): string {
   return `${h}h${String(m % 60).padStart(2, '0')}m`;
 }
 
+/**
+ * When a limit resets, on this machine's clock: "15:04", or "2026-12-05 15:04" when that is not
+ * within the next day (a weekly limit).
+ */
+export function resetClock(resetAt: string, now: number): string {
+  const at = Date.parse(resetAt);
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
+  return at - now < RESUME_DAY_MS - 3600_000 ? hm : `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${hm}`;
+}
+
 /** The state word with its countdown, as the board's row shows it: "limited · 2h13m", or "limited" when the agent did not say when. */
 export function limitedLabel(limited: Pick<LimitSeen, 'resetAt'>, now: number): string {
   return limited.resetAt ? `limited · ${limitCountdown(limited.resetAt, now)}` : 'limited';

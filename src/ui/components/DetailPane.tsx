@@ -30,7 +30,7 @@ export function DetailPane({ state, selected, preview, rows, width }: DetailPane
     case 'prompt':
       return <PromptPane prompt={o} rows={rows} width={width} />;
     case 'explain':
-      return <ExplainPane explain={o} rows={rows} width={width} />;
+      return <ExplainPane explain={o} session={selected} rows={rows} width={width} />;
     default:
       return <PreviewPane session={selected} preview={preview} rows={rows} width={width} />;
   }

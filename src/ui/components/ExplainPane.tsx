@@ -1,21 +1,25 @@
 /** The explain overlay: why the selected session has its state, in place of the preview. */
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { ExplainOverlay } from '../../core/board/board-types.js';
+import type { BoardSession, ExplainOverlay } from '../../core/board/board-types.js';
+import type { LimitFacts } from '../../core/agents/explain-text.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';
 
 export interface ExplainPaneProps {
   explain: ExplainOverlay;
+  /** The session explained, as the feed has it: its usage limit is said from its record. */
+  session?: (BoardSession & LimitFacts) | null;
   rows: number;
   width: number;
 }
 
 /** Why the session has its state: its runner's explanation (src/core/agents/status-explain.ts), in place of the preview. */
-export function ExplainPane({ explain: o, rows, width }: ExplainPaneProps) {
+export function ExplainPane({ explain: o, session, rows, width }: ExplainPaneProps) {
   const now = useNow(1000);
-  const body = o.error ? null : o.explanation ? explainLines(o.explanation, now) : null;
+  const limits = session && session.id === o.id ? session : undefined;
+  const body = o.error ? null : o.explanation ? explainLines(o.explanation, now, limits) : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       <PaneTitle text={`why ${o.name} is ${o.explanation?.activity ?? '…'}`} width={width} />
