@@ -3,6 +3,7 @@
  * parsed here, pure; read by src/state/config.ts. A bad entry is one line in
  * `errors` and its default is used: a typo never stops the board or a runner.
  */
+import { DEFAULT_RESUME_PER_DAY, DEFAULT_RESUME_PROMPT } from './usage/limit-state.js';
 
 export interface UserConfig {
   /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
@@ -11,9 +12,11 @@ export interface UserConfig {
   autoRevive: boolean;
   /** Runners start in a transient systemd user scope where systemd is there, so logind does not end them at logout. */
   systemdScope: boolean;
+  /** Per agent kind: its new sessions carry on after a usage limit as with `new --resume-after-limit` (docs/usage.md). */
+  resumeAfterLimit: Record<string, { prompt: string; perDay: number }>;
 }
 
-export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true });
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, resumeAfterLimit: {} });
 
 export interface ParsedConfig {
   config: UserConfig;
@@ -25,11 +28,11 @@ export function isHostSpec(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
 }
 
-const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope']);
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'resumeAfterLimit']);
 
 /** `text` is the file's content; `file` names it in the errors. */
 export function parseUserConfig(text: string, file: string): ParsedConfig {
-  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [] };
+  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [], resumeAfterLimit: {} };
   const errors: string[] = [];
   let value: unknown;
   try {
@@ -56,5 +59,32 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
     if (typeof o[key] === 'boolean') config[key] = o[key];
     else errors.push(`${file}: "${key}" must be true or false; using ${String(DEFAULT_CONFIG[key])}`);
   }
+  if ('resumeAfterLimit' in o) parseResume(o.resumeAfterLimit, file, config, errors);
   return { config, errors };
+}
+
+/**
+ * `"resumeAfterLimit": {"claude": true, "codex": {"prompt": "go on", "perDay": 2}}`: per kind,
+ * true (the default prompt and tries) or the prompt and the tries a day.
+ */
+function parseResume(v: unknown, file: string, config: UserConfig, errors: string[]): void {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    errors.push(`${file}: "resumeAfterLimit" must be an object of kinds, like {"claude": true}; ignored`);
+    return;
+  }
+  for (const [kind, e] of Object.entries(v as Record<string, unknown>)) {
+    if (e === false) continue;
+    if (e === true) {
+      config.resumeAfterLimit[kind] = { prompt: DEFAULT_RESUME_PROMPT, perDay: DEFAULT_RESUME_PER_DAY };
+      continue;
+    }
+    const o = (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : null) as Record<string, unknown> | null;
+    const prompt = o?.prompt ?? DEFAULT_RESUME_PROMPT;
+    const perDay = o?.perDay ?? DEFAULT_RESUME_PER_DAY;
+    if (!o || typeof prompt !== 'string' || prompt.trim() === '' || !Number.isInteger(perDay) || (perDay as number) < 1) {
+      errors.push(`${file}: "resumeAfterLimit"."${kind}" must be true, false or {"prompt": "<text>", "perDay": <1 or more>}; ignored`);
+      continue;
+    }
+    config.resumeAfterLimit[kind] = { prompt, perDay: perDay as number };
+  }
 }

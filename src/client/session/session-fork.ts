@@ -62,7 +62,8 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
     room: roomOf(source),
     scrollback: source.scrollback,
     conversation: { words: plan.words, id: plan.conversationId },
-    ...(plan.outcome === 'forked' ? { extra: { forkOf: source.resumeId } } : {}),
+    // The fork carries on after a usage limit as its source does (its tries are its own).
+    extra: { ...(plan.outcome === 'forked' ? { forkOf: source.resumeId } : {}), ...(source.resumeAfterLimit ? { resumeAfterLimit: source.resumeAfterLimit } : {}) },
   };
   const notes = [plan.note];
   const since = time.clock.now();
