@@ -71,9 +71,12 @@ export function countdownTickMs(resetAts: readonly (string | null | undefined)[]
   return tick;
 }
 
-/** The prompt's command id for the limit that resets at `resetAt`: the same in every runner, so the journal types it once. */
-export function resumeCommandId(resetAt: string): string {
-  return `resume-after-limit.${Math.floor(Date.parse(resetAt) / 1000)}`;
+/**
+ * The prompt's command id for a limit, from its reset and when it was seen: the same in every
+ * runner (a revived one keeps the record's limit, LimitWatch), so the journal types it once.
+ */
+export function resumeCommandId(limited: { resetAt: string; since: string }): string {
+  return `resume-after-limit.${Math.floor(Date.parse(limited.resetAt) / 1000)}.${Math.floor(Date.parse(limited.since) / 1000)}`;
 }
 
 /** The tries of the last day (RESUME_DAY_MS), oldest first. */
@@ -87,15 +90,19 @@ export function triesLeft(rec: Pick<HostRecord, 'resumeAfterLimit' | 'limitResum
   return Math.max(0, rec.resumeAfterLimit.perDay - recentTries(rec.limitResumes, now).length);
 }
 
-/** Whether a try was already made after this limit (the same reset, SAME_RESET_MS). */
-export function triedAfter(limited: Pick<LimitSeen, 'resetAt'>, tries: readonly LimitResumeTry[] | undefined): boolean {
+/**
+ * Whether a try was already made after this limit: after it was seen, for its reset (within
+ * SAME_RESET_MS). A limit seen after the try is a new one, whatever its reset: the agent said it again.
+ */
+export function triedAfter(limited: Pick<LimitSeen, 'resetAt'> & { since: string }, tries: readonly LimitResumeTry[] | undefined): boolean {
   if (!limited.resetAt) return false;
   const r = Date.parse(limited.resetAt);
-  return (tries ?? []).some((t) => Math.abs(Date.parse(t.resetAt) - r) < SAME_RESET_MS);
+  const seen = Date.parse(limited.since);
+  return (tries ?? []).some((t) => Date.parse(t.at) >= seen && Math.abs(Date.parse(t.resetAt) - r) < SAME_RESET_MS);
 }
 
 /** Whether a new sighting is the limit the record already has (its reset within SAME_RESET_MS), not yet tried after. */
-export function sameLimit(cur: LimitSeen, seen: LimitSeen, tries: readonly LimitResumeTry[] | undefined): boolean {
+export function sameLimit(cur: LimitSeen & { since: string }, seen: LimitSeen, tries: readonly LimitResumeTry[] | undefined): boolean {
   if (triedAfter(cur, tries)) return false;
   if (cur.resetAt === null || seen.resetAt === null) return cur.resetAt === seen.resetAt && cur.line === seen.line;
   return Math.abs(Date.parse(cur.resetAt) - Date.parse(seen.resetAt)) < SAME_RESET_MS;
@@ -123,5 +130,5 @@ export function resumePlan(rec: Pick<HostRecord, 'limited' | 'resumeAfterLimit' 
   const at = Date.parse(limited.resetAt) + delayMs;
   const recent = recentTries(rec.limitResumes, now);
   if (recent.length >= resume.perDay) return { kind: 'spent', at: Math.max(at, Date.parse(recent[recent.length - resume.perDay]!.at) + RESUME_DAY_MS) };
-  return { kind: 'type', at, commandId: resumeCommandId(limited.resetAt), prompt: resume.prompt };
+  return { kind: 'type', at, commandId: resumeCommandId({ resetAt: limited.resetAt, since: limited.since }), prompt: resume.prompt };
 }

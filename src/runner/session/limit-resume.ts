@@ -63,10 +63,10 @@ export class LimitResume implements Disposable {
     const r = d.record();
     const now = d.clock.now();
     const resetAt = r.limited?.resetAt;
-    if (!r.resumeAfterLimit || !resetAt) return;
+    if (!r.resumeAfterLimit || !r.limited || !resetAt) return;
     // Typed by an earlier runner that died before it kept the try: keep it now, never type it again.
-    const id = resumeCommandId(resetAt);
-    if (d.prompts.status(id) !== undefined && !triedAfter({ resetAt }, r.limitResumes)) {
+    const id = resumeCommandId({ resetAt, since: r.limited.since });
+    if (d.prompts.status(id) !== undefined && !triedAfter(r.limited, r.limitResumes)) {
       d.log(`resume-after-limit: ${id} is in the journal already (${d.prompts.status(id)}): not typed again`);
       d.addTry({ at: isoTime(now), resetAt, commandId: id });
       return;
