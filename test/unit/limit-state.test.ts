@@ -93,3 +93,17 @@ describe('the resume plan', () => {
     expect(sameLimit(cur, { resetAt: iso(T0 + H + 30_000), line: 'x' }, [{ at: iso(T0 + H), resetAt, commandId: 'c' }])).toBe(false);
   });
 });
+
+describe('explain of a limit', () => {
+  it('says the words, when seen, when it resets, and resume-after-limit with the tries left today', async () => {
+    const { limitLines } = await import('../../src/core/agents/explain-text.js');
+    const r = rec({ limitResumes: [{ at: iso(T0 - H), resetAt: iso(T0 - 2 * H), commandId: 'c' }] });
+    const lines = limitLines(r, T0 + 60_000);
+    expect(lines[0]![0]).toBe('limit');
+    expect(lines[0]![1]).toMatch(/^"limit reached" seen \d\d:\d\d:\d\d \(1m ago\); resets \d\d:\d\d \(in 59m\)$/);
+    expect(lines[1]).toEqual(['resume', 'on: types "continue" once a limit resets; 2 of 3 tries left today']);
+    expect(limitLines(rec({ resumeAfterLimit: undefined }), T0 + 2 * H)[1]).toEqual(['resume', "off: it waits for you (new --resume-after-limit, or the board's L)"]);
+    expect(limitLines(rec({ resumeAfterLimit: undefined }), T0 + 2 * H)[0]![1]).toMatch(/passed: limited until it works again/);
+    expect(limitLines({}, T0)).toEqual([]);
+  });
+});
