@@ -12,6 +12,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { cli, destroyHome, makeHome, ROOT, waitFor } from '../helpers/home.js';
 import { powerCut, records } from '../helpers/reboot.js';
+import { REAL_TIME } from '../helpers/real-time.js';
+import { setResumeAfterLimit } from '../../src/client/session/session-resume.js';
+import { listSessions } from '../../src/state/host-store.js';
 
 const AGENT = path.join(ROOT, 'test', 'fixtures', 'programs', 'limit-agent.mjs');
 const ENV = { AGENT_BOARD_TEST_LIMIT_RE: 'LIMIT REACHED, resets in (\\d+) s', AGENT_BOARD_TEST_RESUME_DELAY_MS: '300' };
@@ -92,4 +95,16 @@ describe('a usage limit as a state', () => {
     expect(typed()).toEqual(['continue']);
     expect(records(home).get('phoenix')!.limitResumes).toHaveLength(1);
   }, 45_000);
+
+  it("turned on while limited (the board's L), the runner plans at once and types it after the reset", async () => {
+    const until = Date.now() + 4000;
+    start('late', until);
+    await waitFor('late limited', () => listed('late')?.state === 'limited');
+    const view = listSessions(home).find((x) => x.name === 'late')!;
+    await setResumeAfterLimit(home, view, { prompt: 'resume now', perDay: 1 }, REAL_TIME);
+    expect(records(home).get('late')!.resumeAfterLimit).toEqual({ prompt: 'resume now', perDay: 1 });
+    await waitFor('the prompt typed', () => typed().length > 0, 15_000);
+    await sleep(2000);
+    expect(typed()).toEqual(['resume now']);
+  }, 30_000);
 });

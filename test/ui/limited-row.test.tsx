@@ -42,4 +42,18 @@ describe('a limited row', () => {
     feed.setSessions(feed.sessions.map((s) => (s.name === 'soon' ? { ...s, limited: undefined } : s)));
     await eventually(m.out, () => expect(row('soon')).toMatch(/● +soon +shell +idle /));
   });
+
+  it('L turns resume-after-limit on for the selected session, and off again; the footer says what it set', async () => {
+    const feed = new FakeFeed([session({ name: 'capped' })]);
+    m = mountBoard(feed, { cols: 120, rows: 20 });
+    await eventually(m.out, () => expect(m!.out.text()).toContain('capped'));
+    m.stdin.press('L');
+    await eventually(m.out, () => expect(m!.out.text()).toContain('capped carries on after a usage limit: types "continue" once it resets (at most 3 a day)'));
+    expect(m.actions.calls).toContainEqual({ op: 'resume-after-limit', id: feed.sessions[0]!.id, on: true });
+    feed.setSessions(feed.sessions.map((s) => ({ ...s, resumeAfterLimit: { prompt: 'continue', perDay: 3 } })));
+    await new Promise((r) => setTimeout(r, 50));
+    m.stdin.press('L');
+    await eventually(m.out, () => expect(m!.out.text()).toContain('capped waits for you after a usage limit (resume-after-limit off)'));
+    expect(m.actions.calls).toContainEqual({ op: 'resume-after-limit', id: feed.sessions[0]!.id, on: false });
+  });
 });

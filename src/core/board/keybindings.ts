@@ -50,6 +50,8 @@ export enum Command {
   Comment = 'comment',
   /** Every unsent comment to the session, as one prompt. */
   SendComments = 'send-comments',
+  /** Turn resume-after-limit on or off for the selected session (docs/usage.md). */
+  ResumeAfterLimit = 'resume-after-limit',
   /** Revive every lost session (after a reboot: docs/cli.md, "revive"). */
   ReviveLost = 'revive-lost',
   /** Hide the demo's walkthrough line, for good (./walkthrough.ts). */
@@ -137,6 +139,7 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its worktree diff' },
+    { command: Command.ResumeAfterLimit, keys: [ch('L')], label: 'L', help: 'carry on after a usage limit: on / off' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
     { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
