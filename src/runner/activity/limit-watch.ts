@@ -31,6 +31,8 @@ export interface LimitWatchDeps {
   /** The screen's text, top to bottom. */
   screenLines(): readonly string[];
   detect: LimitDetector;
+  /** Runs `fn` once the model has parsed what was printed so far (the screen is read then). */
+  whenCurrent?: (fn: () => void) => void;
   /** The record as it is now (its `limited`, its tries). */
   record(): Pick<HostRecord, 'limited' | 'limitResumes'>;
   /** Keep `limited` in the record (undefined: the limit is over). */
@@ -44,6 +46,7 @@ export class LimitWatch implements Disposable {
   private readonly timer = new MutableDisposable();
   /** The line counted last and how many screen lines held it; null while the screen shows no limit. */
   private counted: { line: string; count: number } | null = null;
+  private disposed = false;
 
   constructor(private readonly d: LimitWatchDeps) {}
 
@@ -52,7 +55,9 @@ export class LimitWatch implements Disposable {
     if (this.timer.value) return;
     this.timer.value = this.d.scheduler.setTimeout(() => {
       this.timer.clear();
-      this.check();
+      // A parse that ends after the session let the watch go reads nothing.
+      if (this.d.whenCurrent) this.d.whenCurrent(() => this.disposed || this.check());
+      else this.check();
     }, LIMIT_CHECK_MS);
   }
 
@@ -87,6 +92,7 @@ export class LimitWatch implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.timer.dispose();
   }
 }

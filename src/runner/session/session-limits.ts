@@ -27,6 +27,7 @@ export interface SessionLimitsDeps extends LimitOptions {
   prompts: DurableInputs;
   kind(): string;
   screenLines(): readonly string[];
+  whenCurrent(fn: () => void): void;
   onData: Event<void>;
   onActivity: Event<Decision>;
   exited(): boolean;
@@ -42,6 +43,7 @@ export function watchLimits(d: SessionLimitsDeps): Disposable {
     new LimitWatch({
       kind: d.kind,
       screenLines: d.screenLines,
+      whenCurrent: d.whenCurrent,
       detect: d.detect,
       record: () => host.record,
       // At once and fsynced: a limit is what a revived session plans its resume from.

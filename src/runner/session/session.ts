@@ -145,7 +145,7 @@ export class Session implements Disposable {
     this.store.add(prompts);
     if (deps.limits) {
       const screen = () => screenLines(this.model);
-      this.store.add(watchLimits({ ...deps.limits, host: this.host, prompts, kind: () => this.activity.effectiveKind.name, screenLines: screen, onData: this.onData, onActivity: this.onActivity, exited: () => this.exitState !== null, clock, scheduler, log }));
+      this.store.add(watchLimits({ ...deps.limits, host: this.host, prompts, kind: () => this.activity.effectiveKind.name, screenLines: screen, whenCurrent: (fn) => this.model.whenParsed(fn), onData: this.onData, onActivity: this.onActivity, exited: () => this.exitState !== null, clock, scheduler, log }));
     }
     const snapshotTimers = this.store.add(new DisposableStore());
     this.stream = new TerminalStream({ ring: this.ring, model: this.model, clients: this.clients, generation: deps.generation, scheduler, timers: snapshotTimers, log });

@@ -22,7 +22,7 @@ export function ExplainPane({ explain: o, session, rows, width }: ExplainPanePro
   const body = o.error ? null : o.explanation ? explainLines(o.explanation, now, limits) : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
-      <PaneTitle text={`why ${o.name} is ${o.explanation?.activity ?? '…'}`} width={width} />
+      <PaneTitle text={`why ${o.name} is ${limits?.limited ? 'limited' : (o.explanation?.activity ?? '…')}`} width={width} />
       {o.error ? (
         <Text color="red" wrap="truncate-end">{`cannot explain ${o.name}: ${o.error}`}</Text>
       ) : body ? (
