@@ -112,4 +112,19 @@ describe('a usage limit as a state', () => {
     await sleep(2000);
     expect(typed()).toEqual(['resume now']);
   }, 30_000);
+
+  it('fork and restart keep the setting; config.json turns it on for a kind', async () => {
+    expect(run(['new', '--name', 'keeper', '--resume-after-limit', '--resume-prompt', 'go', '--', '/bin/sh']).code).toBe(0);
+    expect(run(['fork', 'keeper']).code).toBe(0);
+    expect(run(['restart', 'keeper']).code).toBe(0);
+    const set = { prompt: 'go', perDay: 3 };
+    expect(records(home).get('keeper')!.resumeAfterLimit).toEqual(set);
+    expect(records(home).get('keeper-fork-1')!.resumeAfterLimit).toEqual(set);
+    const bad = run(['new', '--name', 'nope', '--resume-prompt', 'go', '--', '/bin/sh']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'agent-board: --resume-prompt goes with --resume-after-limit\n']);
+    fs.writeFileSync(path.join(config, 'config.json'), JSON.stringify({ resumeAfterLimit: { shell: { prompt: 'onwards', perDay: 5 } } }));
+    expect(run(['new', '--name', 'byconfig', '--', '/bin/sh']).code).toBe(0);
+    expect(records(home).get('byconfig')!.resumeAfterLimit).toEqual({ prompt: 'onwards', perDay: 5 });
+  }, 30_000);
 });
+
