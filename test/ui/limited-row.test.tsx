@@ -17,6 +17,8 @@ afterEach(async () => {
 });
 
 const MIN = 60_000;
+/** React runs the list's effects (the clock's tick re-armed for the new countdown) after it draws: let them run before the clock moves. */
+const effects = () => new Promise((r) => setTimeout(r, 50));
 
 describe('a limited row', () => {
   it('counts down to the reset: hours and minutes, then seconds in the last minute', async () => {
@@ -29,13 +31,17 @@ describe('a limited row', () => {
     expect(row('soon')).toMatch(/limited · 3m /);
     expect(row('free')).toMatch(/● +free +shell +idle /);
     expect(m.out.lines()[0]).toMatch(/◷ 2 limited/);
+    await effects();
     time.advance(MIN);
     await eventually(m.out, () => expect(row('capped')).toMatch(/limited · 2h12m /));
     expect(row('soon')).toMatch(/limited · 2m /);
+    await effects();
     time.advance(MIN);
     await eventually(m.out, () => expect(row('soon')).toMatch(/limited · 5s /));
+    await effects();
     time.advance(1000);
     await eventually(m.out, () => expect(row('soon')).toMatch(/limited · 4s /));
+    await effects();
     time.advance(5000);
     await eventually(m.out, () => expect(row('soon')).toMatch(/limited · reset /));
     // The runner says the limit is over: the row is idle again, and the columns narrow back.
@@ -44,14 +50,16 @@ describe('a limited row', () => {
   });
 
   it('L turns resume-after-limit on for the selected session, and off again; the footer says what it set', async () => {
-    const feed = new FakeFeed([session({ name: 'capped' })]);
+    const limited = { resetAt: new Date(Date.now() + 3600_000).toISOString(), line: 'LIMIT REACHED', since: new Date().toISOString() };
+    const feed = new FakeFeed([session({ name: 'capped', limited })]);
     m = mountBoard(feed, { cols: 120, rows: 20 });
-    await eventually(m.out, () => expect(m!.out.text()).toContain('capped'));
+    // A limited session that waits for the user: the footer tells the key.
+    await eventually(m.out, () => expect(m!.out.text()).toContain('L carry on after the limit'));
     m.stdin.press('L');
     await eventually(m.out, () => expect(m!.out.text()).toContain('capped carries on after a usage limit: types "continue" once it resets (at most 3 a day)'));
     expect(m.actions.calls).toContainEqual({ op: 'resume-after-limit', id: feed.sessions[0]!.id, on: true });
     feed.setSessions(feed.sessions.map((s) => ({ ...s, resumeAfterLimit: { prompt: 'continue', perDay: 3 } })));
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(m.out, () => expect(m!.out.text()).not.toContain('L carry on after the limit'));
     m.stdin.press('L');
     await eventually(m.out, () => expect(m!.out.text()).toContain('capped waits for you after a usage limit (resume-after-limit off)'));
     expect(m.actions.calls).toContainEqual({ op: 'resume-after-limit', id: feed.sessions[0]!.id, on: false });

@@ -67,8 +67,8 @@ export enum Command {
  */
 export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'diff' | 'diff-comment' | 'type';
 
-/** What must hold for a hint to be in the footer: the selected session waits for an answer, rows are marked, or the form's focus is on a choice. */
-export type HintWhen = 'waiting' | 'marked' | 'choice';
+/** What must hold for a hint to be in the footer: the selected session waits for an answer (or is limited), rows are marked, or the form's focus is on a choice. */
+export type HintWhen = 'waiting' | 'marked' | 'choice' | 'limited';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -139,7 +139,8 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Prompt, keys: [ch('p')], label: 'p', help: 'prompt it or the marked', hint: 'p prompt marked', when: 'marked' },
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its worktree diff' },
-    { command: Command.ResumeAfterLimit, keys: [ch('L')], label: 'L', help: 'carry on after a usage limit: on / off' },
+    // Told in the footer while the selected session is limited, and by explain (no room in the help at 80x24).
+    { command: Command.ResumeAfterLimit, keys: [ch('L')], label: 'L', help: 'carry on after a usage limit: on / off', hint: 'L carry on after the limit', when: 'limited' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
     { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },
