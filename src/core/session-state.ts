@@ -8,7 +8,7 @@ import type { HostRecord } from './protocol/host-record.js';
 import { writeFailureWord } from './write-failure.js';
 
 /** Every state word a session can show (the type is read off this list). */
-export const SESSION_STATES = ['starting', 'busy', 'idle', 'waiting', 'exited', 'lost'] as const;
+export const SESSION_STATES = ['starting', 'busy', 'idle', 'waiting', 'limited', 'exited', 'lost'] as const;
 
 export type SessionState = (typeof SESSION_STATES)[number];
 
@@ -16,10 +16,13 @@ export type SessionState = (typeof SESSION_STATES)[number];
  * exited and lost come from the status (the effective one: a vanished runner
  * is lost); a running session says what its activity says; a session that is
  * still starting, or whose runner has not said anything about its activity
- * yet, is `starting`.
+ * yet, is `starting`. A running session whose agent said it hit a usage limit is `limited`
+ * (its runner keeps `limited` in the record until the reset has passed and the agent works again:
+ * src/runner/activity/limit-watch.ts), whatever its activity.
  */
-export function sessionState(s: Pick<HostRecord, 'status' | 'activity'>): SessionState {
+export function sessionState(s: Pick<HostRecord, 'status' | 'activity'> & { limited?: HostRecord['limited'] }): SessionState {
   if (s.status === 'exited' || s.status === 'lost') return s.status;
+  if (s.limited && s.status === 'running') return 'limited';
   if (s.status === 'starting' || !s.activity) return 'starting';
   return s.activity;
 }

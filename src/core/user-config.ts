@@ -6,6 +6,7 @@
 import type { ModelPrice } from './usage/price-list.js';
 import { parsePrices } from './usage/prices.js';
 import { NO_BUDGETS, parseBudgetsConfig, type BudgetsConfig } from './usage/budget.js';
+import { DEFAULT_RESUME_PER_DAY, DEFAULT_RESUME_PROMPT } from './usage/limit-state.js';
 
 export interface UserConfig {
   /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
@@ -18,9 +19,11 @@ export interface UserConfig {
   prices: Record<string, ModelPrice>;
   /** Budgets per room and per day (docs/usage.md, "Budgets"). */
   budgets: BudgetsConfig;
+  /** Per agent kind: its new sessions carry on after a usage limit as with `new --resume-after-limit` (docs/usage.md). */
+  resumeAfterLimit: Record<string, { prompt: string; perDay: number }>;
 }
 
-export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {}, budgets: NO_BUDGETS });
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {}, budgets: NO_BUDGETS, resumeAfterLimit: {} });
 
 export interface ParsedConfig {
   config: UserConfig;
@@ -32,11 +35,11 @@ export function isHostSpec(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
 }
 
-const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices', 'budgets']);
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices', 'budgets', 'resumeAfterLimit']);
 
 /** `text` is the file's content; `file` names it in the errors. */
 export function parseUserConfig(text: string, file: string): ParsedConfig {
-  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [], prices: {} };
+  const config: UserConfig = { ...DEFAULT_CONFIG, hosts: [], prices: {}, resumeAfterLimit: {} };
   const errors: string[] = [];
   let value: unknown;
   try {
@@ -69,5 +72,32 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
     errors.push(...p.errors);
   }
   if ('budgets' in o) config.budgets = parseBudgetsConfig(o.budgets, file, errors);
+  if ('resumeAfterLimit' in o) parseResume(o.resumeAfterLimit, file, config, errors);
   return { config, errors };
+}
+
+/**
+ * `"resumeAfterLimit": {"claude": true, "codex": {"prompt": "go on", "perDay": 2}}`: per kind,
+ * true (the default prompt and tries) or the prompt and the tries a day.
+ */
+function parseResume(v: unknown, file: string, config: UserConfig, errors: string[]): void {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    errors.push(`${file}: "resumeAfterLimit" must be an object of kinds, like {"claude": true}; ignored`);
+    return;
+  }
+  for (const [kind, e] of Object.entries(v as Record<string, unknown>)) {
+    if (e === false) continue;
+    if (e === true) {
+      config.resumeAfterLimit[kind] = { prompt: DEFAULT_RESUME_PROMPT, perDay: DEFAULT_RESUME_PER_DAY };
+      continue;
+    }
+    const o = (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : null) as Record<string, unknown> | null;
+    const prompt = o?.prompt ?? DEFAULT_RESUME_PROMPT;
+    const perDay = o?.perDay ?? DEFAULT_RESUME_PER_DAY;
+    if (!o || typeof prompt !== 'string' || prompt.trim() === '' || !Number.isInteger(perDay) || (perDay as number) < 1) {
+      errors.push(`${file}: "resumeAfterLimit"."${kind}" must be true, false or {"prompt": "<text>", "perDay": <1 or more>}; ignored`);
+      continue;
+    }
+    config.resumeAfterLimit[kind] = { prompt, perDay: perDay as number };
+  }
 }

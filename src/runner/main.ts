@@ -24,6 +24,8 @@ import { listen, serve, type RunnerServer } from './clients/server.js';
 import { MemoryReclaim } from './session/memory-reclaim.js';
 import { Session } from './session/session.js';
 import { RunnerWakes } from './wakes/wakes.js';
+import { limitSeen } from '../core/usage/limits/index.js';
+import { limitPattern } from './session/limit-pattern.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -117,6 +119,11 @@ export async function runRunner(id: string): Promise<void> {
     applyDelayMs: Number(process.env.AGENT_BOARD_TEST_APPLY_DELAY_MS) || 0,
     // Test-only: a faster heartbeat, so a test sees a runner write again within a second of the disk having room.
     heartbeatMs: Number(process.env.AGENT_BOARD_TEST_HEARTBEAT_MS) || undefined,
+    // The agents' usage limits (docs/usage.md); test-only: a pattern of the test's fixture program, and a shorter delay after a reset.
+    limits: {
+      detect: process.env.AGENT_BOARD_TEST_LIMIT_RE ? limitPattern(process.env.AGENT_BOARD_TEST_LIMIT_RE) : limitSeen,
+      ...(process.env.AGENT_BOARD_TEST_RESUME_DELAY_MS !== undefined ? { delayMaxMs: Number(process.env.AGENT_BOARD_TEST_RESUME_DELAY_MS) || 0 } : {}),
+    },
   })));
   runner.add(
     s.onFinished(() => {

@@ -15,7 +15,7 @@ export function readUserConfig(env: NodeJS.ProcessEnv = process.env): ParsedConf
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const errors = code === 'ENOENT' ? [] : [`${file}: cannot read it (${(err as Error).message}); using the defaults`];
-    return { config: { ...DEFAULT_CONFIG, hosts: [], prices: {} }, errors };
+    return { config: { ...DEFAULT_CONFIG, hosts: [], prices: {}, resumeAfterLimit: {} }, errors };
   }
   return parseUserConfig(text, file);
 }

@@ -6,6 +6,7 @@ import { reviveLost } from './revive-commands.js';
 import type { CommandContext } from './command-context.js';
 import { attachSelected, confirmKill, openNewForm, removeSelected, submitForm } from './lifecycle-commands.js';
 import { hideWalkthrough } from './walkthrough-commands.js';
+import { toggleResumeAfterLimit } from './limit-commands.js';
 
 /** What each command does: a state change, or one of the session commands. `input`: the key's character (the digit of Answer). */
 export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
@@ -46,6 +47,7 @@ export function runCommand(cmd: Command, c: CommandContext, input = ''): void {
     case Command.Explain: return explainSelected(c);
     case Command.Diff: return openDiff(c);
     case Command.ReviveLost: return reviveLost(c);
+    case Command.ResumeAfterLimit: return toggleResumeAfterLimit(c);
     case Command.HideWalkthrough: return hideWalkthrough(c);
     case Command.ToggleUsage: return dispatch({ type: 'toggle-usage' });
     case Command.NextChoice: return dispatch({ type: 'new-choose', by: 1 });

@@ -8,6 +8,8 @@ export interface RowColumns {
   name: number;
   /** The agent column: `shell` or `shell › claude` (an agent running in a shell session). */
   agent: number;
+  /** The state column: STATUS, or LIMITED_STATUS while a row counts down to a limit's reset. */
+  status: number;
   /** The host column (the board's --host: `local` or the machine); 0 with this machine's sessions alone. */
   host: number;
   /** The tokens and cost column (the `u` key): its width, 0 when hidden. */
@@ -16,6 +18,8 @@ export interface RowColumns {
 const AGENT = 7;
 const AGENT_MAX = 16;
 export const STATUS = 10;
+/** The state column while a row is limited: `limited · 2h13m`. */
+const LIMITED_STATUS = 15;
 export const TIME = 4;
 const HOST_MAX = 16;
 /** The usage column: `12.3k $123.45+?` fits. */
@@ -31,11 +35,12 @@ export const FIXED = MARKER + 1 + STATUS + 1 + TIME + 2 + 1;
 export const PICK_MARK = '*';
 export const PICK_COLOR = 'cyan';
 
-type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: string; host?: string }[];
+type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: string; host?: string; status?: string; limited?: unknown }[];
 
 /**
  * Name column: as wide as the longest name, between 8 and 20 (less on a
  * narrow list); agent column: 7, wider (up to 16) for a `shell › claude`;
+ * state column: 10, 15 while a row is limited (its countdown);
  * host column: none while every row is this machine's, else as wide as the
  * longest host (`local` at least, 16 at most).
  */
@@ -44,12 +49,14 @@ export function rowColumns(sessions: ColumnSource, width: number, hostsOf: Colum
   const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
   const hosts = hostsOf.reduce((m, s) => (s.host ? Math.max(m, s.host.length) : m), 0);
   const host = hosts > 0 ? Math.min(HOST_MAX, Math.max(LOCAL_HOST.length, hosts)) : 0;
-  const name = Math.max(8, Math.min(20, longest, width - FIXED - agent - (host ? host + 1 : 0) - 8));
-  return { width, name, agent, host, usage: usageShown ? USAGE : 0 };
+  // A limited row's countdown widens the state column (of a running session: an exited one says how it ended).
+  const status = sessions.some((s) => s.limited && s.status === 'running') ? LIMITED_STATUS : STATUS;
+  const name = Math.max(8, Math.min(20, longest, width - FIXED - (status - STATUS) - agent - (host ? host + 1 : 0) - 8));
+  return { width, name, agent, host, status, usage: usageShown ? USAGE : 0 };
 }
 
 /** rowColumns, the same object for as long as the widths are the same (a row is built again when its columns change). */
 export function useRowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions, usageShown = false): RowColumns {
   const c = rowColumns(sessions, width, hostsOf, usageShown);
-  return useMemo(() => c, [c.width, c.name, c.agent, c.host, c.usage]);
+  return useMemo(() => c, [c.width, c.name, c.agent, c.host, c.status, c.usage]);
 }

@@ -18,10 +18,11 @@ const EXITED: Readonly<Record<ExitKind, StatusStyle>> = {
 
 /**
  * waiting stands out most (bold bright magenta), busy is a yellow half
- * circle, idle a green dot, starting a yellow ring; an exited session is grey
+ * circle, idle a green dot, starting a yellow ring, limited (a usage limit: it waits for a
+ * reset, not for the user) a cyan clock; an exited session is grey
  * when it ended well or was killed as asked, and a red cross when not; lost is red.
  */
-export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed'>): StatusStyle {
+export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'limited' | 'exitCode' | 'exitSignal' | 'killed'>): StatusStyle {
   switch (sessionState(s)) {
     case 'waiting':
       return { glyph: '◆', color: 'magentaBright', bold: true };
@@ -31,6 +32,8 @@ export function statusStyle(s: Pick<BoardSession, 'status' | 'activity' | 'exitC
       return { glyph: '●', color: 'green' };
     case 'starting':
       return { glyph: '◌', color: 'yellow' };
+    case 'limited':
+      return { glyph: '◷', color: 'cyan' };
     case 'lost':
       return { glyph: '?', color: 'red' };
     case 'exited':

@@ -39,6 +39,10 @@ export function messageRig() {
       calls.push(`rename ${name}`);
       return null;
     },
+    setResumeAfterLimit: (set) => {
+      calls.push(`resume_after_limit ${JSON.stringify(set)}`);
+      return null;
+    },
     hook: () => void calls.push('hook'),
     subscribeTerminal: () => void calls.push('subscribe_terminal'),
     leaving: (_c, then) => then(),

@@ -88,6 +88,7 @@ type Call =
   | { op: 'create'; input: NewSessionInput }
   | { op: 'kill' | 'remove' | 'diff'; id: string }
   | { op: 'rename'; id: string; name: string }
+  | { op: 'resume-after-limit'; id: string; on: boolean }
   | { op: 'chat'; room: string; text: string }
   | { op: 'revive'; ids: string[] };
 
@@ -155,6 +156,10 @@ export class FakeActions implements BoardActions {
   rename(s: SessionView, name: string): Promise<void> {
     this.calls.push({ op: 'rename', id: s.id, name });
     return this.renameResult();
+  }
+  resumeAfterLimit(s: SessionView, on: boolean): Promise<{ prompt: string; perDay: number } | null> {
+    this.calls.push({ op: 'resume-after-limit', id: s.id, on });
+    return Promise.resolve(on ? { prompt: 'continue', perDay: 3 } : null);
   }
   postChat(room: string, text: string): Promise<ChatPosted> {
     this.calls.push({ op: 'chat', room, text });

@@ -74,7 +74,7 @@ async function drawBoth(cols: number, rowsN: number): Promise<{ board: string[][
   const layout = boardLayout(cols, rowsN, shown.length, 1);
   const columns = rowColumns(shown, layout.listWidth);
   const now = Date.now();
-  const inputs = shown.slice(0, layout.listRows).map((s, i): RowInput => ({ session: s, selected: i === 1, marked: false, picked: i === 0, since: ago(s.lastOutputAt ?? s.createdAt, now), columns }));
+  const inputs = shown.slice(0, layout.listRows).map((s, i): RowInput => ({ session: s, selected: i === 1, marked: false, picked: i === 0, since: ago(s.lastOutputAt ?? s.createdAt, now), limit: '', columns }));
   // A blank cell is a blank cell, written (the board's, before the pane beside it) or not (the reference's end).
   const across = (row: string) => row.split('|').slice(0, layout.listWidth).map((c) => c.replace(/^∅\//, ' /'));
   const board = screenCells.slice(2, 2 + inputs.length).map(across);

@@ -10,6 +10,7 @@ import type { LeaveRequest } from '../../src/ui/contexts/ActionsContext.js';
 import { FakeActions, FakeFeed, type FakeChatFeed } from './fakes.js';
 import { FakeStdin, FakeStdout } from './harness.js';
 import { REAL_TIME } from '../helpers/real-time.js';
+import type { Time } from '../../src/core/clock.js';
 
 export interface Mounted {
   out: FakeStdout;
@@ -26,7 +27,7 @@ export interface Mounted {
 export function mountBoard<F extends BoardFeed = FakeFeed>(
   feed: F,
   /** `counter`: hears every render of the board's parts (src/ui/contexts/RenderCountContext.ts). */
-  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter; autoRevive?: boolean; rememberWalkthroughHidden?: () => void } = {},
+  opts: { cols?: number; rows?: number; actions?: FakeActions; initialState?: BoardState; chat?: FakeChatFeed; counter?: RenderCounter; autoRevive?: boolean; rememberWalkthroughHidden?: () => void; time?: Time } = {},
 ): Mounted & { feed: F } {
   const out = new FakeStdout(opts.cols ?? 80, opts.rows ?? 24);
   const stdin = new FakeStdin();
@@ -40,7 +41,7 @@ export function mountBoard<F extends BoardFeed = FakeFeed>(
       feed={feed}
       chat={opts.chat}
       actions={actions}
-      time={REAL_TIME}
+      time={opts.time ?? REAL_TIME}
       newDefaults={{ kind: 'shell', name: '', command: '/bin/bash', cwd: '/home/me', room: 'default', worktree: false, branch: '' }}
       detachLabel="Ctrl-\"
       initialView={opts.initialState && { sessions: [], state: opts.initialState }}

@@ -21,6 +21,7 @@ const SAMPLE: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } 
   subscribe_terminal: { type: 'subscribe_terminal' },
   hook: { type: 'hook', kind: 'shell', event: 'stop' },
   rename: { type: 'rename', name: 'renamed' },
+  resume_after_limit: { type: 'resume_after_limit', set: { prompt: 'continue', perDay: 3 } },
   reconcile: { type: 'reconcile' },
   detach: { type: 'detach' },
   input: { type: 'input', data: 'k' },

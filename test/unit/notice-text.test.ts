@@ -31,3 +31,23 @@ describe('noticeText: what every channel says', () => {
     expect(dialogLine({ question: '', options: [{ number: 1, label: 'Trust', selected: true }, { number: 2, label: 'Quit', selected: false }] })).toBe('1. Trust 2. Quit');
   });
 });
+
+describe('noticeText: a usage limit', () => {
+  const now = Date.parse('2026-12-04T12:00:00Z');
+  const hm = (ms: number) => [new Date(ms).getHours(), new Date(ms).getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
+
+  it('says who hit it and until when, with the agent\'s words; a weekly one says its date', () => {
+    const reset = now + 2 * 3600_000;
+    const limited = { resetAt: new Date(reset).toISOString(), line: "You've hit your limit · resets 2pm", since: new Date(now).toISOString() };
+    expect(noticeText({ name: 'api', to: 'limited' }, { limited, now })).toEqual({ title: 'api hit its usage limit', body: `until ${hm(reset)}: You've hit your limit · resets 2pm` });
+    const week = now + 5 * 24 * 3600_000;
+    const d = new Date(week);
+    const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    expect(noticeText({ name: 'api', to: 'limited' }, { limited: { ...limited, resetAt: d.toISOString() }, now }).body).toMatch(new RegExp(`^until ${date} ${hm(week)}: `));
+  });
+
+  it('a limit with no reset said says so', () => {
+    const limited = { resetAt: null, line: 'Quota exceeded', since: new Date(now).toISOString() };
+    expect(noticeText({ name: 'g', to: 'limited' }, { limited, now })).toEqual({ title: 'g hit its usage limit', body: 'until it resets (it did not say when): Quota exceeded' });
+  });
+});

@@ -16,7 +16,11 @@ describe('ringsFor: the transition rule', () => {
     for (const from of [undefined, ...SESSION_STATES]) {
       for (const to of SESSION_STATES) if (ringsFor(from, to)) ringing.push(`${from}->${to}`);
     }
-    expect(ringing.sort()).toEqual(['busy->idle', 'busy->waiting', 'idle->waiting', 'starting->waiting']);
+    expect(ringing.sort()).toEqual([
+      'busy->idle', 'busy->limited', 'busy->waiting', 'idle->limited', 'idle->waiting', 'limited->waiting',
+      'starting->limited', 'starting->waiting', 'waiting->limited',
+    ]);
+    expect(ringsFor('limited', 'idle')).toBe(false);
     expect(ringsFor('starting', 'idle')).toBe(false);
     expect(ringsFor('waiting', 'waiting')).toBe(false);
     expect(ringsFor('busy', 'exited')).toBe(false);

@@ -5,7 +5,14 @@ describe('config.json', () => {
   it('takes every setting, hosts deduplicated in order', () => {
     const { config, errors } = parseUserConfig('{"hosts": ["b", "me@a", "b"], "autoRevive": true, "systemdScope": false, "budgets": {"rooms": {"r1": {"usd": 20}}, "day": {"tokens": 5000000}}}', 'c.json');
     expect(errors).toEqual([]);
-    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {}, budgets: { rooms: { r1: { usd: 20 } }, day: { tokens: 5_000_000 } } });
+    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {}, budgets: { rooms: { r1: { usd: 20 } }, day: { tokens: 5_000_000 } }, resumeAfterLimit: {} });
+  });
+
+  it('resumeAfterLimit per kind: true for the defaults, or the prompt and the tries a day; a bad entry is one line', () => {
+    const text = '{"resumeAfterLimit": {"claude": true, "codex": {"prompt": "go on", "perDay": 2}, "pi": {"prompt": "go"}, "gemini": false, "x": {"perDay": 0}}}';
+    const { config, errors } = parseUserConfig(text, 'c.json');
+    expect(config.resumeAfterLimit).toEqual({ claude: { prompt: 'continue', perDay: 3 }, codex: { prompt: 'go on', perDay: 2 }, pi: { prompt: 'go', perDay: 3 } });
+    expect(errors).toEqual(['c.json: "resumeAfterLimit"."x" must be true, false or {"prompt": "<text>", "perDay": <1 or more>}; ignored']);
   });
 
   it('a file that is not JSON is the defaults and one line', () => {

@@ -91,4 +91,13 @@ describe('markMuted', () => {
     expect(rows.map((r) => r.muted)).toEqual([false, false]);
     expect(marked[0]).toBe(rows[0]);
   });
+
+  it('a limited row carries its reset, for the page to count down; another row has none', () => {
+    const limited = { resetAt: '2026-01-01T03:00:00.000Z', line: 'limit reached', since: '2026-01-01T00:00:00.000Z' };
+    const [r, other] = webRows([{ ...base, limited }, { ...base, id: 'b2' }], () => null);
+    expect(r).toMatchObject({ state: 'limited', stateText: 'limited', resetAt: '2026-01-01T03:00:00.000Z' });
+    expect(other!.state).toBe('idle');
+    expect('resetAt' in other!).toBe(false);
+  });
 });
+

@@ -44,10 +44,11 @@ export function registerExplain(program: Command): void {
         // A runner that cannot write its record says so: its state is still right, it comes from the runner.
         const failed = conn.hello.host.cannotWrite;
         const disk = failed ? { cannotWrite: failed, cannotWriteSince: conn.hello.host.cannotWriteSince } : {};
-        // What the session spent, and the file the runner read it from (docs/usage.md).
-        const usage = conn.hello.host.usage;
-        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...(usage ? { usage } : {}) }, null, 2)}\n`);
-        else process.stdout.write(`${explanationText(s.name, x, time.clock.now())}\n${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
+        // What the session spent, and the file the runner read it from (docs/usage.md); its usage limit and resume.
+        const { usage, limited, resumeAfterLimit, limitResumes } = conn.hello.host;
+        const limits = { ...(limited ? { limited } : {}), ...(resumeAfterLimit ? { resumeAfterLimit, limitResumes: limitResumes ?? [] } : {}) };
+        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...limits, ...(usage ? { usage } : {}) }, null, 2)}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, time.clock.now(), conn.hello.host)}\n${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {
         conn.dispose();
       }

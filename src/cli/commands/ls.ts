@@ -5,8 +5,9 @@ import { askSilentRunners } from '../../client/session/silent-runners.js';
 import { withFreshCounts } from '../../client/worktree/worktree-counts.js';
 import { agentLabel } from '../../core/agents/agent-kinds.js';
 import { commandShown } from '../../core/command-shown.js';
-import { sessionState, stateLabel } from '../../core/session-state.js';
+import { sessionState, stateLabel, withStateNote } from '../../core/session-state.js';
 import { usageCell } from '../../core/usage/usage-text.js';
+import { limitedLabel } from '../../core/usage/limit-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../core/chat/chat.js';
@@ -54,7 +55,8 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
       s.id,
       s.name,
       agentLabel(s),
-      stateLabel(s),
+      // A limited session with the time left before its reset, as the board's row says it.
+      s.limited && sessionState(s) === 'limited' ? withStateNote(limitedLabel(s.limited, now), s) : stateLabel(s),
       roomOf(s),
       s.childPid ? String(s.childPid) : '-',
       `${s.cols}x${s.rows}`,

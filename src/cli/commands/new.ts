@@ -10,6 +10,7 @@ import { DEFAULT_DETACH_KEY, parseDetachKey } from '../../core/terminal/detach-k
 import { cliTime } from '../cli-time.js';
 import { wholeNumber } from '../whole-number.js';
 import { parseBudget } from '../../core/usage/budget.js';
+import { DEFAULT_RESUME_PER_DAY, DEFAULT_RESUME_PROMPT } from '../../core/usage/limit-state.js';
 
 interface NewFlags {
   name?: string;
@@ -26,6 +27,8 @@ interface NewFlags {
   setup?: string;
   interactive?: boolean;
   budget?: string;
+  resumeAfterLimit?: boolean;
+  resumePrompt?: string;
 }
 
 export function registerNew(program: Command): void {
@@ -45,12 +48,16 @@ export function registerNew(program: Command): void {
     .option('--reuse-branch', 'with --worktree: check out the branch even if it exists already')
     .option('--setup <cmd>', "with --worktree: run this in the session before the program, once (default: .agent-board.json's worktree.setup)")
     .option('--budget <amount>', "its own budget: '$5', '2M tokens' or both ('$5,2M tokens'); when spent, new prompts are held (docs/usage.md)")
+    .option('--resume-after-limit', 'when the agent hits a usage limit, type a prompt once the limit has reset (at most 3 times a day; docs/usage.md)')
+    .option('--resume-prompt <text>', `with --resume-after-limit: the prompt typed (default "${DEFAULT_RESUME_PROMPT}")`)
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
     .option('-i, --interactive', 'ask for the kind, command, name, folder, room and worktree (the flags given are the defaults), show what it will run, and start it once confirmed')
     .action(async (cmd: string[], o: NewFlags) => {
       if (o.worktree === undefined && (o.base !== undefined || o.reuseBranch || o.setup !== undefined)) {
         throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
       }
+      if (o.resumePrompt !== undefined && !o.resumeAfterLimit) throw new UserError('--resume-prompt goes with --resume-after-limit', EXIT.usage);
+      if (o.resumePrompt !== undefined && o.resumePrompt.trim() === '') throw new UserError('--resume-prompt needs a prompt to type', EXIT.usage);
       const scrollback = wholeNumber(o.scrollback, '--scrollback');
       const budget = o.budget === undefined ? undefined : parseBudget(o.budget);
       if (typeof budget === 'string') throw new UserError(`--budget: ${budget}`, EXIT.usage);
@@ -80,6 +87,7 @@ export function registerNew(program: Command): void {
         rows: process.stdout.rows,
         scrollback,
         ...(budget ? { budget } : {}),
+        ...(o.resumeAfterLimit ? { resumeAfterLimit: { prompt: o.resumePrompt ?? DEFAULT_RESUME_PROMPT, perDay: DEFAULT_RESUME_PER_DAY } } : {}),
       };
       if (o.interactive) {
         const { askNewSession } = await import('../new-interactive.js');

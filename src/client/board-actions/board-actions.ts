@@ -1,6 +1,7 @@
 /** The board's real actions (BoardActions of src/client/feed/board-api.ts), through the same client library as the CLI. */
 import { chatIdentity, postChat, type ChatIdentity } from '../chat/chat-participant.js';
 import type { Time } from '../../core/clock.js';
+import { resumeSettingFor, setResumeAfterLimit } from '../session/session-resume.js';
 import { killSession, removeSessionReporting, renameSession } from '../session/session-actions.js';
 import { connectRemoteRow, killRemote, remoteOnly } from '../remote/host-actions.js';
 import { remoteRoom } from '../remote/host-rows.js';
@@ -93,6 +94,13 @@ export function createBoardActions(
       }),
     // Like `agent-board rm` without --force: a running session must be killed first.
     remove: (s) => oneLine(async () => (s.host ? Promise.reject(remoteOnly(s, 'removing', 'rm')) : removeSessionReporting(home, s, time))),
+    resumeAfterLimit: (s, on) =>
+      oneLine(async () => {
+        if (s.host) throw remoteOnly(s, 'changing resume-after-limit of', 'new --resume-after-limit');
+        const set = on ? resumeSettingFor(s.agent, env) : null;
+        await setResumeAfterLimit(home, s, set, time);
+        return set;
+      }),
     rename: (s, name) => oneLine(async () => (s.host ? Promise.reject(remoteOnly(s, 'renaming', 'rename')) : renameSession(home, s, name, time))),
     // A remote row's room (`host/room`, the board's --host) is posted to there, as the human at this board.
     postChat: (room, text) =>

@@ -136,6 +136,8 @@ export interface BoardActions {
   /** Resolves with what became of a worktree session's worktree (one line; null without one). Never discards work. */
   remove(s: SessionView): Promise<string | null>;
   rename(s: SessionView, name: string): Promise<void>;
+  /** Turns resume-after-limit on (the kind's prompt of config.json, else "continue") or off; resolves with what it set (null: off). */
+  resumeAfterLimit(s: SessionView, on: boolean): Promise<{ prompt: string; perDay: number } | null>;
   /** Posts `text` to the room's chat as the human at the board (/continue resumes a paused room). */
   postChat(room: string, text: string): Promise<ChatPosted>;
   /** Brings lost sessions back in place, as `agent-board revive` does (src/client/session/session-revive.ts), each outcome to `onOutcome` as it is known (in order); never rejects: each outcome says. */

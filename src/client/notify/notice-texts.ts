@@ -63,7 +63,7 @@ export class NoticeTexts implements Disposable {
     const sessions = this.d.feed.sessions;
     return changes.map((c) => {
       const s = sessions.find((x) => x.id === c.id);
-      return noticeText(c, { dialog: this.d.questions?.dialog(c.id) ?? null, lastLine: s?.previewLine });
+      return noticeText(c, { dialog: this.d.questions?.dialog(c.id) ?? null, lastLine: s?.previewLine, limited: s?.limited, now: this.d.time.clock.now() });
     });
   }
 }

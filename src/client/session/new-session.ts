@@ -17,6 +17,7 @@ import { checkSessionName } from '../../core/session-ref.js';
 import { branchForSession } from '../../core/worktree/worktree.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { listSessions } from '../../state/host-store.js';
+import { readUserConfig } from '../../state/config.js';
 import { DEMO_AGENT } from './demo-program.js';
 import { recognizeKind } from './recognize-kind.js';
 import { splitCommandLine } from './command-line.js';
@@ -44,6 +45,8 @@ export interface NewRequest {
   budget?: BudgetLimit;
   /** Where the hooks note goes (createSession's onHooksNote). */
   onHooksNote?: (note: string) => void;
+  /** --resume-after-limit: type this prompt once a usage limit resets, at most perDay times a day (absent: as config.json says for the kind). */
+  resumeAfterLimit?: { prompt: string; perDay: number };
 }
 
 export interface NewPlan {
@@ -73,6 +76,8 @@ export interface PlanContext {
   /** The folder the `agent-board new` line would be typed in (its -C is left out when it is the session's). */
   from?: string;
   shell?: string;
+  /** Resume-after-limit per kind (config.json's `resumeAfterLimit`; default: read from it). */
+  resumeByKind?: Readonly<Record<string, { prompt: string; perDay: number }>>;
 }
 
 /** The git repository a folder is in (its top, where `.git` is), or null; no git run: the form asks as the user types. */
@@ -135,6 +140,9 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
     ...(demoAgent ? { nameBase: 'demo' } : {}),
     ...(req.budget ? { extra: { budget: req.budget } } : {}),
   };
+  // Off unless the user turned it on: for this session (--resume-after-limit), or for its kind in config.json.
+  const resume = req.resumeAfterLimit ?? (ctx.resumeByKind ?? readUserConfig().config.resumeAfterLimit)[kind];
+  if (resume) opts.extra = { ...opts.extra, resumeAfterLimit: resume };
   const taken = ctx.taken ?? (ctx.home ? listSessions(ctx.home).map((s) => s.name) : []);
   const name = req.name ?? defaultName(demoAgent ? 'demo' : own !== null ? kind : path.basename(argv[0]!), taken);
   const branch = req.worktree ? (req.worktree.branch || branchForSession(name)) : null;

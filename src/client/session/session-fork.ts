@@ -62,8 +62,13 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
     room: roomOf(source),
     scrollback: source.scrollback,
     conversation: { words: plan.words, id: plan.conversationId },
-    // The fork keeps the source's own budget (a budget of its own: its spending starts at nothing).
-    extra: { ...(plan.outcome === 'forked' ? { forkOf: source.resumeId } : {}), ...(source.budget ? { budget: source.budget } : {}) },
+    // The fork keeps the source's own budget (a budget of its own: its spending starts at nothing),
+    // and carries on after a usage limit as its source does (its tries are its own).
+    extra: {
+      ...(plan.outcome === 'forked' ? { forkOf: source.resumeId } : {}),
+      ...(source.budget ? { budget: source.budget } : {}),
+      ...(source.resumeAfterLimit ? { resumeAfterLimit: source.resumeAfterLimit } : {}),
+    },
   };
   const notes = [plan.note];
   const since = time.clock.now();

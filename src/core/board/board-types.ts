@@ -10,7 +10,7 @@ import type { DiffModel } from '../worktree/diff-model.js';
 import type { CommentTarget, DiffRows } from './diff-view.js';
 
 /** A row: a host record's fields the reducer reads (to list, filter and select it), and the machine it is on (the board's --host; none: this one). */
-export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'extraArgs' | 'status' | 'activity' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite' | 'budgetState'> & {
+export type BoardSession = Pick<HostRecord, 'id' | 'name' | 'room' | 'agent' | 'foregroundAgent' | 'command' | 'args' | 'extraArgs' | 'status' | 'activity' | 'limited' | 'exitCode' | 'exitSignal' | 'killed' | 'cannotWrite' | 'budgetState'> & {
   host?: string;
   /** Its machine cannot be reached now (the board's --host): the row shows what was, and counts as `no link`. */
   stale?: boolean;

@@ -50,6 +50,8 @@ export enum Command {
   Comment = 'comment',
   /** Every unsent comment to the session, as one prompt. */
   SendComments = 'send-comments',
+  /** Turn resume-after-limit on or off for the selected session (docs/usage.md). */
+  ResumeAfterLimit = 'resume-after-limit',
   /** Revive every lost session (after a reboot: docs/cli.md, "revive"). */
   ReviveLost = 'revive-lost',
   /** Hide the demo's walkthrough line, for good (./walkthrough.ts). */
@@ -69,8 +71,8 @@ export enum Command {
  */
 export type KeyMode = 'list' | 'filter' | 'help' | 'form' | 'confirm' | 'chat' | 'prompt' | 'results' | 'explain' | 'diff' | 'diff-comment' | 'type';
 
-/** What must hold for a hint to be in the footer: the selected session waits for an answer, rows are marked, or the form's focus is on a choice. */
-export type HintWhen = 'waiting' | 'marked' | 'choice' | 'held';
+/** What must hold for a hint to be in the footer: the selected session waits for an answer (or is limited), rows are marked, the form's focus is on a choice, or a spent budget held a prompt. */
+export type HintWhen = 'waiting' | 'marked' | 'choice' | 'held' | 'limited';
 
 type NamedKey =
   | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown'
@@ -142,6 +144,8 @@ export const BINDINGS: Readonly<Record<KeyMode, readonly Binding[]>> = {
     { command: Command.Explain, keys: [ch('e')], label: 'e', help: 'why it has its state' },
     { command: Command.Diff, keys: [ch('D')], label: 'D', help: 'review its worktree diff' },
     { command: Command.ToggleUsage, keys: [ch('u')], label: 'u', help: 'show / hide tokens and cost' },
+    // Told in the footer while the selected session is limited, and by explain (no room in the help at 80x24).
+    { command: Command.ResumeAfterLimit, keys: [ch('L')], label: 'L', help: 'carry on after a usage limit: on / off', hint: 'L carry on after the limit', when: 'limited' },
     { command: Command.ReviveLost, keys: [ch('R')], label: 'R', help: 'revive every lost session' }, // its hint is the lost banner's (LostBanner.tsx)
     { command: Command.HideWalkthrough, keys: [ch('h')], label: 'h', help: "hide the demo's walkthrough line" }, // its hint is the line itself (DemoWalkthrough.tsx)
     { command: Command.Filter, keys: [ch('/')], label: '/', help: 'filter by name, agent, status', hint: '/ filter' },

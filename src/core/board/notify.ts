@@ -3,7 +3,8 @@
  *
  * The rule: a session that turns to waiting rings, whatever it was doing (it
  * needs the user: a permission prompt in a turn, or a trust dialog or sign-in
- * menu before its first), and a session that turns from busy to idle rings
+ * menu before its first), so does one that turns limited (its agent hit a
+ * usage limit: nothing happens until it resets, docs/usage.md), and a session that turns from busy to idle rings
  * (it finished its turn). Not starting -> idle (nothing was asked of it), and
  * not:
  * - a session the user is attached to (they are looking);
@@ -43,10 +44,10 @@ export interface StateChange {
 
 const BUDGET_RANK = { warned: 1, over: 2 } as const;
 
-/** Anything the board saw -> waiting, and busy -> idle, ring; nothing else does. */
+/** Anything the board saw -> waiting or limited, and busy -> idle, ring; nothing else does. */
 export function ringsFor(from: SessionState | undefined, to: SessionState): boolean {
   if (from === undefined || from === to) return false;
-  if (to === 'waiting') return from !== 'exited' && from !== 'lost';
+  if (to === 'waiting' || to === 'limited') return from !== 'exited' && from !== 'lost';
   return from === 'busy' && to === 'idle';
 }
 

@@ -89,6 +89,8 @@ export interface HookMsg { type: 'hook'; kind: string; event: string; sessionId?
 export interface ExplainRequest { type: 'explain' }
 /** The runner owns host.json while it runs, so names change through it (answered with status). */
 export interface RenameMsg { type: 'rename'; name: string }
+/** Resume-after-limit turned on (its prompt and tries a day) or off (null) for the session (answered with status; docs/usage.md). */
+export interface ResumeAfterLimitMsg { type: 'resume_after_limit'; set: { prompt: string; perDay: number } | null }
 
 export type ClientMessage =
   | ClientHello
@@ -100,6 +102,7 @@ export type ClientMessage =
   | DetachMsg
   | StatusRequest
   | RenameMsg
+  | ResumeAfterLimitMsg
   | RedrawMsg
   | SubscribeStatus
   | ReconcileMsg

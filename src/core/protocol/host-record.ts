@@ -6,6 +6,16 @@ import type { Activity, ActivitySource } from '../agents/activity.js';
 import type { LimitSeen, SessionUsage } from '../usage/usage-types.js';
 import type { WorktreeInfo, WorktreeStats } from '../worktree/worktree.js';
 
+/** One try of resume-after-limit, as host.json keeps it (`limitResumes`). */
+export interface LimitResumeTry {
+  /** When it was typed (ISO). */
+  at: string;
+  /** The reset of the limit it was typed after (ISO). */
+  resetAt: string;
+  /** The prompt's command id in the control journal (typed exactly once, across runners). */
+  commandId: string;
+}
+
 export type SessionStatus = 'starting' | 'running' | 'exited' | 'lost';
 
 /** What host.json holds and what `hello` / `status` carry. */
@@ -86,6 +96,8 @@ export interface HostRecord {
   budgetState?: { level: 'warned' | 'over'; percent: number; line: string };
   /** `new --resume-after-limit`: the prompt the runner types once a limit has reset, at most `perDay` times a day. */
   resumeAfterLimit?: { prompt: string; perDay: number };
+  /** The tries resume-after-limit made in the last day (src/core/usage/limit-state.ts), oldest first. */
+  limitResumes?: LimitResumeTry[];
   cols: number;
   rows: number;
   exitCode: number | null;

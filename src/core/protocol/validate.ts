@@ -105,6 +105,13 @@ function validateBody(value: Record<string, unknown>): Validated {
     case 'rename':
       if (typeof value.name !== 'string') return bad('rename needs a string "name"');
       return ok({ type, name: value.name });
+    case 'resume_after_limit': {
+      const set = value.set as Record<string, unknown> | null | undefined;
+      if (set === null) return ok({ type, set: null });
+      const good = typeof set === 'object' && set !== null && typeof set.prompt === 'string' && set.prompt.trim() !== '' && set.prompt.length <= 4096 && isInt(set.perDay) && set.perDay >= 1 && set.perDay <= 100;
+      if (!good) return bad('resume_after_limit needs "set": null or {"prompt": text, "perDay": 1-100}');
+      return ok({ type, set: { prompt: set.prompt as string, perDay: set.perDay as number } });
+    }
     case 'subscribe_status': {
       const view = value.view as Record<string, unknown> | undefined;
       if (view === undefined) return ok({ type });

@@ -30,6 +30,8 @@ export interface WebRow {
   state: SessionState;
   /** The board row's state word in full (`exited 3`, `killed`, `idle · disk full`, `no link`); the page may show `state` alone. */
   stateText?: string;
+  /** A limited session's reset (ISO; null: the agent did not say): the page counts down to it. Absent when not limited. */
+  resetAt?: string | null;
   /** The host it runs on (absent: this one); `stale`: that host cannot be reached now. */
   host?: string;
   stale?: boolean;

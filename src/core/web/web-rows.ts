@@ -38,6 +38,7 @@ export function webRow(s: RowSession, dialog: (id: string) => DialogText | null)
     dialog: state === 'waiting' ? dialog(s.id) : null,
     muted: false,
   };
+  if (state === 'limited' && s.limited) row.resetAt = s.limited.resetAt;
   if (s.host !== undefined) row.host = s.host;
   if (s.stale) row.stale = true;
   return row;

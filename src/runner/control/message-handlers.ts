@@ -65,6 +65,13 @@ export class MessageHandlers implements SessionOps {
     return { code: 'cannot_write', message: cannotWriteMessage("the session's record", this.d.hostFile, failed, 'rename it again') };
   }
 
+  setResumeAfterLimit(set: { prompt: string; perDay: number } | null): { code: 'cannot_write'; message: string } | null {
+    // On disk, or not at all, as a rename; the runner's resume plans again from the written record (session-limits.ts).
+    const failed = this.d.host.commit({ resumeAfterLimit: set ?? undefined });
+    if (failed === null) return null;
+    return { code: 'cannot_write', message: cannotWriteMessage("the session's record", this.d.hostFile, failed, 'turn it on or off again') };
+  }
+
   /** An agent's lifecycle hook: a status reading and maybe its conversation id (for resume). */
   hook(kind: string, event: string, sessionId?: string): void {
     const agent = this.record.agent;

@@ -49,6 +49,8 @@ export interface SessionOps {
   explain(): StatusExplanation;
   /** Null once the name is on disk; else why not (a bad name, or host.json could not be written: then it is not renamed). */
   rename(name: string): { code: 'invalid_message' | 'cannot_write'; message: string } | null;
+  /** Null once resume-after-limit is set on disk (null: off); else why not (host.json could not be written). */
+  setResumeAfterLimit(set: { prompt: string; perDay: number } | null): { code: 'cannot_write'; message: string } | null;
   hook(kind: string, event: string, sessionId?: string): void;
   subscribeTerminal(c: ClientConn, msg: SubscribeTerminal): void;
   /** The client leaves: what must reach its terminal first (the attach's note taken away), then `then`. */
@@ -121,6 +123,16 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
     envelope: 'legacy',
     handle: (s, { c, msg }) => {
       const bad = s.rename(msg.name);
+      if (bad) c.send({ type: 'error', ...bad });
+      else c.send({ type: 'status', host: s.record, generation: s.generation });
+    },
+  },
+  // As rename: a setting of the record, which the runner owns while it runs; the program need not run.
+  resume_after_limit: {
+    gate: ANYONE,
+    envelope: 'legacy',
+    handle: (s, { c, msg }) => {
+      const bad = s.setResumeAfterLimit(msg.set);
       if (bad) c.send({ type: 'error', ...bad });
       else c.send({ type: 'status', host: s.record, generation: s.generation });
     },

@@ -36,6 +36,7 @@ import { TerminalModel } from '../model/terminal-model.js';
 import { TerminalStream } from '../stream/terminal-stream.js';
 import { isoTime } from '../../core/iso-time.js';
 import { processStartTime } from '../../state/proc-identity.js';
+import { watchLimits, type LimitOptions } from './session-limits.js';
 
 export interface SessionDeps {
   /** host.json, and the record it starts from. */
@@ -52,6 +53,8 @@ export interface SessionDeps {
   heartbeatMs?: number;
   /** Test-only: hold every prompt this long between accept and write (AGENT_BOARD_TEST_APPLY_DELAY_MS). */
   applyDelayMs?: number;
+  /** How usage limits are read off the screen, and the delay after a reset (session-limits.ts); none: not watched. */
+  limits?: LimitOptions;
 }
 
 export class Session implements Disposable {
@@ -141,6 +144,10 @@ export class Session implements Disposable {
     });
     this.control = this.store.add(control);
     this.store.add(prompts);
+    if (deps.limits) {
+      const screen = () => screenLines(this.model);
+      this.store.add(watchLimits({ ...deps.limits, host: this.host, prompts, kind: () => this.activity.effectiveKind.name, screenLines: screen, whenCurrent: (fn) => this.model.whenParsed(fn), onData: this.onData, onActivity: this.onActivity, exited: () => this.exitState !== null, promptsHeld: () => this.promptsHeld(), clock, scheduler, log }));
+    }
     const snapshotTimers = this.store.add(new DisposableStore());
     this.stream = new TerminalStream({ ring: this.ring, model: this.model, clients: this.clients, generation: deps.generation, scheduler, timers: snapshotTimers, log });
     const handlers = new MessageHandlers({

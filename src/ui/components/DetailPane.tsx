@@ -30,7 +30,7 @@ export function DetailPane({ state, selected, preview, rows, width }: DetailPane
     case 'prompt':
       return <PromptPane prompt={o} rows={rows} width={width} />;
     case 'explain':
-      return <ExplainPane explain={o} rows={rows} width={width} usage={selected?.id === o.id ? selected.usage : undefined} />;
+      return <ExplainPane explain={o} session={selected} rows={rows} width={width} usage={selected?.id === o.id ? selected.usage : undefined} />;
     default:
       return <PreviewPane session={selected} preview={preview} rows={rows} width={width} />;
   }

@@ -1,7 +1,8 @@
 /** The explain overlay: why the selected session has its state, in place of the preview. */
 import { Box, Text } from 'ink';
 import { PaneTitle } from './PaneTitle.js';
-import type { ExplainOverlay } from '../../core/board/board-types.js';
+import type { BoardSession, ExplainOverlay } from '../../core/board/board-types.js';
+import type { LimitFacts } from '../../core/agents/explain-text.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { usageLine } from '../../core/usage/usage-text.js';
 import type { SessionUsage } from '../../core/usage/usage-types.js';
@@ -10,6 +11,8 @@ import { cut, fit } from '../text-width.js';
 
 export interface ExplainPaneProps {
   explain: ExplainOverlay;
+  /** The session explained, as the feed has it: its usage limit is said from its record. */
+  session?: (BoardSession & LimitFacts) | null;
   rows: number;
   width: number;
   /** The session's usage as its record has it: the figures and the file they came from (docs/usage.md). */
@@ -17,13 +20,14 @@ export interface ExplainPaneProps {
 }
 
 /** Why the session has its state: its runner's explanation (src/core/agents/status-explain.ts), in place of the preview. */
-export function ExplainPane({ explain: o, rows, width, usage }: ExplainPaneProps) {
+export function ExplainPane({ explain: o, session, rows, width, usage }: ExplainPaneProps) {
   const now = useNow(1000);
+  const limits = session && session.id === o.id ? session : undefined;
   const spent: [string, string][] = usage ? [['usage', usageLine(usage)], ['', `  from ${usage.file}, ${usage.skipped} line${usage.skipped === 1 ? '' : 's'} skipped`]] : [];
-  const body = o.error ? null : o.explanation ? [...explainLines(o.explanation, now), ...spent] : null;
+  const body = o.error ? null : o.explanation ? [...explainLines(o.explanation, now, limits), ...spent] : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
-      <PaneTitle text={`why ${o.name} is ${o.explanation?.activity ?? '…'}`} width={width} />
+      <PaneTitle text={`why ${o.name} is ${limits?.limited ? 'limited' : (o.explanation?.activity ?? '…')}`} width={width} />
       {o.error ? (
         <Text color="red" wrap="truncate-end">{`cannot explain ${o.name}: ${o.error}`}</Text>
       ) : body ? (

@@ -40,6 +40,7 @@ const CATEGORIES: readonly { category: Category; label: string; style: StatusSty
   { category: 'waiting', label: 'waiting', style: statusStyle({ status: 'running', activity: 'waiting', exitCode: null, exitSignal: null }) },
   { category: 'busy', label: 'busy', style: statusStyle({ status: 'running', activity: 'busy', exitCode: null, exitSignal: null }) },
   { category: 'idle', label: 'idle', style: statusStyle({ status: 'running', activity: 'idle', exitCode: null, exitSignal: null }) },
+  { category: 'limited', label: 'limited', style: statusStyle({ status: 'running', activity: 'idle', limited: { resetAt: null, line: '', since: '' }, exitCode: null, exitSignal: null }) },
   { category: 'starting', label: 'starting', style: statusStyle({ status: 'starting', exitCode: null, exitSignal: null }) },
   { category: 'exited-ok', label: 'exited', style: statusStyle({ status: 'exited', exitCode: 0, exitSignal: null }) },
   { category: 'killed', label: 'killed', style: statusStyle({ status: 'exited', exitCode: null, exitSignal: 'SIGTERM', killed: 'SIGTERM' }) },

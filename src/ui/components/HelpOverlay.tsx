@@ -29,10 +29,10 @@ const LINE_EDITS = new Set([Command.DeleteBack, Command.ClearField]);
 const CHAT_KEYS = BINDINGS.chat.filter((b) => !LINE_EDITS.has(b.command));
 /** The board's keys that talk to the selected session's program from the board. */
 const SESSION_COMMANDS = new Set([Command.Answer, Command.TypeInto, Command.Mark, Command.Prompt, Command.Explain]);
-/** h is told on the demo's walkthrough line, the one thing it hides (room at 80x24). */
+/** h is told on the demo's walkthrough line, the one thing it hides; L in the footer while the selected session is limited, and by explain (room at 80x24). */
 /** The page keys share a row, and so do first and last (room at 80x24). */
 const BOARD_KEYS = BINDINGS.list
-  .filter((b) => !SESSION_COMMANDS.has(b.command) && b.command !== Command.HideWalkthrough && b.command !== Command.PageDown && b.command !== Command.Last)
+  .filter((b) => !SESSION_COMMANDS.has(b.command) && b.command !== Command.HideWalkthrough && b.command !== Command.ResumeAfterLimit && b.command !== Command.PageDown && b.command !== Command.Last)
   .map((b) => (b.command === Command.PageUp ? { ...b, label: 'PgUp PgDn', help: 'a page up, a page down' } : b.command === Command.First ? { ...b, label: 'Home End', help: 'first, last session (g, G)' } : b));
 const SESSION_KEYS = BINDINGS.list.filter((b) => SESSION_COMMANDS.has(b.command));
 /** Forms, the filter and the prompt line edit alike; their line edits need no telling here (room at 80x24). */

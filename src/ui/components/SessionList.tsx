@@ -4,6 +4,8 @@ import { memo, useContext, useRef } from 'react';
 import { ago } from '../../core/board/ago.js';
 import { visibleSessions } from '../../core/board/board-derived.js';
 import type { BoardState } from '../../core/board/board-types.js';
+import { sessionState } from '../../core/session-state.js';
+import { countdownTickMs, limitedLabel } from '../../core/usage/limit-state.js';
 import type { SessionView } from '../../state/host-store.js';
 import { RenderCountContext, useCountRender } from '../contexts/RenderCountContext.js';
 import { rowLine, sameRow, type RowInput } from '../ink/list-lines.js';
@@ -31,7 +33,9 @@ export const SessionList = memo(function SessionList({ state, sessions, rows, wi
   const vis = visibleSessions(state, sessions);
   const shown = vis.slice(state.scroll, state.scroll + rows);
   const { clock } = useTime();
-  const now = useNow(ageTickMs(youngestAge(shown, clock.now())));
+  // The ages' tick, or a limited row's countdown's when it must move sooner.
+  const countdown = countdownTickMs(shown.map((s) => (sessionState(s) === 'limited' ? s.limited?.resetAt : null)), clock.now());
+  const now = useNow(Math.min(ageTickMs(youngestAge(shown, clock.now())), countdown ?? Infinity));
   // The host column is there when any row is another machine's (the board's --host), even a filtered-out one.
   const columns = useRowColumns(vis, width, sessions, state.usageShown);
   const counter = useContext(RenderCountContext);
@@ -53,6 +57,7 @@ export const SessionList = memo(function SessionList({ state, sessions, rows, wi
       marked: state.attention.includes(s.id),
       picked: state.marks.includes(s.id),
       since: ago(s.lastOutputAt ?? s.createdAt, now),
+      limit: !s.stale && s.limited && sessionState(s) === 'limited' ? limitedLabel(s.limited, now) : '',
       columns,
     };
     let b = built.current.get(s.id);

@@ -13,6 +13,7 @@ export function useFooterHints(): ReadonlySet<HintWhen> {
   const on: HintWhen[] = [];
   const selected = selectedSession(state, sessions);
   if (selected && sessionState(selected) === 'waiting') on.push('waiting');
+  if (selected && sessionState(selected) === 'limited' && !selected.resumeAfterLimit) on.push('limited');
   if (state.marks.length > 0) on.push('marked');
   if (state.overlay.kind === 'prompt' && state.overlay.results.some((r) => r.held)) on.push('held');
   if (state.overlay.kind === 'new' && ['kind', 'worktree'].includes(focusedField(state.overlay))) on.push('choice');

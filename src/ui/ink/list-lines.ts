@@ -28,6 +28,8 @@ export interface RowInput {
   picked: boolean;
   /** How long since its last output, as shown ("5s"): the list works it out, so a clock tick redraws only the rows whose age reads differently. */
   since: string;
+  /** A limited row's state with its countdown ("limited · 2h13m", src/core/usage/limit-state.ts), worked out by the list as `since` is; '' otherwise. */
+  limit: string;
   /** The same object while the widths stay (useRowColumns). */
   columns: RowColumns;
 }
@@ -63,10 +65,10 @@ function truncateEnd(parts: readonly Part[], cells: number): string {
  * The row's line, styled: marker, mark, glyph, host, name, agent, state, time since its last
  * output, then a worktree session's branch and counts (docs/worktrees.md) and its last screen line.
  */
-export function rowLine({ session: s, selected, marked, picked, since, columns }: RowInput): string {
+export function rowLine({ session: s, selected, marked, picked, since, limit, columns }: RowInput): string {
   const st = statusStyle(s);
   const hostCol = columns.host > 0 ? columns.host + 1 : 0;
-  let rest = columns.width - FIXED - columns.agent - columns.name - hostCol;
+  let rest = columns.width - FIXED - (columns.status - STATUS) - columns.agent - columns.name - hostCol;
   // The marker run: the selection (else the attention mark), the pick, the glyph.
   let line = selected ? inkStyle('›', { color: 'cyan', bold: true }) : inkStyle(marked ? ATTENTION_MARK : ' ', { color: ATTENTION_COLOR, bold: true });
   line += inkStyle(picked ? PICK_MARK : ' ', { color: PICK_COLOR, bold: true });
@@ -75,7 +77,7 @@ export function rowLine({ session: s, selected, marked, picked, since, columns }
   if (hostCol) main.push({ text: m.fit(rowText(s.host ?? LOCAL_HOST), columns.host, true) + ' ', style: { color: s.stale ? 'red' : 'gray' } });
   main.push({ text: m.fit(rowText(s.name), columns.name, true), style: { bold: selected || marked, inverse: selected, color: marked ? ATTENTION_COLOR : undefined } }, { text: ' ' });
   main.push({ text: m.fit(rowText(agentLabel(s)), columns.agent, true), style: { color: 'blue' } }, { text: ' ' });
-  const status = m.fit(s.stale ? 'no link' : rowStatusText(s), STATUS);
+  const status = m.fit(s.stale ? 'no link' : limit || rowStatusText(s), columns.status);
   main.push({ text: status, style: s.stale ? { color: 'red', dimColor: true } : { color: st.color === 'gray' ? undefined : st.color, dimColor: st.color === 'gray', bold: st.bold } });
   main.push({ text: ' ' + since.padStart(TIME) });
   // A list too narrow for the fixed columns: they are cut, and nothing comes after them.
@@ -96,5 +98,5 @@ export function rowLine({ session: s, selected, marked, picked, since, columns }
 
 /** Whether two rows show the same: a row's line is built again only when it does not. */
 export function sameRow(a: RowInput, b: RowInput): boolean {
-  return a.session === b.session && a.selected === b.selected && a.marked === b.marked && a.picked === b.picked && a.since === b.since && a.columns === b.columns;
+  return a.session === b.session && a.selected === b.selected && a.marked === b.marked && a.picked === b.picked && a.since === b.since && a.limit === b.limit && a.columns === b.columns;
 }

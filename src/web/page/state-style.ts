@@ -6,6 +6,7 @@ export const STATE_GLYPH: Record<SessionState, string> = {
   busy: '◐',
   idle: '●',
   starting: '◌',
+  limited: '◷',
   exited: '■',
   lost: '?',
 };

@@ -1,5 +1,6 @@
 /** One session in the list: its state, name, kind, host, last line, time since output, worktree; a waiting one's question and options as buttons. */
 import { ago } from '../../../core/board/ago.js';
+import { limitedLabel } from '../../../core/usage/limit-state.js';
 import type { WebRow } from '../../../core/web/web-protocol.js';
 import { usePage } from '../page-context.js';
 import { STALE_GLYPH, STATE_GLYPH } from '../state-style.js';
@@ -34,7 +35,7 @@ export function SessionRow({ row, marked, open, now, readOnly }: Props) {
             <span class="kind">{row.kind}</span>
             {row.host ? <span class="host">@{row.host}</span> : null}
             {/* The board's words for it (exited 3, killed, disk full, no link): the glyph alone is a colour. */}
-            <span class={`state st-${state}`}>{row.stateText ?? row.state}</span>
+            <span class={`state st-${state}`}>{row.state === 'limited' && !row.stale ? limitedLabel({ resetAt: row.resetAt ?? null }, now) : (row.stateText ?? row.state)}</span>
             <span class="ago" title="time since its last output">{ago(row.lastOutputAt, now)}</span>
           </span>
           {row.worktree ? <span class="worktree">{row.worktree}</span> : null}
