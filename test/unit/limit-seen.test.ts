@@ -28,9 +28,17 @@ describe('limitSeen on the real CLIs\' screens', () => {
     expect(seen).toEqual({ resetAt: '2026-12-04T23:28:00.000Z', line: 'Usage limit reached · limit resets 12:28am' });
   });
 
+  it('Claude on a plan: a line a narrow terminal wrapped is read whole', () => {
+    const rows = screen('claude-plan-limit').flatMap((r) =>
+      r.includes('⎿') ? ["  ⎿  You've hit your weekly limit · resets Dec 6, 3:30pm", '     (America/Los_Angeles)'] : [r],
+    );
+    const seen = limitSeen('claude', rows, at('2026-12-04T21:29:00Z'), PARIS);
+    expect(seen).toEqual({ resetAt: '2026-12-06T23:30:00.000Z', line: "You've hit your weekly limit · resets Dec 6, 3:30pm (America/Los_Angeles)" });
+  });
+
   it('Claude with an API key: the 429 is a limit with no reset time', () => {
     const seen = limitSeen('claude', screen('claude-api-key-429'), at('2026-12-04T21:29:00Z'), PARIS);
-    expect(seen).toEqual({ resetAt: null, line: "API Error: Request rejected (429) · This request would exceed your" });
+    expect(seen).toEqual({ resetAt: null, line: "API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later." });
   });
 
   it('Codex: its error block, wrapped over three rows, with a date in its local zone', () => {

@@ -13,7 +13,7 @@
  * Only the latest turn counts: a limit line with a prompt or an answer after it is history.
  */
 import type { LimitSeen } from '../usage-types.js';
-import { bare, lastRow, oneLine } from './limit-screen.js';
+import { bare, blockAt, lastRow, oneLine } from './limit-screen.js';
 import { nextClockTime, parseClock, parseDateTime, zoneOrLocal, type Zone } from './limit-time.js';
 import { isoTime } from '../../iso-time.js';
 
@@ -40,7 +40,8 @@ export function claudeLimit(rows: readonly string[], now: number, localZone?: st
   const transcript = rows.slice(0, top);
   const at = Math.max(lastRow(transcript, HIT), lastRow(transcript, API_429));
   if (at >= 0 && !transcript.slice(at + 1).some((r) => LATER.test(bare(r)))) {
-    const line = bare(transcript[at]!);
+    // The line as Claude wrote it: a narrow terminal wraps it over the rows up to the next blank one.
+    const line = blockAt(transcript, at).text;
     const api = API_429.exec(line);
     if (api) return { resetAt: null, line: oneLine(api[1]!) };
     const words = HIT.exec(line)![1]!;
