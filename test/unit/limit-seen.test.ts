@@ -69,6 +69,26 @@ describe('limitSeen on the real CLIs\' screens', () => {
     expect(limitSeen(kind, screen(`${kind}-explains-limits`), at('2026-12-04T21:29:00Z'), PARIS)).toBeNull();
   });
 
+  it('Codex, a reset the same day: the time alone, in its local zone', () => {
+    const seen = limitSeen('codex', screen('codex-limit-same-day'), at('2026-12-04T21:35:30Z'), PARIS);
+    expect(seen?.resetAt).toBe('2026-12-04T21:36:00.000Z');
+    expect(seen?.line).toMatch(/try again at 10:36 PM\.$/);
+  });
+
+  it('Claude past the reset, still waiting to continue by itself: limited, the reset just past', () => {
+    const seen = limitSeen('claude', screen('claude-continuing-shortly'), at('2026-12-04T21:37:30Z'), 'UTC');
+    expect(seen).toEqual({ resetAt: '2026-12-04T21:36:00.000Z', line: "You've hit your 5-hour limit · resets 10:36pm (Europe/Paris)" });
+  });
+
+  it('after the reset, once the agent answered again, it is no longer limited (Gemini kept trying; pi was told to continue)', () => {
+    expect(limitSeen('gemini', screen('gemini-kept-trying'), at('2026-12-04T21:37:30Z'), PARIS)).toBeNull();
+    expect(limitSeen('pi', screen('pi-continued'), at('2026-12-04T21:37:30Z'))).toBeNull();
+  });
+
+  it('Gemini retrying a short wait by itself (under 300 s) shows no limit', () => {
+    expect(limitSeen('gemini', screen('gemini-short-wait-retrying'), at('2026-12-04T21:35:45Z'), PARIS)).toBeNull();
+  });
+
   it('a limit the user has since continued past is history', () => {
     expect(limitSeen('claude', screen('claude-limit-then-continued'), at('2026-12-04T23:40:00Z'), PARIS)).toBeNull();
   });
