@@ -3,7 +3,8 @@
  * test/fixtures/mocks/common.mjs), shows a screen that limitSeen (src/core/usage/limits) reads as
  * limited, with the reset the mock gave, to the minute the CLI shows. Each CLI runs in a time zone
  * of its own (its screen names local times) and with a reset of its own: Codex's is the same day
- * (`try again at 5:12 PM`), the others' two hours ahead. Claude runs signed in to a plan (an OAuth
+ * (`try again at 5:12 PM`), Claude's the weekly window's, more than a day ahead (a date), the others'
+ * two hours ahead. Claude runs signed in to a plan (an OAuth
  * token; with an API key it shows no reset: test/fixtures/limits/claude-api-key-429.txt).
  * A CLI not installed at its pinned version makes its test say NOT RUN loudly and skip.
  */
@@ -22,14 +23,17 @@ const MINUTE_MS = 60_000;
 interface Case {
   zone: string;
   resetS: number;
+  mockEnv?: Record<string, string>;
   /** Changes to the CLI's environment (Claude on a plan). */
   env?: (env: Record<string, string>) => void;
 }
 
 const CASES: Record<LaneKind, Case> = {
   claude: {
+    // The weekly window, more than a day ahead: Claude names the date (`resets Dec 6, 3:40am (Europe/Paris)`).
     zone: 'Europe/Paris',
-    resetS: 2 * 3600,
+    resetS: 30 * 3600,
+    mockEnv: { MOCK_LIMIT_CLAIM: 'seven_day' },
     env(env) {
       // Signed in to a plan (a token as `claude setup-token` makes), not an API key: only then does it read the unified limit headers.
       delete env.ANTHROPIC_API_KEY;
@@ -50,7 +54,7 @@ describe.concurrent('usage limits on the real CLIs\' screens (against the mocks)
       const c = CASES[kind];
       const lane = new Lane(kind, (found as { binDir: string }).binDir);
       try {
-        await lane.start(30, { MOCK_LIMIT_RESET_S: String(c.resetS) });
+        await lane.start(30, { MOCK_LIMIT_RESET_S: String(c.resetS), ...c.mockEnv });
         lane.env.TZ = c.zone;
         c.env?.(lane.env);
         const { id } = await lane.newSession(['--agent', kind, '--name', 'x', '--', ...SETUPS[kind].words]);

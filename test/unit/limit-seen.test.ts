@@ -28,6 +28,11 @@ describe('limitSeen on the real CLIs\' screens', () => {
     expect(seen).toEqual({ resetAt: '2026-12-04T23:28:00.000Z', line: 'Usage limit reached · limit resets 12:28am' });
   });
 
+  it('Claude on a plan, the weekly limit: a date more than a day ahead, its dialog in place of the input box', () => {
+    const seen = limitSeen('claude', screen('claude-weekly-limit-dialog'), at('2026-12-04T21:41:30Z'), 'UTC');
+    expect(seen).toEqual({ resetAt: '2026-12-06T03:41:00.000Z', line: "You've hit your weekly limit · resets Dec 6, 4:41am (Europe/Paris)" });
+  });
+
   it('Claude on a plan: a line a narrow terminal wrapped is read whole', () => {
     const rows = screen('claude-plan-limit').flatMap((r) =>
       r.includes('⎿') ? ["  ⎿  You've hit your weekly limit · resets Dec 6, 3:30pm", '     (America/Los_Angeles)'] : [r],

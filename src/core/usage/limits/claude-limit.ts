@@ -9,6 +9,8 @@
  *     ⚠ Usage limit reached · limit resets 12:28am          (below the input box)
  *
  * (`session limit`, `weekly limit`, `Opus limit`; more than a day ahead: `resets Dec 6, 3pm (...)`.)
+ * The weekly limit asks instead of the input box: `What do you want to do?` `1. Stop and wait for
+ * limit to reset` `2. Wait here, then continue automatically at Dec 6, 4:41am` `3. Upgrade your plan`.
  * With an API key the same 429 is `● API Error: Request rejected (429) · ...`, with no reset time.
  * Only the latest turn counts: a limit line with a prompt or an answer after it is history.
  */
@@ -23,8 +25,10 @@ const FOOTER = /^⚠\s+(Usage limit reached · limit resets (.+))$/;
 const API_429 = /^●\s+(API Error: .*\(429\).*)$/;
 /** A row that starts something after the limit: a prompt the user sent, an answer or a tool call. */
 const LATER = /^(?:❯\s+\S|●\s+(?!Usage limit reached))/;
-/** The input box's top edge: what is above it is the transcript. */
+/** The input box's edges: what is above them is the transcript. */
 const RULE = /^─{10,}$/;
+/** A dialog's top edge (the weekly limit asks what to do, in place of the input box). */
+const DIALOG = /^▔{10,}$/;
 
 /** "12:28am" or "Dec 6, 3pm" in `zone`, from `now`; null when the words are not a time. */
 function resetFrom(words: string, zone: Zone, now: number): number | null {
@@ -36,7 +40,8 @@ function resetFrom(words: string, zone: Zone, now: number): number | null {
 export function claudeLimit(rows: readonly string[], now: number, localZone?: string): LimitSeen | null {
   const rules = rows.flatMap((r, i) => (RULE.test(r.trim()) ? [i] : []));
   // The input box is between the last two rules; above it the transcript, below it the status.
-  const top = rules.at(-2) ?? rules.at(-1) ?? rows.length;
+  const dialog = rows.findIndex((r) => DIALOG.test(r.trim()));
+  const top = Math.min(rules.at(-2) ?? rules.at(-1) ?? rows.length, dialog < 0 ? rows.length : dialog);
   const transcript = rows.slice(0, top);
   const at = Math.max(lastRow(transcript, HIT), lastRow(transcript, API_429));
   if (at >= 0 && !transcript.slice(at + 1).some((r) => LATER.test(bare(r)))) {
