@@ -59,6 +59,11 @@ describe('limitSeen on the real CLIs\' screens', () => {
     expect(seen).toEqual({ resetAt: '2026-12-04T23:27:00.000Z', line: 'Usage limit reached for gemini-3.8-flash. Access resets at 12:27 AM GMT+1.' });
   });
 
+  it('Gemini, a daily quota: the same dialog with no reset', () => {
+    const seen = limitSeen('gemini', screen('gemini-daily-quota'), at('2026-12-04T21:50:00Z'), PARIS);
+    expect(seen).toEqual({ resetAt: null, line: 'Usage limit reached for gemini-3.8-flash.' });
+  });
+
   it('pi: the last error after its retries; the wait counts from now', () => {
     const now = at('2026-12-04T21:27:45Z');
     const seen = limitSeen('pi', screen('pi-limit'), now);
