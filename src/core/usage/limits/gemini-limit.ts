@@ -10,8 +10,9 @@
  *   │   2. Stop                                     │
  *
  * (the reset in Gemini's local zone, named as en-US writes it short: `GMT+1`, `UTC`, `PST`). A daily
- * quota (a QuotaFailure whose quotaId says PerDay) says `You have exhausted your daily quota on this
- * model.` and no reset. An answer after it (`✦ ...`) makes it history.
+ * quota (a QuotaFailure whose quotaId says PerDay) is the same dialog with no `Access resets` line
+ * (seen); its error's own words, `You have exhausted your daily quota on this model.`, are read too
+ * (from Gemini's code). An answer after it (`✦ ...`) makes it history.
  */
 import type { LimitSeen } from '../usage-types.js';
 import { bare, lastRow, oneLine } from './limit-screen.js';
