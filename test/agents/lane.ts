@@ -33,7 +33,9 @@ export function findCli(kind: LaneKind): { binDir: string } | { skip: string } {
 
 export interface MockEntry {
   t: number;
-  ev: 'request' | 'end' | 'error';
+  /** `limit`: a usage limit began (until `resetAt`); `limited`: a request answered with it. */
+  ev: 'request' | 'end' | 'error' | 'limit' | 'limited';
+  resetAt?: string;
   url?: string;
   body?: string;
   n?: number;
@@ -57,9 +59,9 @@ export function mockEntries(logFile: string): MockEntry[] {
   return lines.filter(Boolean).map((l) => JSON.parse(l) as MockEntry);
 }
 
-export async function startMock(vendor: string, logFile: string, delayMs: number): Promise<Mock> {
+export async function startMock(vendor: string, logFile: string, delayMs: number, mockEnv: Record<string, string> = {}): Promise<Mock> {
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'mocks', `mock-${vendor}.mjs`)], {
-    env: { ...process.env, PORT: '0', DELAY_MS: String(delayMs), MOCK_LOG: logFile },
+    env: { ...process.env, ...mockEnv, PORT: '0', DELAY_MS: String(delayMs), MOCK_LOG: logFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -116,11 +118,12 @@ export class Lane {
 
   constructor(readonly kind: LaneKind, private readonly binDir: string) {}
 
-  async start(delayMs: number): Promise<void> {
+  /** `mockEnv`: the mock's own settings (MOCK_LIMIT_RESET_S, test/fixtures/mocks/common.mjs). */
+  async start(delayMs: number, mockEnv: Record<string, string> = {}): Promise<void> {
     const setup = SETUPS[this.kind];
     fs.mkdirSync(this.home, { mode: 0o700 });
     fs.mkdirSync(this.project, { mode: 0o700 });
-    this.mock = await startMock(setup.vendor, path.join(this.dir, 'mock.jsonl'), delayMs);
+    this.mock = await startMock(setup.vendor, path.join(this.dir, 'mock.jsonl'), delayMs, mockEnv);
     this.env = {
       HOME: this.home,
       PATH: `${this.binDir}:${process.env.PATH ?? ''}`,
