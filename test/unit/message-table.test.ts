@@ -5,9 +5,11 @@ import { messageRig as rig } from '../helpers/message-rig.js';
 describe('the message table', () => {
   it('has one row per client message type, each with its gate and envelope rule', () => {
     expect(Object.keys(MESSAGES).sort()).toEqual(
-      ['detach', 'explain', 'hello', 'hook', 'input', 'interrupt', 'reconcile', 'redraw', 'rename', 'resize', 'status', 'subscribe_status', 'subscribe_terminal', 'terminate'],
+      ['detach', 'explain', 'hello', 'hook', 'input', 'interrupt', 'reconcile', 'redraw', 'rename', 'resize', 'resume_after_limit', 'status', 'subscribe_status', 'subscribe_terminal', 'terminate'],
     );
     expect(MESSAGES.hello.gate.greeted).toBe(false);
+    // It makes the runner type later: a read-only client (a web device paired read-only) cannot turn it on.
+    expect(MESSAGES.resume_after_limit.gate).toEqual({ greeted: true, interactive: true, alive: false });
     for (const t of ['input', 'resize', 'interrupt', 'redraw', 'terminate'] as const) expect(MESSAGES[t].gate).toEqual({ greeted: true, interactive: true, alive: true });
     for (const t of ['input', 'resize', 'interrupt', 'redraw', 'terminate', 'detach', 'reconcile'] as const) expect(MESSAGES[t].envelope).toBe('either');
     for (const t of ['hello', 'status', 'explain', 'subscribe_status', 'subscribe_terminal', 'hook', 'rename'] as const) expect(MESSAGES[t].envelope).toBe('legacy');

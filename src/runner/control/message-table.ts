@@ -96,6 +96,8 @@ type MessageOf<K extends ClientMessageType> = Extract<ClientMessage, { type: K }
 
 const ANYONE: Gate = { greeted: true, interactive: false, alive: false };
 const CHANGES_SESSION: Gate = { greeted: true, interactive: true, alive: true };
+/** A setting that makes the runner type later: not for a read-only client; the program need not run. */
+const SETS_TYPING: Gate = { greeted: true, interactive: true, alive: false };
 
 export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageOf<K>> } = {
   hello: {
@@ -127,9 +129,9 @@ export const MESSAGES: { readonly [K in ClientMessageType]: MessageSpec<MessageO
       else c.send({ type: 'status', host: s.record, generation: s.generation });
     },
   },
-  // As rename: a setting of the record, which the runner owns while it runs; the program need not run.
+  // A setting of the record, as rename, but one that makes the runner type: a read-only client cannot.
   resume_after_limit: {
-    gate: ANYONE,
+    gate: SETS_TYPING,
     envelope: 'legacy',
     handle: (s, { c, msg }) => {
       const bad = s.setResumeAfterLimit(msg.set);
