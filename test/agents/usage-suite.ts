@@ -1,0 +1,190 @@
+/**
+ * An agent's usage, read back from its own transcript (issue 31, docs/usage.md): the real CLI takes
+ * turns against its mock (which reports usage as its vendor does, different numbers for each answer,
+ * and logs what it served), is restarted (its conversation resumed into the same transcript), takes
+ * another; then findTranscript finds the file from the session's record and the kind's reader gives
+ * exactly the tokens the mock served for the conversation's answers, to the token. For Claude and
+ * Codex, ccusage (pinned in test/agents/clis.json, installed by .ci/run) reads the same files and
+ * its totals are compared with ours. A CLI (or ccusage) that is not installed says NOT RUN loudly.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OVERRULE_AFTER_MS } from '../../src/core/agents/activity-layers.js';
+import type { TokenCounts } from '../../src/core/usage/usage-types.js';
+import { USAGE_READERS } from '../../src/core/usage/readers/index.js';
+import { findTranscript } from '../../src/state/usage/transcript-find.js';
+import { ROOT } from '../helpers/home.js';
+import { addTokens, readUsage, zero, type ReadBack } from '../helpers/usage-read.js';
+import { SETUPS, type LaneKind } from './agent-homes.js';
+import { CLIS_DIR, findCli, Lane, until, type MockEntry, type Reading } from './lane.js';
+
+const DELAY_MS = 30;
+const START_MS = 30_000;
+const TURN_MS = 30_000;
+/** How long the transcript may lag the turn's idle: Claude writes its answer a moment after its Stop hook. */
+const WRITE_LAG_MS = 10_000;
+
+export interface UsageLaneOptions {
+  /** The prompts, in order; a restart comes before the last. Each has a marker the mock's log is searched for. */
+  prompts: string[];
+  /** Compare with ccusage (its reading of the same files): which of its bins, and how. */
+  ccusage?: { bin: 'ccusage' | 'ccusage-codex'; compare: (o: CcusageRun) => Promise<void> };
+}
+
+export interface CcusageRun {
+  /** The temporary $HOME the CLI ran in. */
+  home: string;
+  /** The transcript we read. */
+  file: string;
+  ours: ReadBack;
+  /** ccusage's `--json` output for these arguments, run with this environment (and PATH). */
+  run: (args: string[], env: Record<string, string>) => Promise<unknown>;
+}
+
+interface Served {
+  tokens: TokenCounts;
+  /** Answers whose usage the transcript should hold (streamed: the conversation's own). */
+  answers: number;
+  /** Billed calls no transcript records (the CLI's helpers: titles, a model router), summed apart. */
+  helpers: TokenCounts;
+  helperCalls: number;
+}
+
+/** What the mock's log says it served. */
+export function servedBy(entries: MockEntry[]): Served {
+  const s: Served = { tokens: zero(), answers: 0, helpers: zero(), helperCalls: 0 };
+  for (const e of entries as (MockEntry & { usage?: TokenCounts; stream?: boolean })[]) {
+    if (!e.usage) continue;
+    if (e.ev === 'end' && e.stream !== false) (s.tokens = addTokens(s.tokens, e.usage), s.answers++);
+    else (s.helpers = addTokens(s.helpers, e.usage), s.helperCalls++);
+  }
+  return s;
+}
+
+const PINNED = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'agents', 'clis.json'), 'utf8')) as Record<string, { package: string; version: string }>;
+
+/** ccusage's bin (`ccusage` or `ccusage-codex`) when installed at its pinned version, else why not. */
+export function findCcusage(name: 'ccusage' | 'ccusage-codex'): { bin: string } | { skip: string } {
+  const { package: pkg, version } = PINNED[name]!;
+  let found: string;
+  try {
+    found = (JSON.parse(fs.readFileSync(path.join(CLIS_DIR, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return { skip: `${pkg}@${version} is not installed in ${CLIS_DIR} (.ci/run installs it)` };
+  }
+  if (found !== version) return { skip: `${pkg} in ${CLIS_DIR} is ${found}, pinned to ${version} (run .ci/run)` };
+  return { bin: path.join(CLIS_DIR, 'node_modules', '.bin', name) };
+}
+
+export function notRunBanner(what: string, why: string): void {
+  const bar = '!'.repeat(100);
+  console.error(`\n${bar}\n!! ${what}: NOT RUN: ${why}\n${bar}\n`);
+}
+
+/** Runs a ccusage bin with `--json`, parsed. */
+function runJson(bin: string, args: string[], env: Record<string, string>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { env: { PATH: process.env.PATH ?? '', ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error(`${path.basename(bin)} ${args.join(' ')} printed no JSON:\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
+export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
+  const found = findCli(kind);
+  const setup = SETUPS[kind];
+  const title = `usage lane: ${kind} (the real CLI's transcript read back against what the mock served)`;
+  if ('skip' in found) notRunBanner(title, found.skip);
+
+  describe.skipIf('skip' in found)('skip' in found ? `${title}: NOT RUN: ${found.skip}` : title, { timeout: 240_000 }, () => {
+    let lane: Lane;
+    let id = '';
+    let log: Reading[] = [];
+    const screen = async () => `--- screen:\n${await lane.peek('u')}`;
+
+    beforeAll(async () => {
+      lane = new Lane(kind, (found as { binDir: string }).binDir);
+      await lane.start(DELAY_MS);
+    });
+    afterAll(() => lane?.stop());
+
+    const idleNotBytes = () => {
+      const rec = lane.record(id);
+      return rec?.activity === 'idle' && rec.activitySource !== 'bytes';
+    };
+
+    /** Sends `prompt` and waits for the mock's answer to it to end and the session to be idle after. */
+    async function turn(prompt: string): Promise<void> {
+      // Codex has no hook at a turn's start: a turn within OVERRULE_AFTER_MS of its last idle is not seen (docs/agents.md, the lane).
+      const last = log.at(-1);
+      if (last) await new Promise((r) => setTimeout(r, Math.max(0, last.since + OVERRULE_AFTER_MS + 200 - Date.now())));
+      const t0 = Date.now();
+      const r = await lane.ab(['send', 'u', prompt]);
+      expect(r.stdout, r.stderr).toMatch(/^applied: typed /m);
+      const find = (pred: (e: MockEntry) => boolean) => () => lane.mock.entries().find(pred);
+      const request = await until(`the mock to get "${prompt}"`, find((e) => e.ev === 'request' && e.t >= t0 && !!e.body?.includes(prompt)), TURN_MS, screen);
+      const end = await until('the end of its answer', find((e) => e.ev === 'end' && (e as { stream?: boolean }).stream !== false && e.t >= request.t), TURN_MS);
+      await until('idle after the answer', () => log.find((x) => x.activity === 'idle' && x.since >= end.t), TURN_MS, screen);
+      await lane.settled(id);
+    }
+
+    const transcript = () => {
+      const rec = JSON.parse(fs.readFileSync(path.join(lane.abHome, 'sessions', id, 'host.json'), 'utf8')) as { resumeId?: string; cwd: string };
+      return rec.resumeId ? findTranscript({ kind, resumeId: rec.resumeId, cwd: rec.cwd, env: lane.env }) : null;
+    };
+    const readBack = (file: string) => readUsage(USAGE_READERS[kind]!, fs.readFileSync(file, 'utf8'));
+    let ours: ReadBack;
+    let file = '';
+    let served: Served;
+
+    it('turns before and after a restart: its transcript gives exactly the tokens the mock served', async () => {
+      id = (await lane.newSession(['--agent', kind, '--name', 'u', '--', ...setup.words])).id;
+      log = lane.watch(id);
+      await until('u idle after start', idleNotBytes, START_MS, screen);
+      await lane.settled(id);
+      for (const p of o.prompts.slice(0, -1)) await turn(p);
+      const t = Date.now();
+      const r = await lane.ab(['restart', 'u']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/resumed/);
+      await until('u idle after its restart', () => idleNotBytes() && Date.parse(lane.record(id)!.activitySince!) > t, START_MS, screen);
+      const lastN = lane.mock.entries().filter((e) => e.ev === 'end' && (e as { stream?: boolean }).stream !== false).at(-1)!.n;
+      await lane.screenShows('u', `Mock reply ${lastN} from`, START_MS);
+      await lane.settled(id);
+      await turn(o.prompts.at(-1)!);
+
+      served = servedBy(lane.mock.entries());
+      file = await until('its transcript', transcript, 5000);
+      // The last answer lands in the transcript a moment after the turn's idle (Claude: after its Stop hook).
+      await until('the transcript to hold every answer', () => readBack(file).entries.length >= served.answers || undefined, WRITE_LAG_MS).catch(() => undefined);
+      ours = readBack(file);
+      console.log(
+        `[usage lane] ${kind}: ${path.relative(lane.home, file)}: read ${JSON.stringify(ours.tokens)} in ${ours.entries.length} messages` +
+          ` (${ours.skipped} lines skipped${ours.costUsd ? `, the CLI's own cost $${ours.costUsd.toFixed(6)}` : ''}); the mock served ${JSON.stringify(served.tokens)}` +
+          ` in ${served.answers} answers, and ${JSON.stringify(served.helpers)} in ${served.helperCalls} helper calls no transcript records`,
+      );
+      expect(served.answers).toBe(o.prompts.length);
+      expect(ours.skipped).toBe(0);
+      expect(ours.entries.length).toBe(served.answers);
+      expect(ours.tokens).toEqual(served.tokens);
+    });
+
+    if (o.ccusage) {
+      const { bin, compare } = o.ccusage;
+      const cc = findCcusage(bin);
+      const what = `${bin} reads the same files: its totals beside ours`;
+      if ('skip' in cc) notRunBanner(`usage lane: ${kind}: ${what}`, cc.skip);
+      it.skipIf('skip' in cc)('skip' in cc ? `${what}: NOT RUN: ${cc.skip}` : what, async () => {
+        expect(ours, 'the turns ran').toBeDefined();
+        await compare({ home: lane.home, file, ours, run: (args, env) => runJson((cc as { bin: string }).bin, args, env) });
+      });
+    }
+  });
+}
