@@ -29,6 +29,8 @@ const WRITE_LAG_MS = 10_000;
 export interface UsageLaneOptions {
   /** The prompts, in order; a restart comes before the last. Each has a marker the mock's log is searched for. */
   prompts: string[];
+  /** More checks of what was read, against what the mock served. */
+  check?: (o: { ours: ReadBack; served: TokenCounts }) => void;
   /** Compare with ccusage (its reading of the same files): which of its bins, and how. */
   ccusage?: { bin: 'ccusage' | 'ccusage-codex'; compare: (o: CcusageRun) => Promise<void> };
 }
@@ -174,6 +176,7 @@ export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
       expect(ours.skipped).toBe(0);
       expect(ours.entries.length).toBe(served.answers);
       expect(ours.tokens).toEqual(served.tokens);
+      o.check?.({ ours, served: served.tokens });
     });
 
     if (o.ccusage) {
