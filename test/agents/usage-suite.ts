@@ -109,7 +109,7 @@ export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
     let lane: Lane;
     let id = '';
     let log: Reading[] = [];
-    const screen = async () => `--- screen:\n${await lane.peek('u')}`;
+    const screen = (name: string) => async () => `--- screen of ${name}:\n${await lane.peek(name)}`;
 
     beforeAll(async () => {
       lane = new Lane(kind, (found as { binDir: string }).binDir);
@@ -117,61 +117,70 @@ export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
     });
     afterAll(() => lane?.stop());
 
-    const idleNotBytes = () => {
-      const rec = lane.record(id);
+    const idleNotBytes = (sid: string) => {
+      const rec = lane.record(sid);
       return rec?.activity === 'idle' && rec.activitySource !== 'bytes';
     };
+    const streamedEnds = () => lane.mock.entries().filter((e) => e.ev === 'end' && (e as { stream?: boolean }).stream !== false);
 
-    /** Sends `prompt` and waits for the mock's answer to it to end and the session to be idle after. */
-    async function turn(prompt: string): Promise<void> {
+    /** Sends `prompt` to session `name` and waits for the mock's answer to it to end and the session to be idle after. */
+    async function turn(name: string, sid: string, readings: Reading[], prompt: string): Promise<void> {
       // Codex has no hook at a turn's start: a turn within OVERRULE_AFTER_MS of its last idle is not seen (docs/agents.md, the lane).
-      const last = log.at(-1);
+      const last = readings.at(-1);
       if (last) await new Promise((r) => setTimeout(r, Math.max(0, last.since + OVERRULE_AFTER_MS + 200 - Date.now())));
       const t0 = Date.now();
-      const r = await lane.ab(['send', 'u', prompt]);
+      const r = await lane.ab(['send', name, prompt]);
       expect(r.stdout, r.stderr).toMatch(/^applied: typed /m);
       const find = (pred: (e: MockEntry) => boolean) => () => lane.mock.entries().find(pred);
-      const request = await until(`the mock to get "${prompt}"`, find((e) => e.ev === 'request' && e.t >= t0 && !!e.body?.includes(prompt)), TURN_MS, screen);
+      const request = await until(`the mock to get "${prompt}"`, find((e) => e.ev === 'request' && e.t >= t0 && !!e.body?.includes(prompt)), TURN_MS, screen(name));
       const end = await until('the end of its answer', find((e) => e.ev === 'end' && (e as { stream?: boolean }).stream !== false && e.t >= request.t), TURN_MS);
-      await until('idle after the answer', () => log.find((x) => x.activity === 'idle' && x.since >= end.t), TURN_MS, screen);
-      await lane.settled(id);
+      await until(`${name} idle after the answer`, () => readings.find((x) => x.activity === 'idle' && x.since >= end.t), TURN_MS, screen(name));
+      await lane.settled(sid);
     }
 
-    const transcript = () => {
-      const rec = JSON.parse(fs.readFileSync(path.join(lane.abHome, 'sessions', id, 'host.json'), 'utf8')) as { resumeId?: string; cwd: string };
+    /** Waits for session `sid` to run again after `t` (a restart, a fork), idle, showing the last answer before `t`. */
+    async function backIdle(name: string, sid: string, t: number): Promise<void> {
+      await until(`${name} idle after ${t}`, () => idleNotBytes(sid) && lane.record(sid)?.status === 'running' && Date.parse(lane.record(sid)!.activitySince!) > t, START_MS, screen(name));
+      await lane.screenShows(name, `Mock reply ${streamedEnds().filter((e) => e.t < t).at(-1)!.n} from`, START_MS);
+      await lane.settled(sid);
+    }
+
+    const transcript = (sid: string) => {
+      const rec = JSON.parse(fs.readFileSync(path.join(lane.abHome, 'sessions', sid, 'host.json'), 'utf8')) as { resumeId?: string; cwd: string };
       return rec.resumeId ? findTranscript({ kind, resumeId: rec.resumeId, cwd: rec.cwd, env: lane.env }) : null;
     };
     const readBack = (file: string) => readUsage(USAGE_READERS[kind]!, fs.readFileSync(file, 'utf8'));
+    /** The transcript read once it holds `answers` (the last lands a moment after the turn's idle: Claude writes it after its Stop hook). */
+    async function readWhole(file: string, answers: number): Promise<ReadBack> {
+      await until(`${answers} answers in ${file}`, () => readBack(file).entries.length >= answers || undefined, WRITE_LAG_MS).catch(() => undefined);
+      return readBack(file);
+    }
+    const say = (what: string, file: string, r: ReadBack, s: Served) =>
+      console.log(
+        `[usage lane] ${kind} ${what}: ${path.relative(lane.home, file)}: read ${JSON.stringify(r.tokens)} in ${r.entries.length} messages` +
+          ` (${r.skipped} lines skipped${r.costUsd ? `, the CLI's own cost $${r.costUsd.toFixed(6)}` : ''}); the mock served ${JSON.stringify(s.tokens)}` +
+          ` in ${s.answers} answers, and ${JSON.stringify(s.helpers)} in ${s.helperCalls} helper calls no transcript records`,
+      );
     let ours: ReadBack;
     let file = '';
-    let served: Served;
 
     it('turns before and after a restart: its transcript gives exactly the tokens the mock served', async () => {
       id = (await lane.newSession(['--agent', kind, '--name', 'u', '--', ...setup.words])).id;
       log = lane.watch(id);
-      await until('u idle after start', idleNotBytes, START_MS, screen);
+      await until('u idle after start', () => idleNotBytes(id), START_MS, screen('u'));
       await lane.settled(id);
-      for (const p of o.prompts.slice(0, -1)) await turn(p);
+      for (const p of o.prompts.slice(0, -1)) await turn('u', id, log, p);
       const t = Date.now();
       const r = await lane.ab(['restart', 'u']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/resumed/);
-      await until('u idle after its restart', () => idleNotBytes() && Date.parse(lane.record(id)!.activitySince!) > t, START_MS, screen);
-      const lastN = lane.mock.entries().filter((e) => e.ev === 'end' && (e as { stream?: boolean }).stream !== false).at(-1)!.n;
-      await lane.screenShows('u', `Mock reply ${lastN} from`, START_MS);
-      await lane.settled(id);
-      await turn(o.prompts.at(-1)!);
+      await backIdle('u', id, t);
+      await turn('u', id, log, o.prompts.at(-1)!);
 
-      served = servedBy(lane.mock.entries());
-      file = await until('its transcript', transcript, 5000);
-      // The last answer lands in the transcript a moment after the turn's idle (Claude: after its Stop hook).
-      await until('the transcript to hold every answer', () => readBack(file).entries.length >= served.answers || undefined, WRITE_LAG_MS).catch(() => undefined);
-      ours = readBack(file);
-      console.log(
-        `[usage lane] ${kind}: ${path.relative(lane.home, file)}: read ${JSON.stringify(ours.tokens)} in ${ours.entries.length} messages` +
-          ` (${ours.skipped} lines skipped${ours.costUsd ? `, the CLI's own cost $${ours.costUsd.toFixed(6)}` : ''}); the mock served ${JSON.stringify(served.tokens)}` +
-          ` in ${served.answers} answers, and ${JSON.stringify(served.helpers)} in ${served.helperCalls} helper calls no transcript records`,
-      );
+      const served = servedBy(lane.mock.entries());
+      file = await until('its transcript', () => transcript(id), 5000);
+      ours = await readWhole(file, served.answers);
+      say('(new, restarted)', file, ours, served);
       expect(served.answers).toBe(o.prompts.length);
       expect(ours.skipped).toBe(0);
       expect(ours.entries.length).toBe(served.answers);
@@ -189,5 +198,27 @@ export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
         await compare({ home: lane.home, file, ours, run: (args, env) => runJson((cc as { bin: string }).bin, args, env) });
       });
     }
+
+    it("a fork's transcript gives what the fork spent, not what its source had spent before it", async () => {
+      expect(ours, 'the turns ran').toBeDefined();
+      const t = Date.now();
+      const r = await lane.ab(['fork', 'u', '--name', 'uf']);
+      expect(r.code, r.stderr).toBe(0);
+      const fid = r.stdout.trim();
+      const flog = lane.watch(fid);
+      await backIdle('uf', fid, t);
+      const before = lane.mock.entries().length;
+      await turn('uf', fid, flog, 'On the fork: usage check 9');
+      const served = servedBy(lane.mock.entries().slice(before));
+      // Codex and Gemini name the fork's conversation after its turn (their hooks, or the file Gemini imported into).
+      const forkFile = await until("the fork's transcript", () => transcript(fid), 10_000);
+      expect(forkFile).not.toBe(file);
+      const theirs = await readWhole(forkFile, served.answers);
+      say('fork', forkFile, theirs, served);
+      expect(theirs.skipped).toBe(0);
+      expect(theirs.tokens).toEqual(served.tokens);
+      // The source's transcript is as it was.
+      expect(readBack(file).tokens).toEqual(ours.tokens);
+    });
   });
 }

@@ -1,8 +1,9 @@
 /**
  * The four usage readers on real transcripts (test/fixtures/usage/: written by the pinned CLIs in the
  * lane, three turns with a restart between the second and third, against the mocks, which served
- * these tokens: answers 1, 2 and 3 of test/fixtures/mocks/common.mjs usageOf), and on the lines a
- * transcript can hold that those turns did not write.
+ * these tokens: answers 1, 2 and 3 of test/fixtures/mocks/common.mjs usageOf; then a fork of it
+ * took one turn, answer 4, in the `-fork` files), and on the lines a transcript can hold that those
+ * turns did not write.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,8 @@ const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'test', 'fixtu
 /** What the mocks served for answers 1 to 3 (fresh input, output, cache writes, cache reads); OpenAI and Gemini bill no cache writes. */
 const SERVED = { input: 1108 + 1209 + 1310, output: 56 + 69 + 82, cacheWrite: 338 + 375 + 412, cacheRead: 2220 + 2431 + 2642 };
 const NO_WRITES = { ...SERVED, cacheWrite: 0 };
+/** Answer 4, the fork's own turn. */
+const FORK_TURN = { input: 1411, output: 95, cacheWrite: 449, cacheRead: 2853 };
 
 /** One line through a lines reader, with a fresh state unless one is given. */
 function one(reader: UsageReader, line: string, state: unknown = reader.mode === 'lines' ? reader.initial() : null) {
@@ -55,6 +58,19 @@ describe('the readers, on the real CLIs\' transcripts', () => {
     expect(r.tokens).toEqual(NO_WRITES);
     expect(r.entries.map((e) => e.costUsd)).toEqual([0.00483, 0.0053913, 0.005952600000000001]);
     expect(r.entries[0]!.model).toBe('mock-model');
+  });
+
+  it("a fork: only its own turn, not its source's messages it starts with (copied, imported, or its running total)", () => {
+    for (const [kind, name, turn] of [
+      ['claude', 'claude-2.1.332-fork.jsonl', FORK_TURN],
+      ['codex', 'codex-0.171.0-fork.jsonl', { ...FORK_TURN, cacheWrite: 0 }],
+      ['gemini', 'gemini-0.61.0-fork.jsonl', { ...FORK_TURN, cacheWrite: 0 }],
+      ['pi', 'pi-0.73.1-fork.jsonl', { ...FORK_TURN, cacheWrite: 0 }],
+    ] as const) {
+      const r = readUsage(USAGE_READERS[kind]!, fixture(name));
+      expect(r.tokens, kind).toEqual(turn);
+      expect(r.entries, kind).toHaveLength(1);
+    }
   });
 
   it('a line cut short (the CLI still writing it, or a broken file) is skipped, the rest still read', () => {

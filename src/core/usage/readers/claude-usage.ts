@@ -5,6 +5,8 @@
  * A message of several content blocks is written once per block, each line with the whole message's
  * usage, so every line has a key (the message id and its request: `requestId`, which Claude Code 2.1.332
  * writes as `requestRef`) and a key counts once. Its `<synthetic>` lines (errors it made up) were never billed.
+ * A fork (`--fork-session`) starts its file with a copy of its source's messages, each marked with the
+ * session that made the request (`requestSessionId`): those were billed to the source, not to the fork.
  */
 import type { UsageEntry, UsageReader } from '../usage-types.js';
 import { count, objectOf, parseObject, textOf } from './json-fields.js';
@@ -16,6 +18,8 @@ function claudeLine(text: string): UsageEntry[] | 'skip' {
   const o = parseObject(text);
   if (!o) return 'skip';
   if (o.type !== 'assistant') return [];
+  const madeBy = textOf(o.requestSessionId);
+  if (madeBy && madeBy !== textOf(o.sessionId)) return [];
   const message = objectOf(o.message);
   const usage = objectOf(message?.usage);
   if (!message || !usage) return [];

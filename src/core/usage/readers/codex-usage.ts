@@ -3,7 +3,9 @@
  * docs/usage.md). Its `event_msg` of type `token_count` carries `info.total_token_usage`, the thread's
  * running total, so a message's tokens are the difference from the one before (a token_count repeated
  * with the same total, as Codex writes when only its rate limits changed, adds nothing). A total that
- * went down means the count started over: the new total is all new. `input_tokens` includes the
+ * went down means the count started over: the new total is all new. A file's first token_count counts
+ * only its `last_token_usage` (that response's own), when it has one: a fork's file (`codex fork`) does
+ * not copy its source's history, but its running total starts from the source's. `input_tokens` includes the
  * `cached_input_tokens` (and `cache_write_input_tokens`, which 0.171 adds): input here is what remains;
  * `output_tokens` includes the reasoning. The model is the last `turn_context`'s.
  */
@@ -53,7 +55,7 @@ function codexLine(text: string, state: unknown): UsageEntry[] | 'skip' {
   let added: Raw;
   if (total) {
     const now = raw(total);
-    added = since(now, s.total);
+    added = !s.total && last ? raw(last) : since(now, s.total);
     s.total = now;
   } else if (last) {
     added = raw(last); // a Codex that writes no total: each event is one response's

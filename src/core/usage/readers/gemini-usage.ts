@@ -5,12 +5,14 @@
  * the `messages` whole). A reply (`type: "gemini"`) has `tokens`, the last usageMetadata of its stream:
  * `input` (promptTokenCount, the cached part included), `cached`, `output` (candidates), `thoughts`
  * and `tool` (toolUsePromptTokenCount), each billed apart. Input here is input + tool - cached; output
- * is output + thoughts. The message id is the key: a message recorded again counts once.
+ * is output + thoughts. The message id is the key: a message recorded again counts once. A fork
+ * (`--session-file`) imports its source's messages, times and all, after a first line of its own
+ * (`startTime`: the import): a reply from before the file's start was billed to the source.
  * (Before 0.61 the chat was one JSON document rewritten on each turn; Gemini turns it into JSON Lines
  * when it resumes it. This reader reads JSON Lines only.)
  */
 import type { UsageEntry, UsageReader } from '../usage-types.js';
-import { count, objectOf, parseObject, textOf, type JsonObject } from './json-fields.js';
+import { count, objectOf, parseObject, textOf, timeOf, type JsonObject } from './json-fields.js';
 
 function reply(m: JsonObject): UsageEntry | null {
   const t = objectOf(m.tokens);
@@ -25,18 +27,26 @@ function reply(m: JsonObject): UsageEntry | null {
   };
 }
 
-function geminiLine(text: string): UsageEntry[] | 'skip' {
+interface GeminiState {
+  /** When the chat was started (its first line's `startTime`, ms), or null before it. */
+  start: number | null;
+}
+
+function geminiLine(text: string, state: unknown): UsageEntry[] | 'skip' {
+  const s = state as GeminiState;
   const o = parseObject(text);
   if (!o) return 'skip';
+  if (s.start === null && typeof o.sessionId === 'string' && o.startTime !== undefined) s.start = timeOf(o.startTime);
   const set = objectOf(o.$set);
   const messages = set ? (Array.isArray(set.messages) ? set.messages : []) : [o];
   const out: UsageEntry[] = [];
   for (const m of messages) {
     const obj = objectOf(m);
     const e = obj && reply(obj);
-    if (e) out.push(e);
+    const at = e && timeOf(e.at);
+    if (e && !(s.start !== null && at !== null && at < s.start)) out.push(e); // before the start: imported from its source
   }
   return out;
 }
 
-export const geminiUsage: UsageReader = { mode: 'lines', initial: () => null, line: geminiLine };
+export const geminiUsage: UsageReader = { mode: 'lines', initial: (): GeminiState => ({ start: null }), line: geminiLine };

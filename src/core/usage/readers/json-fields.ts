@@ -29,3 +29,9 @@ export function count(v: unknown): number {
 export function textOf(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
+
+/** An ISO time as milliseconds, or null when it is not one. */
+export function timeOf(v: unknown): number | null {
+  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -4,17 +4,31 @@
  * `usage`: `input` (fresh), `output`, `cacheRead`, `cacheWrite`, already split as we count them, and
  * `cost` (US dollars, priced by pi from its model table). A cost of 0 for tokens that are not is pi
  * not knowing the model's price (a custom model without one), not a free answer: then we price it.
- * The entry's id is the key (a forked file keeps its entries' ids).
+ * A fork (`--fork`) copies its source's entries, times and all, after a header of its own (`type:
+ * "session"`, its time, `parentSession`): an answer from before the file's own start was billed to the
+ * source. The entry's id is the key.
  */
 import type { UsageEntry, UsageReader } from '../usage-types.js';
-import { count, objectOf, parseObject, textOf } from './json-fields.js';
+import { count, objectOf, parseObject, textOf, timeOf } from './json-fields.js';
 
-function piLine(text: string): UsageEntry[] | 'skip' {
+interface PiState {
+  /** When the file was started (its header's time, ms), or null before the header. */
+  start: number | null;
+}
+
+function piLine(text: string, state: unknown): UsageEntry[] | 'skip' {
+  const s = state as PiState;
   const o = parseObject(text);
   if (!o) return 'skip';
+  if (o.type === 'session') {
+    s.start = timeOf(o.timestamp);
+    return [];
+  }
   const message = objectOf(o.message);
   const usage = objectOf(message?.usage);
   if (o.type !== 'message' || message?.role !== 'assistant' || !usage) return [];
+  const at = timeOf(o.timestamp);
+  if (s.start !== null && at !== null && at < s.start) return []; // copied from the session it was forked from
   const cost = count(objectOf(usage.cost)?.total);
   const id = textOf(o.id);
   return [
@@ -28,4 +42,4 @@ function piLine(text: string): UsageEntry[] | 'skip' {
   ];
 }
 
-export const piUsage: UsageReader = { mode: 'lines', initial: () => null, line: piLine };
+export const piUsage: UsageReader = { mode: 'lines', initial: (): PiState => ({ start: null }), line: piLine };
