@@ -130,6 +130,14 @@ describe('lines the lane\'s turns did not write', () => {
     expect(one(USAGE_READERS.pi!, line)).toEqual([{ at: 't', model: 'm', tokens: { input: 1, output: 2, cacheWrite: 4, cacheRead: 3 }, key: 'e1' }]);
   });
 
+  it('a whole line that names none of the fields a reader needs is passed over unparsed; one cut short is still skipped', () => {
+    const prompt = JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(1000) } });
+    for (const kind of ['claude', 'codex', 'gemini', 'pi']) {
+      expect(one(USAGE_READERS[kind]!, prompt), kind).toEqual([]);
+      expect(one(USAGE_READERS[kind]!, prompt.slice(0, 500)), kind).toBe('skip');
+    }
+  });
+
   it('every kind with a transcript has a reader; the others none', () => {
     expect(Object.keys(USAGE_READERS).sort()).toEqual(['claude', 'codex', 'gemini', 'pi']);
   });

@@ -9,12 +9,16 @@
  * session that made the request (`requestSessionId`): those were billed to the source, not to the fork.
  */
 import type { UsageEntry, UsageReader } from '../usage-types.js';
-import { count, objectOf, parseObject, textOf } from './json-fields.js';
+import { count, objectOf, parseObject, textOf, worthParsing } from './json-fields.js';
 
 /** The model Claude Code names a message it wrote itself (an API error shown as a reply). */
 const SYNTHETIC_MODEL = '<synthetic>';
 
+/** The fields a line this reader needs names (json-fields.ts, worthParsing). */
+const CLAUDE_FIELDS = ['usage'];
+
 function claudeLine(text: string): UsageEntry[] | 'skip' {
+  if (!worthParsing(text, CLAUDE_FIELDS)) return [];
   const o = parseObject(text);
   if (!o) return 'skip';
   if (o.type !== 'assistant') return [];

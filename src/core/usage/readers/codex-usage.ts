@@ -10,7 +10,7 @@
  * `output_tokens` includes the reasoning. The model is the last `turn_context`'s.
  */
 import type { TokenCounts, UsageEntry, UsageReader } from '../usage-types.js';
-import { count, objectOf, parseObject, textOf, type JsonObject } from './json-fields.js';
+import { count, objectOf, parseObject, textOf, worthParsing, type JsonObject } from './json-fields.js';
 
 interface CodexState {
   model: string;
@@ -39,8 +39,12 @@ function since(now: Raw, before: Raw | null): Raw {
   return Object.values(d).some((v) => v < 0) ? now : d;
 }
 
+/** The fields a line this reader needs names (json-fields.ts, worthParsing). */
+const CODEX_FIELDS = ['token_count', 'turn_context'];
+
 function codexLine(text: string, state: unknown): UsageEntry[] | 'skip' {
   const s = state as CodexState;
+  if (!worthParsing(text, CODEX_FIELDS)) return [];
   const o = parseObject(text);
   if (!o) return 'skip';
   const payload = objectOf(o.payload);

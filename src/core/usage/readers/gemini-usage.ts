@@ -12,7 +12,7 @@
  * when it resumes it. This reader reads JSON Lines only.)
  */
 import type { UsageEntry, UsageReader } from '../usage-types.js';
-import { count, objectOf, parseObject, textOf, timeOf, type JsonObject } from './json-fields.js';
+import { count, objectOf, parseObject, textOf, timeOf, worthParsing, type JsonObject } from './json-fields.js';
 
 function reply(m: JsonObject): UsageEntry | null {
   const t = objectOf(m.tokens);
@@ -32,8 +32,12 @@ interface GeminiState {
   start: number | null;
 }
 
+/** The fields a line this reader needs names (json-fields.ts, worthParsing). */
+const GEMINI_FIELDS = ['tokens', 'startTime'];
+
 function geminiLine(text: string, state: unknown): UsageEntry[] | 'skip' {
   const s = state as GeminiState;
+  if (!worthParsing(text, GEMINI_FIELDS)) return [];
   const o = parseObject(text);
   if (!o) return 'skip';
   if (s.start === null && typeof o.sessionId === 'string' && o.startTime !== undefined) s.start = timeOf(o.startTime);

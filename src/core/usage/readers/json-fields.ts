@@ -6,6 +6,18 @@
 
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * Whether a line is worth parsing: it names one of `fields` (as `"field"`), or it does not look
+ * whole (a line cut short must be parsed to be counted as skipped). Most of a transcript's bytes
+ * are lines no reader needs (prompts, tool output, attachments); a 100 MiB transcript is summed
+ * in well under a second only if those are passed over unparsed.
+ */
+export function worthParsing(text: string, fields: readonly string[]): boolean {
+  const t = text.trimEnd();
+  if (!t.startsWith('{') || !t.endsWith('}')) return true;
+  return fields.some((f) => text.includes(`"${f}"`));
+}
+
 /** The line as a JSON object, or null when it is not one (cut short, not JSON, an array). */
 export function parseObject(text: string): JsonObject | null {
   let v: unknown;

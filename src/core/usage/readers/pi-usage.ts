@@ -9,15 +9,19 @@
  * source. The entry's id is the key.
  */
 import type { UsageEntry, UsageReader } from '../usage-types.js';
-import { count, objectOf, parseObject, textOf, timeOf } from './json-fields.js';
+import { count, objectOf, parseObject, textOf, timeOf, worthParsing } from './json-fields.js';
 
 interface PiState {
   /** When the file was started (its header's time, ms), or null before the header. */
   start: number | null;
 }
 
+/** The fields a line this reader needs names (json-fields.ts, worthParsing). */
+const PI_FIELDS = ['usage', 'session'];
+
 function piLine(text: string, state: unknown): UsageEntry[] | 'skip' {
   const s = state as PiState;
+  if (!worthParsing(text, PI_FIELDS)) return [];
   const o = parseObject(text);
   if (!o) return 'skip';
   if (o.type === 'session') {
