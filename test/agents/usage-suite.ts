@@ -7,7 +7,6 @@
  * Codex, ccusage (pinned in test/agents/clis.json, installed by .ci/run) reads the same files and
  * its totals are compared with ours. A CLI (or ccusage) that is not installed says NOT RUN loudly.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,10 +14,10 @@ import { OVERRULE_AFTER_MS } from '../../src/core/agents/activity-layers.js';
 import type { TokenCounts } from '../../src/core/usage/usage-types.js';
 import { USAGE_READERS } from '../../src/core/usage/readers/index.js';
 import { findTranscript } from '../../src/state/usage/transcript-find.js';
-import { ROOT } from '../helpers/home.js';
 import { addTokens, readUsage, zero, type ReadBack } from '../helpers/usage-read.js';
 import { SETUPS, type LaneKind } from './agent-homes.js';
-import { CLIS_DIR, findCli, Lane, until, type MockEntry, type Reading } from './lane.js';
+import { findCcusage, notRunBanner, runJson } from './ccusage.js';
+import { findCli, Lane, until, type MockEntry, type Reading } from './lane.js';
 
 const DELAY_MS = 30;
 const START_MS = 30_000;
@@ -55,7 +54,7 @@ interface Served {
 }
 
 /** What the mock's log says it served. */
-export function servedBy(entries: MockEntry[]): Served {
+function servedBy(entries: MockEntry[]): Served {
   const s: Served = { tokens: zero(), answers: 0, helpers: zero(), helperCalls: 0 };
   for (const e of entries as (MockEntry & { usage?: TokenCounts; stream?: boolean })[]) {
     if (!e.usage) continue;
@@ -63,40 +62,6 @@ export function servedBy(entries: MockEntry[]): Served {
     else (s.helpers = addTokens(s.helpers, e.usage), s.helperCalls++);
   }
   return s;
-}
-
-const PINNED = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'agents', 'clis.json'), 'utf8')) as Record<string, { package: string; version: string }>;
-
-/** ccusage's bin (`ccusage` or `ccusage-codex`) when installed at its pinned version, else why not. */
-export function findCcusage(name: 'ccusage' | 'ccusage-codex'): { bin: string } | { skip: string } {
-  const { package: pkg, version } = PINNED[name]!;
-  let found: string;
-  try {
-    found = (JSON.parse(fs.readFileSync(path.join(CLIS_DIR, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return { skip: `${pkg}@${version} is not installed in ${CLIS_DIR} (.ci/run installs it)` };
-  }
-  if (found !== version) return { skip: `${pkg} in ${CLIS_DIR} is ${found}, pinned to ${version} (run .ci/run)` };
-  return { bin: path.join(CLIS_DIR, 'node_modules', '.bin', name) };
-}
-
-export function notRunBanner(what: string, why: string): void {
-  const bar = '!'.repeat(100);
-  console.error(`\n${bar}\n!! ${what}: NOT RUN: ${why}\n${bar}\n`);
-}
-
-/** Runs a ccusage bin with `--json`, parsed. */
-function runJson(bin: string, args: string[], env: Record<string, string>): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    execFile(bin, args, { env: { PATH: process.env.PATH ?? '', ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`${path.basename(bin)} ${args.join(' ')} printed no JSON:\n${stdout}\n${stderr}`));
-      }
-    });
-  });
 }
 
 export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
