@@ -27,6 +27,9 @@ const write = (file: string, text: string) => {
   fs.writeFileSync(file, text, { mode: 0o600 });
 };
 
+/** The price pi is told for the mock's model (US dollars per million tokens), so the cost it records in its session file can be checked. */
+export const PI_MOCK_PRICE = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+
 // A dummy key; Claude Code asks about a key from the environment unless its last 20 characters are approved.
 const CLAUDE_KEY = 'sk-ant-api03-agent-board-lane-0123456789abcdefghij';
 
@@ -95,7 +98,7 @@ export const SETUPS: Record<LaneKind, AgentSetup> = {
     idleSource: 'screen',
     configure(home, _project, url) {
       // A custom provider on the Chat Completions API; the mock knows no developer role or reasoning effort.
-      const provider = { baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'mock-key', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'mock-model' }] };
+      const provider = { baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'mock-key', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'mock-model', cost: PI_MOCK_PRICE }] };
       write(path.join(home, '.pi', 'agent', 'models.json'), JSON.stringify({ providers: { mock: provider } }));
       // Without fd and rg on PATH it would try to download them first (no network in CI).
       return { PI_OFFLINE: '1' };

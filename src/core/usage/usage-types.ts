@@ -26,9 +26,10 @@ export interface UsageEntry {
 }
 
 /**
- * Reads one kind's transcript. A line-based transcript (Claude, Codex, pi: JSON Lines that only
- * grow) is read a line at a time, keeping what it needs between lines in `state` (Codex's totals
- * are cumulative); a whole-file transcript (Gemini's saved chat, rewritten on each turn) is read whole.
+ * Reads one kind's transcript. A line-based transcript (JSON Lines that only grow: all four agents'
+ * today, Gemini's since 0.61) is read a line at a time, keeping what it needs between lines in
+ * `state` (Codex's totals are cumulative); a whole-file transcript (rewritten on each turn) is read
+ * whole when it changed.
  */
 export type UsageReader =
   | { mode: 'lines'; initial(): unknown; line(text: string, state: unknown): UsageEntry[] | 'skip' }

@@ -1,8 +1,93 @@
 /**
- * Where a session's transcript is: the newest file of its kind for its conversation id. Finds
- * nothing in this branch: issue 31's part 2 writes the real one, which replaces this file.
+ * Which file holds a session's usage (docs/usage.md): the agent's own transcript of the conversation
+ * the session's record names (HostRecord.resumeId), where the kind's data says the CLI saves it
+ * (`conversation.home` and `.saved` in src/core/agents/agent-kinds.ts), under $HOME or the CLI's own
+ * variable (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, PI_CODING_AGENT_DIR) as the CLI reads it.
+ * Reads folders only: call it until it finds the file (an agent writes it at its first turn), not on
+ * every read of the file.
  */
-export function findTranscript(o: { kind: string; resumeId: string; cwd: string; env: Record<string, string | undefined> }): string | null {
-  void o;
-  return null;
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AGENT_KINDS } from '../../core/agents/agent-kinds.js';
+import { conversationHome, savedPattern, type ConversationRules } from '../../core/agents/conversation.js';
+
+export interface TranscriptQuery {
+  kind: string;
+  /** The conversation id (HostRecord.resumeId). */
+  resumeId: string;
+  /** The session's folder: Claude keeps a project's conversations in a folder named after it. */
+  cwd: string;
+  /** The session's environment (the agent's variables, HOME). */
+  env: Record<string, string | undefined>;
+}
+
+/** Bytes of a Gemini chat's first line read to confirm the whole id (its file name has 8 characters of it). */
+const FIRST_LINE_BYTES = 4096;
+
+function firstLine(file: string): string {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(FIRST_LINE_BYTES);
+    return buf.subarray(0, fs.readSync(fd, buf, 0, FIRST_LINE_BYTES, 0)).toString('utf8').split('\n', 1)[0] ?? '';
+  } catch {
+    return ''; // unreadable: not the transcript we can read
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Every file under `home` that the parts match, one name per part. */
+function matching(home: string, parts: RegExp[]): string[] {
+  let found = [home];
+  for (const part of parts) {
+    const next: string[] = [];
+    for (const dir of found) {
+      let names: string[];
+      try {
+        names = fs.readdirSync(dir);
+      } catch {
+        continue; // not there, or not a folder: nothing below it
+      }
+      for (const n of names) if (part.test(n)) next.push(path.join(dir, n));
+    }
+    found = next;
+  }
+  return found;
+}
+
+/** Claude names a project's folder after its path, every character but a letter or digit a '-'. */
+function claudeProjectFolder(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** Files that may hold the conversation; the caller keeps the newest that really does. */
+function candidates(kind: string, rules: ConversationRules, home: string, q: TranscriptQuery): string[] {
+  const parts = savedPattern(rules, q.resumeId);
+  if (!parts) return [];
+  if (kind === 'claude') {
+    // Its own project's folder first (one stat); any project's when the session moved (`cd` in a shell).
+    const own = path.join(home, 'projects', claudeProjectFolder(q.cwd), `${q.resumeId}.jsonl`);
+    if (fs.existsSync(own)) return [own];
+  }
+  const files = matching(home, parts);
+  // Gemini's file name has only the id's first 8 characters; its first line names the whole. It reads
+  // JSON Lines (.jsonl); a .json beside it is the chat as it was before Gemini 0.61 converted it.
+  if (kind === 'gemini') return files.filter((f) => f.endsWith('.jsonl') && firstLine(f).includes(`"${q.resumeId}"`));
+  return files;
+}
+
+/** The newest transcript of the session's conversation, or null (none saved yet, or a kind without one). */
+export function findTranscript(o: TranscriptQuery): string | null {
+  const rules = AGENT_KINDS[o.kind]?.conversation;
+  if (!rules?.home || !o.resumeId) return null;
+  const home = conversationHome(rules, o.env.HOME || os.homedir(), rules.home.env ? o.env[rules.home.env.name] : undefined);
+  if (!home) return null;
+  let best: { file: string; mtime: number } | null = null;
+  for (const file of candidates(o.kind, rules, home, o)) {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (st?.isFile() && (!best || st.mtimeMs > best.mtime)) best = { file, mtime: st.mtimeMs };
+  }
+  return best?.file ?? null;
 }
