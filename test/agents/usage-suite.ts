@@ -151,6 +151,25 @@ export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
       expect(ours.entries.length).toBe(served.answers);
       expect(ours.tokens).toEqual(served.tokens);
       o.check?.({ ours, served: served.tokens });
+
+      // What the user sees says the same, to the token: the runner's figures in host.json (ls, the
+      // board, budgets), and `agent-board usage`.
+      const kept = await until(
+        "the runner's usage in host.json to hold every answer",
+        () => {
+          const u = (lane.record(id) as { usage?: { tokens: TokenCounts } } | undefined)?.usage;
+          return u && JSON.stringify(u.tokens) === JSON.stringify(served.tokens) ? u : undefined;
+        },
+        15_000,
+        async () => `host.json usage: ${JSON.stringify((lane.record(id) as { usage?: unknown } | undefined)?.usage)}`,
+      );
+      expect(kept.tokens).toEqual(served.tokens);
+      const report = await lane.ab(['usage', '--json']);
+      expect(report.code, report.stderr).toBe(0);
+      const total = (JSON.parse(report.stdout) as { total: { tokens: TokenCounts; messages: number } }).total;
+      console.log(`[usage lane] ${kind}: agent-board usage --json total ${JSON.stringify(total)}`);
+      expect(total.tokens).toEqual(served.tokens);
+      expect(total.messages).toBe(served.answers);
     });
 
     if (o.ccusage) {

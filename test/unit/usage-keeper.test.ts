@@ -6,7 +6,7 @@ import { Emitter } from '../../src/core/lifetime.js';
 import { PLAIN_USAGE_READER } from '../../src/core/usage/plain-reader.js';
 import { priceTable } from '../../src/core/usage/prices.js';
 import type { SessionUsage } from '../../src/core/usage/usage-types.js';
-import { BUSY_READ_MS, UsageKeeper } from '../../src/runner/usage/usage-keeper.js';
+import { AFTER_TURN_READS_MS, BUSY_READ_MS, UsageKeeper } from '../../src/runner/usage/usage-keeper.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
 const line = (model: string, input: number, output: number, key?: string) => `${JSON.stringify({ at: '2026-12-01T00:00:00Z', model, tokens: { input, output }, key })}\n`;
@@ -60,10 +60,17 @@ describe("the runner's usage keeper", () => {
     r.activity.fire('idle');
     expect(r.written).toHaveLength(3);
     expect(r.written[2]!.messages).toBe(3);
-    // Idle: the interval is gone.
+    // A message written after the turn's end (Claude Code writes its last after its Stop hook) is read soon after.
+    fs.appendFileSync(f, line('claude-sonnet-4-5', 7, 7));
+    r.time.advance(AFTER_TURN_READS_MS[0]!);
+    expect(r.written).toHaveLength(4);
+    expect(r.written[3]!.messages).toBe(4);
+    r.time.advance(AFTER_TURN_READS_MS[1]! - AFTER_TURN_READS_MS[0]!);
+    expect(r.written).toHaveLength(4);
+    // Idle after that: nothing is read until the next turn.
     fs.appendFileSync(f, line('claude-sonnet-4-5', 5, 5));
     r.time.advance(BUSY_READ_MS * 4);
-    expect(r.written).toHaveLength(3);
+    expect(r.written).toHaveLength(4);
     expect(r.time.pending).toBe(0);
     r.keeper.dispose();
   });

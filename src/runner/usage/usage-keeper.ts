@@ -18,6 +18,12 @@ import type { UsageSource } from '../../state/usage/usage-source.js';
  * cost 50 small reads every 15 s (bench/usage.mjs).
  */
 export const BUSY_READ_MS = 15_000;
+/**
+ * After a turn's end the transcript is read again this long after it (ms from the end): an agent
+ * may write its last message after it says it is done (Claude Code writes it after its Stop hook,
+ * up to a few seconds later under load), and the figures must not wait for the next turn.
+ */
+export const AFTER_TURN_READS_MS: readonly number[] = [2_000, 10_000];
 
 export interface UsageKeeperDeps {
   /** Where the transcript is now (the conversation id can be learned late), or null when unknown. */
@@ -34,6 +40,7 @@ export interface UsageKeeperDeps {
 export class UsageKeeper implements Disposable {
   private readonly store = new DisposableStore();
   private readonly busyTimer = this.store.add(new MutableDisposable());
+  private readonly afterTurn = this.store.add(new MutableDisposable());
   private tail: TranscriptTail | null = null;
   private sum: UsageSum;
   private lastWritten = '';
@@ -46,13 +53,26 @@ export class UsageKeeper implements Disposable {
       d.onActivity((a) => {
         const wasBusy = this.busy;
         this.busy = a === 'busy';
-        if (this.busy && !wasBusy) this.busyTimer.value = d.scheduler.setInterval(() => this.read(false), BUSY_READ_MS);
-        else if (!this.busy && wasBusy) {
+        if (this.busy && !wasBusy) {
+          this.afterTurn.clear();
+          this.busyTimer.value = d.scheduler.setInterval(() => this.read(false), BUSY_READ_MS);
+        } else if (!this.busy && wasBusy) {
           this.busyTimer.clear();
           this.read(true);
+          this.readAfterTurn(0, 0);
         }
       }),
     );
+  }
+
+  /** The reads of AFTER_TURN_READS_MS, one after the other, from the `k`th (`at`: ms after the turn's end so far). */
+  private readAfterTurn(k: number, at: number): void {
+    const next = AFTER_TURN_READS_MS[k];
+    if (next === undefined) return this.afterTurn.clear();
+    this.afterTurn.value = this.d.scheduler.setTimeout(() => {
+      this.read(false);
+      this.readAfterTurn(k + 1, next);
+    }, next - at);
   }
 
   /**
