@@ -97,6 +97,8 @@ describe("the message table's gate", () => {
     }
     const line = `${type} refused: this client attached read-only`;
     expect(legacy.socket.sent).toEqual([{ type: 'error', code: 'read_only', message: line }]);
+    // A row that takes no envelope (resume_after_limit) is refused in its one form.
+    if (MESSAGES[type].envelope === 'legacy') return expect(r.calls).toEqual([]);
     const enveloped = r.client({ readOnly: true });
     const id = enveloped.send(SAMPLE[type], true);
     r.time.advance(0);
