@@ -7,6 +7,7 @@
  * recording through a real session and judges the runner's status.
  */
 import type { Activity } from '../../src/core/agents/activity.js';
+import { SIZE_MOMENTS } from './moments-sizes.js';
 
 // ---------------------------------------------------------------------------
 // The labelled moments. `title` is absent for kinds whose title carries no
@@ -155,4 +156,5 @@ export const MOMENTS: Moment[] = [
   { file: 'pi-turns-80x24.jsonl', at: 11500, name: 'pi 80x24: after the resize to 160x45', before: 'and a second question', screen: 'idle', best: 'idle' },
   { file: 'pi-turns-80x24.jsonl', at: 14000, name: 'pi 80x24: second turn', after: 'and a second question', before: ESC, screen: 'busy', best: 'busy' },
   { file: 'pi-turns-80x24.jsonl', at: 16000, name: 'pi 80x24: second turn aborted with Esc', after: ESC, screen: 'idle', best: 'idle' },
+  ...SIZE_MOMENTS,
 ];

@@ -1,6 +1,6 @@
 /**
  * The playback test's summary: per kind and way, right/total labelled
- * moments; per kind and way, the flip latency (recording event to the
+ * moments, and per recording; per kind and way, the flip latency (recording event to the
  * runner's status change) p50 and max, and the flips never made; then every
  * wrong moment with what the runner showed.
  */
@@ -33,6 +33,18 @@ export function summaryTable(results: RunResult[]): string {
       return pad(`${v.filter((x) => x.ok).length}/${v.length}`, 12);
     });
     lines.push(`${pad(kind, 8)}${cells.join('')}`);
+  }
+  lines.push('');
+  lines.push('per recording, right/total');
+  const files = [...new Set(results.map((r) => r.file))].sort();
+  const width = Math.max(...files.map((f) => f.length)) + 2;
+  lines.push(`${pad('recording', width)}${WAYS.map((w, k) => pad(`${'abcd'[k]} ${w}`, 12)).join('')}`);
+  for (const file of files) {
+    const cells = WAYS.map((way) => {
+      const v = results.filter((r) => r.file === file && r.way === way).flatMap((r) => r.verdicts);
+      return pad(`${v.filter((x) => x.ok).length}/${v.length}`, 12);
+    });
+    lines.push(`${pad(file, width)}${cells.join('')}`);
   }
   lines.push('');
   lines.push('flip latency, ms from the recording event to the runner\'s change: p50/max of n flips (missed)');

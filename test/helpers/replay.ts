@@ -12,6 +12,9 @@ import { DETECTORS } from './kinds.js';
 import { Terminal } from '../../src/state/headless-terminal.js';
 import { readRecording } from './recordings.js';
 
+/** The runner's look at the screen after output (src/runner/activity/activity-tracker.ts; not imported, so this helper loads no runner). */
+const SCREEN_CHECK_MS = 250;
+
 /** What the sources say at one point of a replay. */
 export interface State {
   t: number;
@@ -41,16 +44,29 @@ export async function replay(file: string): Promise<Replay> {
   const out: Replay = { kind, states: [], fired: new Set(), inputs: [] };
   let title: ActivityReading | null = null;
   let screen: ActivityReading | null = null;
+  let lines: string[] = [];
+  /** One look at the title and the screen at `t` (the screen's reading says when it was last seen). */
+  const look = (t: number, read: boolean) => {
+    if (read) {
+      const buf = term.buffer.active;
+      lines = Array.from({ length: term.rows }, (_, y) => buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
+    }
+    title = nextReading(title, activityFromTitle(table, rawTitle), 'title', t);
+    const s = nextReading(screen, activityFromScreen(table, lines), 'screen', t);
+    screen = s && { ...s, seen: t };
+    out.states.push({ t, title, screen, best: layer([title, screen]), rawTitle, lines });
+  };
+  let lastLook: number | null = null;
   for (const e of events) {
+    // The runner looks again SCREEN_CHECK_MS after output: a screen that stays as it was is seen then too.
+    if (lastLook !== null && e.t > lastLook + SCREEN_CHECK_MS) look(lastLook + SCREEN_CHECK_MS, false);
+    lastLook = null;
     if (e.i !== undefined) out.inputs.push({ t: e.t, i: e.i });
     if (e.o !== undefined) await new Promise<void>((r) => term.write(e.o!, r));
     else if (e.resize) term.resize(e.resize[0], e.resize[1]);
     else continue;
-    const buf = term.buffer.active;
-    const lines = Array.from({ length: term.rows }, (_, y) => buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
-    title = nextReading(title, activityFromTitle(table, rawTitle), 'title', e.t);
-    screen = nextReading(screen, activityFromScreen(table, lines), 'screen', e.t);
-    out.states.push({ t: e.t, title, screen, best: layer([title, screen]), rawTitle, lines });
+    look(e.t, true);
+    lastLook = e.t;
     for (const p of table.title) if (p.match.test(rawTitle.trim())) out.fired.add(p.name);
     const rows = lines.map((l) => l.trim());
     for (const p of table.screen) if (screenPatternMatches(p, rows)) out.fired.add(p.name);

@@ -30,6 +30,14 @@ const KNOWN_DISAGREEMENTS: Record<string, string[]> = {
   // Claude's title says ✳ (idle) under its tool permission dialog, and turns so about 150 ms
   // before the dialog replaces the busy footer.
   'claude-permission-100x30.jsonl': ['idle/waiting', 'idle/busy'],
+  // The same Ready title under the folder-trust dialog, at every size.
+  'gemini-sizes-80x24.jsonl': ['idle/waiting'],
+  'gemini-sizes-100x30.jsonl': ['idle/waiting'],
+  // ...and at 120x35 the first turn's spinner line comes 57 ms before the title says Working.
+  'gemini-sizes-120x35.jsonl': ['idle/waiting', 'idle/busy'],
+  'gemini-sizes-200x50.jsonl': ['idle/waiting'],
+  // After the Esc at 200 columns the title turns ✳ 65 ms before the footer loses `esc to interrupt`.
+  'claude-sizes-200x50.jsonl': ['idle/busy'],
 };
 const DISAGREE_MAX_MS = 50;
 

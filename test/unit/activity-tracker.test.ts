@@ -106,6 +106,40 @@ describe('ActivityTracker', () => {
     expect(r.tracker.explain().layers.find((l) => l.source === 'screen')).toMatchObject({ activity: 'busy' });
   });
 
+  it('a Ready title set after the dialog was drawn (Gemini at 100 columns, or after a resize) does not hide the dialog', () => {
+    const r = rig('gemini');
+    r.screen(...GEMINI_TRUST);
+    r.print();
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'waiting', source: 'screen' });
+    r.time.advance(1000);
+    r.title('◇  Ready (app)');
+    r.print();
+    r.tracker.titleChanged();
+    expect(r.state()).toEqual({ activity: 'waiting', source: 'screen' }); // never idle in between
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'waiting', source: 'screen' });
+    expect(r.tracker.explain().decidedBy).toMatch(/^dialog-wins/);
+    expect(r.changes.map((c) => c.reading.activity)).toEqual(['waiting']);
+  });
+
+  it('an idle title as a dialog is answered and erased wins once the screen shows it gone (Claude)', () => {
+    const r = rig('claude', { hooks: false });
+    r.screen(RULE, '  Do you want to use this API key?', '  ❯ 1. Yes', '    2. No', '  Enter to confirm · Esc to cancel');
+    r.print();
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'waiting', source: 'screen' });
+    r.time.advance(1000);
+    r.title('✳ Claude Code');
+    r.print();
+    r.tracker.titleChanged();
+    r.time.advance(40);
+    r.screen(...CLAUDE_IDLE);
+    r.print();
+    r.settle();
+    expect(r.state()).toEqual({ activity: 'idle', source: 'title' });
+  });
+
   it('pi: typed but unsent text and a resize redraw are not work; a spinner is', () => {
     const r = rig('pi');
     r.screen(...PI_EMPTY);

@@ -105,6 +105,25 @@ describe("the user's rules file", () => {
     expect(reg.kinds.has('aider')).toBe(false);
   });
 
+  it('a screen pattern may let one row expression match any number of rows (`repeat`), and a bad index is refused', () => {
+    const reg = registry({
+      kinds: {
+        aider: {
+          programs: ['aider'],
+          screen: [
+            { name: 'aider.box', activity: 'idle', where: { tail: 10 }, match: ['^┌', '\\S', '.*', '^└'], repeat: 2 },
+            { name: 'aider.bad', activity: 'idle', match: ['^a', '^b'], repeat: 2 },
+          ],
+        },
+      },
+    });
+    expect(reg.errors).toEqual(['/home/u/.config/agent-board/agents.json: kind "aider": screen[1] (aider.bad) "repeat" must be the index of one of its "match" rows (this pattern ignored)']);
+    const det = kindOf(reg, 'aider').detectors;
+    expect(activityFromScreen(det, ['┌──', 'one', '└──'])).toBe('idle');
+    expect(activityFromScreen(det, ['┌──', 'one', 'two', '', 'four', '└──'])).toBe('idle');
+    expect(activityFromScreen(det, ['┌──', '', '└──'])).toBeNull();
+  });
+
   it('a file that is not JSON, or not of the right shape, is one line and the shipped rules stand', () => {
     expect(registry('{ nope').errors).toEqual([expect.stringMatching(/^\/home\/u\/\.config\/agent-board\/agents\.json: not JSON: .* \(the whole file is ignored\)$/)]);
     expect(registry({ claude: {} }).errors).toEqual(['/home/u/.config/agent-board/agents.json: must be {"kinds": {"<name>": {...}}} (the whole file is ignored)']);

@@ -6,7 +6,7 @@
  * test/integration/detectors-recordings.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { layer, nextReading } from '../../src/core/agents/activity-layers.js';
+import { decideActivity, DIALOG_STALE_MS, layer, nextReading } from '../../src/core/agents/activity-layers.js';
 import type { Activity, ActivityReading, ActivitySource } from '../../src/core/agents/activity.js';
 import {
   activityFromScreen,
@@ -256,6 +256,32 @@ const SCREEN_CASES: ScreenCase[] = [
     want: null,
     misses: ['codex.screen.signInMenu'],
   },
+  {
+    name: 'codex folder-trust dialog (0.171, in a git repository)',
+    kind: 'codex',
+    lines: bottom(
+      '  Folder access',
+      '  /home/dev/app',
+      '',
+      '  Trust this folder? Codex can read, edit, and run files here, subject to your permission',
+      '  settings. Folder settings can run code automatically, even without a model request. Continue',
+      '  only if you trust these files. Your trust decision will be saved.',
+      '',
+      '› 1. Trust and continue',
+      '  2. Back to Agent Command Center',
+      '',
+      '  enter continue · esc back',
+    ),
+    want: 'waiting',
+    matches: ['codex.screen.trustDialog'],
+  },
+  {
+    name: 'codex prompt that asks whether to trust a folder: no dialog',
+    kind: 'codex',
+    lines: bottom('› Trust this folder? Tell me what is in it', '', ...CODEX_FOOTER),
+    want: null,
+    misses: ['codex.screen.trustDialog'],
+  },
   { name: 'codex Working line', kind: 'codex', lines: bottom(...CODEX_WORKING), want: 'busy', matches: ['codex.screen.escToInterrupt'] },
   { name: 'codex streaming: no busy sign, no idle reading either', kind: 'codex', lines: bottom(...CODEX_STREAMING), want: null, misses: ['codex.screen.escToInterrupt'] },
   { name: 'codex idle prompt under its logo', kind: 'codex', lines: bottom(...CODEX_LOGO, '', ...CODEX_FOOTER), want: null },
@@ -360,6 +386,22 @@ const SCREEN_CASES: ScreenCase[] = [
   { name: 'pi idle editor', kind: 'pi', lines: bottom(...PI_IDLE), want: 'idle', matches: ['pi.screen.emptyEditor'], misses: ['pi.screen.spinner', 'pi.screen.editorWithText'] },
   // Text typed but not sent: pi is at its prompt, and its echo is not work.
   { name: 'pi editor with text', kind: 'pi', lines: bottom(...PI_TYPING), want: 'idle', matches: ['pi.screen.editorWithText'], misses: ['pi.screen.emptyEditor'] },
+  {
+    name: 'pi editor with text that wraps (80 columns)',
+    kind: 'pi',
+    lines: bottom(...PI_HELP, '', RULE, 'hello pi, summarize the project and list its files, its tests and what each', 'one of them is for', RULE, ...PI_FOOTER),
+    want: 'idle',
+    matches: ['pi.screen.editorWithText'],
+    misses: ['pi.screen.emptyEditor'],
+  },
+  {
+    name: 'pi editor scrolled, several lines and a blank one',
+    kind: 'pi',
+    lines: bottom(...PI_HELP, '', '─── ↑ 2 more ' + '─'.repeat(40), 'line three', '', 'line five', 'line six', 'line seven', '─── ↓ 1 more ' + '─'.repeat(40), ...PI_FOOTER),
+    want: 'idle',
+    matches: ['pi.screen.editorWithText'],
+    misses: ['pi.screen.emptyEditor'],
+  },
   { name: 'pi working with text typed for the next turn', kind: 'pi', lines: bottom(...PI_WORKING.slice(0, -4), RULE, 'and then', RULE, ...PI_FOOTER), want: 'busy', matches: ['pi.screen.spinner', 'pi.screen.editorWithText'] },
   { name: 'pi working', kind: 'pi', lines: bottom(...PI_WORKING), want: 'busy', matches: ['pi.screen.spinner', 'pi.screen.emptyEditor'] },
   { name: 'pi retrying with the / menu open', kind: 'pi', lines: bottom(...PI_RETRY_MENU), want: 'busy', matches: ['pi.screen.spinner'], misses: ['pi.screen.emptyEditor'] },
@@ -549,6 +591,20 @@ describe('layer', () => {
   it('lets a dialog read in the same check as an idle title beat it: one time stamp, ordered by the rule', () => {
     const dialog = r('waiting', 'screen', 100);
     expect(layer([r('idle', 'title', 100), dialog])).toBe(dialog);
+  });
+
+  it('lets a dialog still on screen a while after an idle title changed beat it: Gemini sets `◇ Ready` over its trust dialog', () => {
+    const dialog: ActivityReading = { ...r('waiting', 'screen', 100), seen: 100 + DIALOG_STALE_MS + 50 };
+    const title = r('idle', 'title', 100 + 50);
+    expect(layer([title, dialog])).toBe(dialog);
+    expect(decideActivity([title, dialog])?.rule).toBe('dialog-wins');
+  });
+
+  it('keeps an idle title over a dialog erased a frame after it changed (Claude answered), and a busy title over any older dialog', () => {
+    const title = r('idle', 'title', 7547);
+    expect(layer([title, { ...r('waiting', 'screen', 661), seen: 7585 }])).toBe(title);
+    const busy = r('busy', 'title', 7547);
+    expect(layer([busy, { ...r('waiting', 'screen', 661), seen: 9000 }])).toBe(busy);
   });
 
   it('keeps a waiting from the best source', () => {

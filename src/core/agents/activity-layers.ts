@@ -25,12 +25,23 @@
  *    time wins at once. Titles never say waiting (Gemini's reads `◇ Ready`
  *    under its trust dialog); read in the same check, the dialog is the news.
  *    A dialog older than the winner's reading is not: Claude's title turns
- *    idle a frame before the answered dialog is erased.
+ *    idle a frame before the answered dialog is erased. Unless it is still on
+ *    screen DIALOG_STALE_MS after an idle title changed (its `seen`): Gemini
+ *    may set its `◇ Ready` title after its trust dialog is drawn, or again
+ *    after a resize, and the dialog is still what the user has to answer.
  */
 import type { Activity, ActivityReading, ActivitySource } from './activity.js';
 
 /** How much later a lesser layer must change to overrule a better one. */
 export const OVERRULE_AFTER_MS = 1500;
+
+/**
+ * How long after an idle title changed a dialog must still be on screen to beat it. Claude erases
+ * an answered dialog one frame (about 40 ms) after its title turns idle; the runner looks at the
+ * screen again SCREEN_CHECK_MS (250 ms) after the output that changed the title, so a dialog that
+ * stays is seen past this.
+ */
+export const DIALOG_STALE_MS = 200;
 
 export const SOURCE_RANK: Readonly<Record<ActivitySource, number>> = Object.freeze({ hook: 3, title: 2, screen: 1, bytes: 0 });
 
@@ -41,7 +52,7 @@ export const LAYER_RULES: Readonly<Record<LayerRule, string>> = Object.freeze({
   'best-source': 'the best layer that has spoken wins',
   'later-contradiction': `a lesser layer changed its reading more than ${OVERRULE_AFTER_MS} ms after the better one did (or turned busy after a hook said idle or waiting), and overrules it`,
   'idle-screen-holds': 'the screen shows an idle prompt, so output bytes (typing, a redraw) are not work',
-  'dialog-wins': 'a dialog on screen since the last change of the other layers beats them',
+  'dialog-wins': `a dialog on screen since the last change of the other layers (or still there ${DIALOG_STALE_MS} ms after the title turned idle) beats them`,
 });
 
 export interface Decision {
@@ -73,7 +84,9 @@ export function decideActivity(readings: readonly ActivityReading[]): Decision |
   if (!pick) return null;
   if (held && pick === screen) rule = 'idle-screen-holds';
   if (pick.activity !== 'waiting') {
-    const dialog = ranked.find((r) => r !== pick && r.activity === 'waiting' && r.at >= pick.at);
+    const won = pick;
+    const current = (r: ActivityReading) => r.at >= won.at || (won.source === 'title' && won.activity === 'idle' && (r.seen ?? r.at) - won.at >= DIALOG_STALE_MS);
+    const dialog = ranked.find((r) => r !== won && r.activity === 'waiting' && current(r));
     if (dialog) return { reading: dialog, rule: 'dialog-wins' };
   }
   return { reading: pick, rule };

@@ -20,4 +20,9 @@ export interface ActivityReading {
   source: ActivitySource;
   /** Clock ms when the source said so. */
   at: number;
+  /**
+   * Clock ms when the source last looked and still said so (the screen: its last check), if it
+   * keeps that. A dialog still on screen a while after the title changed is not a stale frame.
+   */
+  seen?: number;
 }

@@ -100,7 +100,9 @@ function compilePattern(v: unknown, layer: 'title' | 'screen', file: string): Pa
     if (typeof re === 'string') return re;
     match.push(re);
   }
-  return { name: v.name, activity, where, match, file };
+  if (v.repeat === undefined) return { name: v.name, activity, where, match, file };
+  if (!Number.isInteger(v.repeat) || (v.repeat as number) < 0 || (v.repeat as number) >= match.length) return '"repeat" must be the index of one of its "match" rows';
+  return { name: v.name, activity, where, match, repeat: v.repeat as number, file };
 }
 
 interface Draft {

@@ -58,6 +58,12 @@ export interface ScreenPattern {
    * one-row pattern.
    */
   match: readonly RegExp[];
+  /**
+   * The index of the one expression of `match` that may match any number of
+   * consecutive rows, none included: the rest of an editor's text that wraps
+   * or holds several lines, between its two rules.
+   */
+  repeat?: number;
 }
 
 export interface KindDetectors {
@@ -143,13 +149,19 @@ export function screenRegion(where: ScreenRegion, rows: readonly string[]): read
 /** The first row where a pattern matches these rows (trimmed, as matchScreen passes them), or null. */
 function screenPatternRow(pattern: ScreenPattern, rows: readonly string[]): string | null {
   const region = screenRegion(pattern.where, rows);
-  const n = pattern.match.length;
-  for (let y = 0; y + n <= region.length; y++) {
-    let ok = true;
-    for (let k = 0; k < n && ok; k++) ok = pattern.match[k]!.test(region[y + k]!);
-    if (ok) return region[y]!;
-  }
+  for (let y = 0; y < region.length; y++) if (matchesFrom(pattern, region, 0, y)) return region[y]!;
   return null;
+}
+
+/** Whether the pattern's expressions from the k-th on match the region's rows from row y on (the `repeat` one over any number of rows). */
+function matchesFrom(pattern: ScreenPattern, region: readonly string[], k: number, y: number): boolean {
+  if (k === pattern.match.length) return true;
+  const re = pattern.match[k]!;
+  if (k !== pattern.repeat) return y < region.length && re.test(region[y]!) && matchesFrom(pattern, region, k + 1, y + 1);
+  let end = y;
+  while (end < region.length && re.test(region[end]!)) end++;
+  for (let stop = end; stop >= y; stop--) if (matchesFrom(pattern, region, k + 1, stop)) return true;
+  return false;
 }
 
 /** Whether one pattern matches these rows (trimmed). */

@@ -132,7 +132,14 @@ export class ActivityTracker {
     if (this.stopped || !this.has('title')) return;
     const now = this.d.clock.now();
     const m = matchTitle(this.effective.detectors, this.d.view.title());
-    if (this.put('title', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {})) this.decide(now);
+    if (!this.put('title', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {})) return;
+    // An idle title over a dialog: the screen check after this output says which is news (a dialog
+    // still there, or one erased as it was answered), so the row does not flash idle meanwhile.
+    if (m?.activity === 'idle' && this.readings.get('screen')?.activity === 'waiting') {
+      if (!this.checkTimer.value) this.scheduleCheck();
+      return;
+    }
+    this.decide(now);
   }
 
   /** The session ended: no more timers, no more events. */
@@ -206,11 +213,16 @@ export class ActivityTracker {
       const m = matchTitle(det, this.d.view.title());
       changed.push(this.put('title', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {}));
     }
+    let dialog = false;
     if (this.has('screen')) {
       const m = matchScreen(det, this.d.view.screenLines());
       changed.push(this.put('screen', m?.activity ?? null, now, m ? { rule: { name: m.pattern.name, file: m.pattern.file ?? '' }, evidence: m.evidence } : {}));
+      // Still saying so now: a dialog that outlasts the title's change is not a stale frame (activity-layers.ts, dialog-wins).
+      const kept = this.readings.get('screen');
+      if (kept) this.readings.set('screen', { ...kept, seen: now });
+      dialog = kept?.activity === 'waiting';
     }
-    if (kindChanged || changed.some(Boolean)) this.decide(now);
+    if (kindChanged || dialog || changed.some(Boolean)) this.decide(now);
   }
 
   /** A shell session follows its foreground program's kind; true when the kind changed. */
