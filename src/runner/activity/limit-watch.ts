@@ -88,7 +88,7 @@ export class LimitWatch implements Disposable {
     const rec = d.record();
     if (rec.limited && sameLimit(rec.limited, seen, rec.limitResumes)) return;
     d.log(`limit: ${JSON.stringify(seen.line)}, resets ${seen.resetAt ?? '(not said)'}`);
-    d.write({ resetAt: seen.resetAt, line: seen.line, since: isoTime(now) });
+    d.write({ resetAt: seen.resetAt, ...(seen.resetToMinute ? { resetToMinute: true as const } : {}), line: seen.line, since: isoTime(now) });
   }
 
   dispose(): void {
