@@ -21,6 +21,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HostRecord } from '../../src/core/protocol/host-record.js';
 import { SETUPS, type LaneKind } from './agent-homes.js';
+import { RawClient } from '../helpers/raw-client.js';
 import { findCli, Lane, until, type MockEntry } from './lane.js';
 
 const START_MS = 30_000;
@@ -38,11 +39,20 @@ interface Case {
   /** How far the session's `limited.resetAt` may be from the mock's reset: the precision of the CLI's words. */
   resetSlackMs: number;
   env?: (env: Record<string, string>) => void;
+  /**
+   * A dialog the CLI opens with its limit, which the resume's Enter would answer: the runner holds
+   * the prompt while it shows (the session reads `waiting`), past the reset, until the user
+   * answers it with `key` (here: what a board's keystroke sends).
+   */
+  dialog?: { shows: string; key: string };
 }
 
 const CASES: Partial<Record<LaneKind, Case>> = {
   // pi's words count from when they were printed, to the second; its retries take 14 s first.
   pi: { resetS: 35, resetSlackMs: 3000 },
+  // Codex names the minute the limit resets ("try again at 10:05 PM"): read as that minute's start,
+  // and typed after its end. With its headers at 100 % it offers to switch models (Esc: no).
+  codex: { resetS: 20, resetSlackMs: 60_000, dialog: { shows: 'Approaching rate limits', key: '\x1b' } },
 };
 
 /** The text of the last user message a generation request carries (Chat Completions, Responses, Anthropic, Gemini), else null. */
@@ -85,7 +95,14 @@ describe.concurrent('resume-after-limit on the real CLIs (against the mocks)', (
         lane.env.AGENT_BOARD_TEST_RESUME_DELAY_MS = String(RESUME_DELAY_MS);
         c.env?.(lane.env);
         const { id } = await lane.newSession(['--agent', kind, '--name', 'x', '--resume-after-limit', '--', ...SETUPS[kind].words]);
-        const screen = async () => `--- screen:\n${await lane.peek('x')}`;
+        const runnerLog = () => {
+          try {
+            return fs.readFileSync(path.join(lane.abHome, 'sessions', id, 'runner.log'), 'utf8');
+          } catch {
+            return '(no runner log)';
+          }
+        };
+        const screen = async () => `--- screen:\n${await lane.peek('x')}\n--- runner log (last lines):\n${runnerLog().split('\n').slice(-25).join('\n')}`;
         const listed = async () => (JSON.parse((await lane.ab(['ls', '--json'])).stdout) as Listed[]).find((s) => s.id === id);
         await until('x idle after start', () => {
           const r = lane.record(id);
@@ -115,6 +132,20 @@ describe.concurrent('resume-after-limit on the real CLIs (against the mocks)', (
         expect(why).toMatch(/^resume +on: types "continue" once a limit resets; 3 of 3 tries left today$/m);
         expect(resumes(lane.mock.entries()), 'nothing typed before the reset').toEqual([]);
 
+        if (c.dialog) {
+          // Past the reset (the end of the minute the CLI named) and the delay, the dialog holds the prompt.
+          await lane.screenShows('x', c.dialog.shows, START_MS);
+          await until('x waiting (its dialog)', () => lane.record(id)?.activity === 'waiting', 10_000, screen);
+          const over = Math.max(resetAt, Date.parse(s!.limited!.resetAt!) + 60_000) + RESUME_DELAY_MS + 4000;
+          await new Promise((r) => setTimeout(r, Math.max(0, over - Date.now())));
+          expect(resumes(lane.mock.entries()), 'nothing typed into the dialog').toEqual([]);
+          expect(runnerLog()).toMatch(/resume-after-limit: held: the agent shows a dialog/);
+          expect(await lane.peek('x')).toContain(c.dialog.shows);
+          const keys = await RawClient.hello(lane.abHome, id);
+          keys.send({ type: 'input', data: c.dialog.key });
+          keys.socket.destroy();
+        }
+
         // After the reset: one "continue", and the session is itself again.
         const first = await until('the resume prompt at the mock', () => resumes(lane.mock.entries())[0], c.resetS * 1000 + 30_000, screen);
         console.log(`[resume lane] ${kind}: "continue" reached the mock ${((first.t - resetAt) / 1000).toFixed(1)} s after its reset`);
@@ -126,7 +157,7 @@ describe.concurrent('resume-after-limit on the real CLIs (against the mocks)', (
         expect((await listed())!.state).not.toBe('limited');
         const rec = lane.record(id) as HostRecord | undefined;
         expect(rec!.limitResumes, JSON.stringify(rec!.limitResumes)).toHaveLength(1);
-        const log = fs.readFileSync(path.join(lane.abHome, 'sessions', id, 'runner.log'), 'utf8');
+        const log = runnerLog();
         expect(log.match(/resume-after-limit: typing "continue"/g), log).toHaveLength(1);
       } finally {
         lane.stop();
