@@ -73,6 +73,24 @@ describe('the limit watch', () => {
     expect(r.rec.limited).toBeUndefined();
   });
 
+  it('is over when its words leave the screen after the reset (Claude, busy all along), not before, nor for a runner that never saw them', () => {
+    const time = new FakeTime();
+    const r = watchRig(time);
+    r.show(['LIMIT, resets in 30 s']);
+    r.show(['> typed while limited']);
+    expect(r.rec.limited, 'gone before the reset: still limited').toBeDefined();
+    r.show(['LIMIT, resets in 30 s']);
+    time.advance(30_000);
+    r.show(['LIMIT, resets in 30 s', '> continue', 'an answer']);
+    expect(r.rec.limited).toBeDefined();
+    r.show(['> continue', 'an answer']);
+    expect(r.rec.limited).toBeUndefined();
+    // A revived runner: the record has the limit, its screen never showed it.
+    const revived = watchRig(time, { limited: { resetAt: iso(time.now() - 1000), line: 'LIMIT', since: iso(time.now() - 60_000) } });
+    revived.show(['$ agent', 'welcome back']);
+    expect(revived.rec.limited).toBeDefined();
+  });
+
   it('reads the screen at most once per LIMIT_CHECK_MS however much is printed', () => {
     const time = new FakeTime();
     let reads = 0;
