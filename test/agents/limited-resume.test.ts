@@ -12,8 +12,10 @@
  * - codex: says a clock time to the minute ("try again at 5:12 PM").
  * - gemini: shows its limit only for a wait over 300 s (under that it retries by itself and says
  *   nothing), too long for this lane; its dialog is tested by test/agents/limits.test.ts.
- * - claude: shows its reset on a plan only (an OAuth token the mock accepts), and continues by
- *   itself at the reset; see the Claude case below.
+ * - claude: shows its reset on a plan only (signed in with an OAuth token), to the minute, and offers
+ *   to continue by itself ("Continuing shortly · Esc to cancel"); against the mock it had not, a
+ *   minute after the stated reset, when the runner typed "continue": its turn, held busy through the
+ *   limit, then answers once, and the session leaves `limited` when the limit's words leave its screen.
  * A CLI not installed at its pinned version makes its test say NOT RUN loudly and skip.
  */
 import fs from 'node:fs';
@@ -52,30 +54,40 @@ const CASES: Partial<Record<LaneKind, Case>> = {
   pi: { resetS: 35, resetSlackMs: 3000 },
   // Codex names the minute the limit resets ("try again at 10:05 PM"): read as that minute's start,
   // and typed after its end. With its headers at 100 % it offers to switch models (Esc: no).
+  // Signed in to a plan (as in limits.test.ts): with an API key Claude names no reset.
+  claude: {
+    resetS: 20,
+    resetSlackMs: 60_000,
+    env(env) {
+      delete env.ANTHROPIC_API_KEY;
+      env.CLAUDE_CODE_OAUTH_TOKEN = 'sk-ant-oat01-agent-board-lane-0123456789abcdefghij';
+    },
+  },
   codex: { resetS: 20, resetSlackMs: 60_000, dialog: { shows: 'Approaching rate limits', key: '\x1b' } },
 };
 
-/** The text of the last user message a generation request carries (Chat Completions, Responses, Anthropic, Gemini), else null. */
-function lastUserText(body: string | undefined): string | null {
+/**
+ * The texts of the last user message a generation request carries (Chat Completions, Responses,
+ * Anthropic, Gemini), trimmed: Claude sends the prompt as one text block among others (its reminders).
+ */
+function lastUserTexts(body: string | undefined): string[] {
   let j: Record<string, unknown>;
   try {
     j = JSON.parse(body ?? '') as Record<string, unknown>;
   } catch {
-    return null;
+    return [];
   }
   const items = (j.messages ?? j.input ?? j.contents) as { role?: string; content?: unknown; parts?: unknown }[] | undefined;
-  if (!Array.isArray(items)) return null;
+  if (!Array.isArray(items)) return [];
   const user = items.filter((m) => m.role === 'user').at(-1);
-  if (!user) return null;
-  const parts = user.content ?? user.parts;
-  if (typeof parts === 'string') return parts.trim();
-  if (!Array.isArray(parts)) return null;
-  const texts = (parts as { type?: string; text?: string }[]).filter((p) => typeof p.text === 'string' && p.type !== 'tool_result');
-  return texts.length ? texts.map((p) => p.text).join('').trim() : null;
+  const parts = user?.content ?? user?.parts;
+  if (typeof parts === 'string') return [parts.trim()];
+  if (!Array.isArray(parts)) return [];
+  return (parts as { text?: unknown }[]).flatMap((p) => (typeof p.text === 'string' ? [p.text.trim()] : []));
 }
 
 const GENERATION = /\/chat\/completions|\/responses|\/v1\/messages(?!\/count)|:(?:stream)?[gG]enerateContent/;
-const resumes = (entries: MockEntry[]) => entries.filter((e) => e.ev === 'request' && GENERATION.test(e.url ?? '') && lastUserText(e.body) === RESUME);
+const resumes = (entries: MockEntry[]) => entries.filter((e) => e.ev === 'request' && GENERATION.test(e.url ?? '') && lastUserTexts(e.body).includes(RESUME));
 
 type Listed = HostRecord & { state: string };
 
@@ -147,7 +159,7 @@ describe.concurrent('resume-after-limit on the real CLIs (against the mocks)', (
         }
 
         // After the reset: one "continue", and the session is itself again.
-        const first = await until('the resume prompt at the mock', () => resumes(lane.mock.entries())[0], c.resetS * 1000 + 30_000, screen);
+        const first = await until('the resume prompt at the mock', () => resumes(lane.mock.entries())[0], c.resetS * 1000 + c.resetSlackMs + 30_000, screen);
         console.log(`[resume lane] ${kind}: "continue" reached the mock ${((first.t - resetAt) / 1000).toFixed(1)} s after its reset`);
         expect(first.t).toBeGreaterThanOrEqual(resetAt);
         expect(lane.mock.entries().filter((e) => e.ev === 'limited' && e.t > first.t - 50), 'the resume was answered, not refused').toEqual([]);
