@@ -73,6 +73,24 @@ describe('the limit watch', () => {
     expect(r.rec.limited).toBeUndefined();
   });
 
+  it('is over when its words leave the screen after the reset (Claude, busy all along), not before, nor for a runner that never saw them', () => {
+    const time = new FakeTime();
+    const r = watchRig(time);
+    r.show(['LIMIT, resets in 30 s']);
+    r.show(['> typed while limited']);
+    expect(r.rec.limited, 'gone before the reset: still limited').toBeDefined();
+    r.show(['LIMIT, resets in 30 s']);
+    time.advance(30_000);
+    r.show(['LIMIT, resets in 30 s', '> continue', 'an answer']);
+    expect(r.rec.limited).toBeDefined();
+    r.show(['> continue', 'an answer']);
+    expect(r.rec.limited).toBeUndefined();
+    // A revived runner: the record has the limit, its screen never showed it.
+    const revived = watchRig(time, { limited: { resetAt: iso(time.now() - 1000), line: 'LIMIT', since: iso(time.now() - 60_000) } });
+    revived.show(['$ agent', 'welcome back']);
+    expect(revived.rec.limited).toBeDefined();
+  });
+
   it('reads the screen at most once per LIMIT_CHECK_MS however much is printed', () => {
     const time = new FakeTime();
     let reads = 0;
@@ -86,7 +104,7 @@ describe('the limit watch', () => {
   });
 });
 
-function resumeRig(time: FakeTime, rec: Rec, journal = new Map<string, CommandStatus>(), budget: { held: string | null } = { held: null }) {
+function resumeRig(time: FakeTime, rec: Rec, journal = new Map<string, CommandStatus>(), budget: { held: string | null } = { held: null }, screen = { dialog: false }) {
   const typed: Array<{ id: string; msg: InputMsg }> = [];
   const log: string[] = [];
   const r = new LimitResume({
@@ -102,6 +120,7 @@ function resumeRig(time: FakeTime, rec: Rec, journal = new Map<string, CommandSt
     },
     exited: () => false,
     promptsHeld: () => budget.held,
+    dialogShown: () => screen.dialog,
     delayMs: () => 7000,
     clock: time,
     scheduler: time,
@@ -127,6 +146,23 @@ describe('resume after limit', () => {
     budget.held = null;
     time.advance(30_000);
     expect(typed).toHaveLength(1);
+    expect(rec.limitResumes).toHaveLength(1);
+    r.dispose();
+  });
+
+  it('a dialog on the screen holds the prompt (its Enter would answer the dialog): typed once the dialog is gone', () => {
+    const time = new FakeTime(T0);
+    const rec: Rec = { limited: limitedAt(T0 + 60_000), resumeAfterLimit: { prompt: 'continue', perDay: 3 } };
+    const screen = { dialog: true };
+    const { r, typed, log } = resumeRig(time, rec, new Map(), { held: null }, screen);
+    r.refresh();
+    time.advance(60_000 + 7000 + 60_000);
+    expect(typed).toEqual([]);
+    expect(rec.limitResumes ?? []).toEqual([]);
+    expect(log.filter((l) => l.includes('shows a dialog'))).toHaveLength(1);
+    screen.dialog = false;
+    time.advance(2000);
+    expect(typed.map((t) => t.msg.data)).toEqual(['continue']);
     expect(rec.limitResumes).toHaveLength(1);
     r.dispose();
   });

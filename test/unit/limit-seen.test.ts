@@ -19,18 +19,18 @@ describe('limitSeen on the real CLIs\' screens', () => {
   it('Claude on a plan: the 5-hour limit and its reset in the zone it names', () => {
     // The mock's reset was 23:28:45Z; Claude shows whole minutes: 12:28am in Paris.
     const seen = limitSeen('claude', screen('claude-plan-limit'), at('2026-12-04T21:29:00Z'), 'UTC');
-    expect(seen).toEqual({ resetAt: '2026-12-04T23:28:00.000Z', line: "You've hit your 5-hour limit · resets 12:28am (Europe/Paris)" });
+    expect(seen).toEqual({ resetAt: '2026-12-04T23:28:00.000Z', resetToMinute: true, line: "You've hit your 5-hour limit · resets 12:28am (Europe/Paris)" });
   });
 
   it('Claude on a plan: its status under the input box when the transcript line is gone', () => {
     const rows = screen('claude-plan-limit').filter((r) => !r.includes('⎿'));
     const seen = limitSeen('claude', rows, at('2026-12-04T21:29:00Z'), PARIS);
-    expect(seen).toEqual({ resetAt: '2026-12-04T23:28:00.000Z', line: 'Usage limit reached · limit resets 12:28am' });
+    expect(seen).toEqual({ resetAt: '2026-12-04T23:28:00.000Z', resetToMinute: true, line: 'Usage limit reached · limit resets 12:28am' });
   });
 
   it('Claude on a plan, the weekly limit: a date more than a day ahead, its dialog in place of the input box', () => {
     const seen = limitSeen('claude', screen('claude-weekly-limit-dialog'), at('2026-12-04T21:41:30Z'), 'UTC');
-    expect(seen).toEqual({ resetAt: '2026-12-06T03:41:00.000Z', line: "You've hit your weekly limit · resets Dec 6, 4:41am (Europe/Paris)" });
+    expect(seen).toEqual({ resetAt: '2026-12-06T03:41:00.000Z', resetToMinute: true, line: "You've hit your weekly limit · resets Dec 6, 4:41am (Europe/Paris)" });
   });
 
   it('Claude on a plan: a line a narrow terminal wrapped is read whole', () => {
@@ -38,7 +38,7 @@ describe('limitSeen on the real CLIs\' screens', () => {
       r.includes('⎿') ? ["  ⎿  You've hit your weekly limit · resets Dec 6, 3:30pm", '     (America/Los_Angeles)'] : [r],
     );
     const seen = limitSeen('claude', rows, at('2026-12-04T21:29:00Z'), PARIS);
-    expect(seen).toEqual({ resetAt: '2026-12-06T23:30:00.000Z', line: "You've hit your weekly limit · resets Dec 6, 3:30pm (America/Los_Angeles)" });
+    expect(seen).toEqual({ resetAt: '2026-12-06T23:30:00.000Z', resetToMinute: true, line: "You've hit your weekly limit · resets Dec 6, 3:30pm (America/Los_Angeles)" });
   });
 
   it('Claude with an API key: the 429 is a limit with no reset time', () => {
@@ -49,6 +49,7 @@ describe('limitSeen on the real CLIs\' screens', () => {
   it('Codex: its error block, wrapped over three rows, with a date in its local zone', () => {
     const seen = limitSeen('codex', screen('codex-limit'), at('2026-12-04T21:27:30Z'), PARIS);
     expect(seen?.resetAt).toBe('2026-12-04T23:27:00.000Z');
+    expect(seen?.resetToMinute, 'a clock time: the reset is within that minute').toBe(true);
     expect(seen?.line).toBe(
       'You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at Dec 5th, 2026 12:27 AM.',
     );
@@ -56,7 +57,7 @@ describe('limitSeen on the real CLIs\' screens', () => {
 
   it('Gemini: the box with the reset in the short zone name it prints', () => {
     const seen = limitSeen('gemini', screen('gemini-limit'), at('2026-12-04T21:27:40Z'), 'UTC');
-    expect(seen).toEqual({ resetAt: '2026-12-04T23:27:00.000Z', line: 'Usage limit reached for gemini-3.8-flash. Access resets at 12:27 AM GMT+1.' });
+    expect(seen).toEqual({ resetAt: '2026-12-04T23:27:00.000Z', resetToMinute: true, line: 'Usage limit reached for gemini-3.8-flash. Access resets at 12:27 AM GMT+1.' });
   });
 
   it('Gemini, a daily quota: the same dialog with no reset', () => {
@@ -68,6 +69,7 @@ describe('limitSeen on the real CLIs\' screens', () => {
     const now = at('2026-12-04T21:27:45Z');
     const seen = limitSeen('pi', screen('pi-limit'), now);
     expect(seen?.resetAt).toBe(new Date(now + (3600 + 59 * 60 + 41) * 1000).toISOString());
+    expect(seen?.resetToMinute, 'a wait to the second').toBeUndefined();
     expect(seen?.line).toMatch(/^Error: Retry failed after 3 attempts: 429 Rate limit reached .* Please try again in 1h59m41s\./);
   });
 
@@ -87,7 +89,7 @@ describe('limitSeen on the real CLIs\' screens', () => {
 
   it('Claude past the reset, still waiting to continue by itself: limited, the reset just past', () => {
     const seen = limitSeen('claude', screen('claude-continuing-shortly'), at('2026-12-04T21:37:30Z'), 'UTC');
-    expect(seen).toEqual({ resetAt: '2026-12-04T21:36:00.000Z', line: "You've hit your 5-hour limit · resets 10:36pm (Europe/Paris)" });
+    expect(seen).toEqual({ resetAt: '2026-12-04T21:36:00.000Z', resetToMinute: true, line: "You've hit your 5-hour limit · resets 10:36pm (Europe/Paris)" });
   });
 
   it('after the reset, once the agent answered again, it is no longer limited (Gemini kept trying; pi was told to continue)', () => {

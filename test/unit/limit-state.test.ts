@@ -63,6 +63,14 @@ describe('the resume plan', () => {
     expect(resumeCommandId({ resetAt, since })).not.toBe(resumeCommandId({ resetAt, since: iso(T0 + H + 9000) }));
   });
 
+  it('a reset named to the minute ("resets 10:03 PM") is typed after that minute ends, not at its start', () => {
+    // Codex said "try again at 1:00 PM" for a limit that resets at 13:00:58: at 13:00:00 the prompt would be refused.
+    const minute = rec({ limited: { resetAt, resetToMinute: true, line: 'try again at 1:00 PM', since: iso(T0) } });
+    expect(resumePlan(minute, T0, 1500)).toMatchObject({ kind: 'type', at: T0 + H + 60_000 + 1500 });
+    // Seen after the minute began (the screen still names it): still the end of the minute, not at once.
+    expect(resumePlan(minute, T0 + H + 17_000, 0)).toMatchObject({ kind: 'type', at: T0 + H + 60_000 });
+  });
+
   it('does nothing when off, when not limited, with no reset said, or once tried after this limit', () => {
     expect(resumePlan(rec({ resumeAfterLimit: undefined }), T0, 0).kind).toBe('none');
     expect(resumePlan(rec({ limited: undefined }), T0, 0).kind).toBe('none');

@@ -108,11 +108,20 @@ export function sameLimit(cur: LimitSeen & { since: string }, seen: LimitSeen, t
   return Math.abs(Date.parse(cur.resetAt) - Date.parse(seen.resetAt)) < SAME_RESET_MS;
 }
 
+/** A clock time names its minute: the limit it names is surely over at that minute's end. */
+const MINUTE_MS = 60_000;
+
+/** When the limit is surely over: its reset, or the end of the minute the agent named (`resetToMinute`). */
+function resetOver(limited: Pick<LimitSeen, 'resetAt' | 'resetToMinute'>): number | null {
+  if (!limited.resetAt) return null;
+  return Date.parse(limited.resetAt) + (limited.resetToMinute ? MINUTE_MS : 0);
+}
+
 /** What the runner does about a limited session with resume-after-limit, now. */
 export type ResumePlan =
   /** Nothing: not limited, not turned on, no reset time known, or already tried after this limit. */
   | { kind: 'none'; why: string }
-  /** Type the prompt at `at` (the reset plus the delay), under `commandId`. */
+  /** Type the prompt at `at` (the reset, or the end of the minute named, plus the delay), under `commandId`. */
   | { kind: 'type'; at: number; commandId: string; prompt: string }
   /** Every try of the day is spent: look again at `at`, when the oldest one is a day old. */
   | { kind: 'spent'; at: number };
@@ -127,7 +136,9 @@ export function resumePlan(rec: Pick<HostRecord, 'limited' | 'resumeAfterLimit' 
   if (!limited) return { kind: 'none', why: 'not limited' };
   if (!limited.resetAt) return { kind: 'none', why: 'the agent did not say when its limit resets' };
   if (triedAfter(limited, rec.limitResumes)) return { kind: 'none', why: 'tried once after this limit: waiting for the next one' };
-  const at = Date.parse(limited.resetAt) + delayMs;
+  // "resets 10:03 PM" is 10:03:00 on the screen, but the limit may hold until 10:03:59: a prompt typed
+  // before then is refused, and the agent's limit seen again names a reset already passed.
+  const at = resetOver(limited)! + delayMs;
   const recent = recentTries(rec.limitResumes, now);
   if (recent.length >= resume.perDay) return { kind: 'spent', at: Math.max(at, Date.parse(recent[recent.length - resume.perDay]!.at) + RESUME_DAY_MS) };
   return { kind: 'type', at, commandId: resumeCommandId({ resetAt: limited.resetAt, since: limited.since }), prompt: resume.prompt };

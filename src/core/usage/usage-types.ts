@@ -60,4 +60,11 @@ export interface LimitSeen {
   resetAt: string | null;
   /** The agent's own words, one line, for `explain` and the notification. */
   line: string;
+  /**
+   * The agent named the reset as a clock time, to the minute (`resets 12:28am`: Claude drops the
+   * seconds of 12:28:45, Codex and Gemini too): `resetAt` is that minute's start, and the limit is
+   * surely over only at its end, which is when resume-after-limit types. Absent for a wait counted
+   * to the second (pi's `try again in 1h59m41s`).
+   */
+  resetToMinute?: true;
 }

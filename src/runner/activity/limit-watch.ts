@@ -78,7 +78,17 @@ export class LimitWatch implements Disposable {
     const lines = d.screenLines();
     const seen = d.detect(d.kind(), lines, now);
     if (!seen) {
+      const was = this.counted;
       this.counted = null;
+      // The words this runner saw went from the screen after the reset: the agent went past its
+      // limit (a prompt and its answer follow it). Claude holds its turn through the limit, busy
+      // all along, so no turn to busy says it works again. A runner that never saw the words (a
+      // revived one, its program not saying them again) keeps the limit: its resume is still due.
+      const l = d.record().limited;
+      if (was && l?.resetAt && now >= Date.parse(l.resetAt)) {
+        d.log(`limit: over (reset ${l.resetAt} passed, the agent's screen went past it)`);
+        d.write(undefined);
+      }
       return;
     }
     const count = Math.max(1, lines.filter((l) => l.includes(seen.line)).length);
@@ -88,7 +98,7 @@ export class LimitWatch implements Disposable {
     const rec = d.record();
     if (rec.limited && sameLimit(rec.limited, seen, rec.limitResumes)) return;
     d.log(`limit: ${JSON.stringify(seen.line)}, resets ${seen.resetAt ?? '(not said)'}`);
-    d.write({ resetAt: seen.resetAt, line: seen.line, since: isoTime(now) });
+    d.write({ resetAt: seen.resetAt, ...(seen.resetToMinute ? { resetToMinute: true as const } : {}), line: seen.line, since: isoTime(now) });
   }
 
   dispose(): void {

@@ -24,6 +24,11 @@ export const RESUME_DELAY_MAX_MS = 90_000;
 const JOURNAL_RETRY_MS = 60_000;
 /** A prompt a spent budget holds is looked at again this much later (the budget may be raised meanwhile). */
 const BUDGET_RETRY_MS = 30_000;
+/**
+ * A prompt held by a dialog on the agent's screen is looked at again this much later: the dialog
+ * goes when the user answers it, which the runner sees only as a change of the screen.
+ */
+const DIALOG_RETRY_MS = 2000;
 /** The client id the runner's own prompts are journaled under. */
 export const RESUME_CLIENT_ID = 'resume-after-limit';
 
@@ -36,6 +41,12 @@ export interface LimitResumeDeps {
   exited(): boolean;
   /** Why a spent budget holds new prompts, or null (docs/usage.md, "Budgets"): this prompt is one. */
   promptsHeld(): string | null;
+  /**
+   * Whether the agent shows a dialog (its activity is `waiting`): the prompt and its Enter would
+   * answer it (Codex's "Approaching rate limits" offers, after a limit, to switch models, and Enter
+   * picks the first offer), so it waits until the dialog is gone.
+   */
+  dialogShown(): boolean;
   /** The delay after a reset, drawn once per limit (0 .. RESUME_DELAY_MAX_MS). */
   delayMs(): number;
   clock: Clock;
@@ -49,6 +60,8 @@ export class LimitResume implements Disposable {
   private planned = '';
   /** The delay drawn for the limit that resets at `resetAt`. */
   private delay: { resetAt: string; ms: number } | null = null;
+  /** Whether the log already says a dialog holds the prompt (said once per hold, not every look). */
+  private heldByDialog = false;
 
   constructor(private readonly d: LimitResumeDeps) {}
 
@@ -97,6 +110,13 @@ export class LimitResume implements Disposable {
       this.timer.value = d.scheduler.setTimeout(() => this.due(), BUDGET_RETRY_MS);
       return;
     }
+    if (d.dialogShown()) {
+      if (!this.heldByDialog) d.log(`resume-after-limit: held: the agent shows a dialog, which the prompt would answer; typed once it is gone`);
+      this.heldByDialog = true;
+      this.timer.value = d.scheduler.setTimeout(() => this.due(), DIALOG_RETRY_MS);
+      return;
+    }
+    this.heldByDialog = false;
     const msg: InputMsg = { type: 'input', data: p.prompt, durable: true, submit: true, whenIdle: true };
     if (d.prompts.status(p.commandId) !== undefined || !d.prompts.accept(p.commandId, RESUME_CLIENT_ID, msg)) {
       if (d.prompts.status(p.commandId) !== undefined) return this.plan(); // journaled meanwhile: plan() keeps it as a try

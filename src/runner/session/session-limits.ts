@@ -64,6 +64,7 @@ export function watchLimits(d: SessionLimitsDeps): Disposable {
       prompts: d.prompts,
       exited: d.exited,
       promptsHeld: d.promptsHeld,
+      dialogShown: () => host.record.activity === 'waiting',
       delayMs: () => Math.floor(random() * maxMs),
       clock,
       scheduler,

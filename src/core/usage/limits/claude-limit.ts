@@ -52,12 +52,12 @@ export function claudeLimit(rows: readonly string[], now: number, localZone?: st
     const words = HIT.exec(line)![1]!;
     const r = RESETS.exec(words);
     const reset = r ? resetFrom(r[1]!, zoneOrLocal(r[2], localZone), now) : null;
-    return { resetAt: reset === null ? null : isoTime(reset), line: oneLine(words) };
+    return reset === null ? { resetAt: null, line: oneLine(words) } : { resetAt: isoTime(reset), resetToMinute: true, line: oneLine(words) };
   }
   // The status below the input box, while Claude waits for the reset (in its own zone: it names none).
   const foot = lastRow(rows, FOOTER, (rules.at(-1) ?? rows.length - 1) + 1);
   if (foot < 0) return null;
   const f = FOOTER.exec(bare(rows[foot]!))!;
   const reset = resetFrom(f[2]!, zoneOrLocal(undefined, localZone), now);
-  return { resetAt: reset === null ? null : isoTime(reset), line: oneLine(f[1]!) };
+  return reset === null ? { resetAt: null, line: oneLine(f[1]!) } : { resetAt: isoTime(reset), resetToMinute: true, line: oneLine(f[1]!) };
 }

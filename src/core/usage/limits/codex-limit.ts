@@ -32,5 +32,5 @@ export function codexLimit(rows: readonly string[], now: number, localZone?: str
     const clock = parseClock(when);
     reset = clock ? nextClockTime(now, clock, zone) : parseDateTime(when, zone, now);
   }
-  return { resetAt: reset === null ? null : isoTime(reset), line: oneLine(words) };
+  return reset === null ? { resetAt: null, line: oneLine(words) } : { resetAt: isoTime(reset), resetToMinute: true, line: oneLine(words) };
 }

@@ -36,5 +36,6 @@ export function geminiLimit(rows: readonly string[], now: number, localZone?: st
     const clock = parseClock(r[1]!);
     if (clock) reset = nextClockTime(now, clock, zoneOrLocal(r[2], localZone));
   }
-  return { resetAt: reset === null ? null : isoTime(reset), line: oneLine(words.join(' ')) };
+  const line = oneLine(words.join(' '));
+  return reset === null ? { resetAt: null, line } : { resetAt: isoTime(reset), resetToMinute: true, line };
 }
