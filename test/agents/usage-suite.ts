@@ -170,6 +170,9 @@ export function usageLane(kind: LaneKind, o: UsageLaneOptions): void {
       console.log(`[usage lane] ${kind}: agent-board usage --json total ${JSON.stringify(total)}`);
       expect(total.tokens).toEqual(served.tokens);
       expect(total.messages).toBe(served.answers);
+      const table = await lane.ab(['usage', '--by', 'kind']);
+      expect(table.code, table.stderr).toBe(0);
+      console.log(`[usage lane] ${kind}: agent-board usage --by kind\n${table.stdout}`);
     });
 
     if (o.ccusage) {

@@ -61,17 +61,17 @@ interface Json {
 }
 
 describe('agent-board usage', () => {
-  it('a table per session with a total; a session without a transcript says so; a skipped line is said once', () => {
+  it('a table per session with a total, every token; a session without a transcript says so; a skipped line is said once', () => {
     threeSessions();
     const r = cli(home, ['usage'], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^SESSION +MESSAGES +INPUT +OUTPUT +CACHE-WRITE +CACHE-READ +TOKENS +COST$/);
     // api: 1M in + 1.1M out at $3/$15 = $19.50; web: 2M in at $1.25 = $2.50 and an unpriced model.
-    expect(lines.find((l) => l.startsWith('api '))).toMatch(/^api +2 +1\.00M +1\.10M +0 +0 +2\.10M +\$19\.50$/);
-    expect(lines.find((l) => l.startsWith('web '))).toMatch(/^web +2 +2\.00M +5 +0 +0 +2\.00M +\$2\.50\+\?$/);
+    expect(lines.find((l) => l.startsWith('api '))).toMatch(/^api +2 +1,000,000 +1,100,000 +0 +0 +2,100,000 +\$19\.50$/);
+    expect(lines.find((l) => l.startsWith('web '))).toMatch(/^web +2 +2,000,500 +5 +0 +0 +2,000,505 +\$2\.50\+\?$/);
     expect(lines.find((l) => l.startsWith('notes '))).toMatch(/no transcript$/);
-    expect(lines.find((l) => l.startsWith('TOTAL '))).toMatch(/^TOTAL +4 +3\.00M +1\.10M .* \$22\.00\+\?$/);
+    expect(lines.find((l) => l.startsWith('TOTAL '))).toMatch(/^TOTAL +4 +3,000,500 +1,100,005 .* \$22\.00\+\?$/);
     expect(r.stdout).toContain('no price for gpt-unknown');
     expect(r.stderr).toMatch(/^api: 1 line\(s\) of .*aaaa1111\.jsonl could not be read and were skipped \(line 3: not a line anyone can read\)\n$/);
   });

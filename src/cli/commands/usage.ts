@@ -7,7 +7,7 @@ import { roomOf } from '../../core/chat/chat.js';
 import { priceTable } from '../../core/usage/prices.js';
 import { parseSince } from '../../core/usage/since.js';
 import { entriesSince, groupUsage, mergeTotals, tokenTotal, USAGE_GROUPS, type SessionEntries, type UsageGroupBy, type UsageTotals } from '../../core/usage/usage-sum.js';
-import { costText, shortCount } from '../../core/usage/usage-text.js';
+import { costText, exactCount } from '../../core/usage/usage-text.js';
 import { readUserConfig } from '../../state/config.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { listSessions } from '../../state/host-store.js';
@@ -70,7 +70,8 @@ export function registerUsage(program: Command): void {
         return;
       }
       const rows = [[by.toUpperCase(), 'MESSAGES', 'INPUT', 'OUTPUT', 'CACHE-WRITE', 'CACHE-READ', 'TOKENS', 'COST']];
-      const row = (name: string, t: UsageTotals) => [name, String(t.messages), shortCount(t.tokens.input), shortCount(t.tokens.output), shortCount(t.tokens.cacheWrite), shortCount(t.tokens.cacheRead), shortCount(tokenTotal(t.tokens)), costText(t)];
+      // Every token (a bill is checked against it); `ls` and the board say them at a glance (shortCount).
+      const row = (name: string, t: UsageTotals) => [name, String(t.messages), exactCount(t.tokens.input), exactCount(t.tokens.output), exactCount(t.tokens.cacheWrite), exactCount(t.tokens.cacheRead), exactCount(tokenTotal(t.tokens)), costText(t)];
       for (const g of groups) rows.push(row(g.group, g.totals));
       if (by === 'session') for (const m of missing) rows.push([m.name, '-', '-', '-', '-', '-', '-', m.note ?? 'no transcript']);
       rows.push(row('TOTAL', total));

@@ -9,6 +9,11 @@ export function shortCount(n: number): string {
   return `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)}${unit}`;
 }
 
+/** 3,627 or 1,100,005: every token, grouped by thousands (`agent-board usage`, where the figures are checked against a bill). */
+export function exactCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** $0.42, $12.30, $0.0031: dollars with the digits that matter. */
 export function dollars(usd: number): string {
   if (usd > 0 && usd < 0.01) return `$${usd.toFixed(4)}`;
