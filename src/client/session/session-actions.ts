@@ -5,7 +5,7 @@ import { checkSessionName } from '../../core/session-ref.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { writing } from '../../state/write-errors.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
-import { isRunnerAlive, leftoverProgram, listSessions, readHostFile, writeHostFile, type SessionView } from '../../state/host-store.js';
+import { isRunnerAlive, leftoverProgram, listSessions, readHostFile, type SessionView } from '../../state/host-store.js';
 import { isPidAlive } from '../../state/process/alive.js';
 import { sendSignal } from '../../state/process/signal.js';
 import { KILL_SETTLE_MS, terminate } from '../../state/process/terminate.js';
@@ -15,6 +15,7 @@ import { DisposableStore } from '../../core/lifetime.js';
 import type { Time } from '../../core/clock.js';
 import type { RunnerConnection } from '../link/connection.js';
 import { connectSession } from './sessions.js';
+import { changeRecord } from './record-setting.js';
 import { startRunner } from './runner-start.js';
 import { writeWiringFiles } from './wiring-place.js';
 import { relaunchArgs, type ConversationOutcome } from './conversation-launch.js';
@@ -138,30 +139,8 @@ export async function renameSession(home: string, s: SessionView, name: string, 
   if (listSessions(home).some((x) => x.name === name && x.id !== s.id)) {
     throw new UserError(`a session named ${name} already exists`, EXIT.usage);
   }
-  if (s.status === 'running' || s.status === 'starting') {
-    // The runner owns host.json while it runs; it makes the change.
-    const conn = await connectSession(home, s, 'rename', time);
-    const listening = new DisposableStore();
-    try {
-      await new Promise<void>((resolve, reject) => {
-        listening.add(
-          conn.onMessage((m) => {
-            if (m.type === 'status') resolve();
-            if (m.type === 'error') reject(new UserError(m.message, m.code === 'cannot_write' ? EXIT.cannotWrite : EXIT.failure));
-          }),
-        );
-        listening.add(conn.onClose(() => reject(new UserError(`${s.name} went away during the rename`, EXIT.sessionUnavailable))));
-        conn.send({ type: 'rename', name });
-      });
-    } finally {
-      listening.dispose();
-      conn.dispose();
-    }
-    return;
-  }
-  const { runnerAlive: _alive, heartbeatStale: _stale, ...record } = s;
-  const file = hostFile(home, s.id);
-  writing("the session's record", file, () => writeHostFile(file, { ...record, name }), 'rename it again');
+  // The runner owns host.json while it runs; it makes the change.
+  await changeRecord(home, s, time, { msg: { type: 'rename', name }, patch: { name }, client: 'rename', gone: 'during the rename', again: 'rename it again' });
 }
 
 /** What restart did: the record it started, and what became of the agent's conversation. */
