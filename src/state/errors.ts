@@ -34,6 +34,8 @@ export const EXIT = {
   cannotWrite: 15,
   /** send: a budget the session is under is spent, so new prompts are held (raise it, or send --over-budget). Nothing was typed. */
   overBudget: 16,
+  /** A session asked to be sandboxed cannot be here (no bubblewrap, user namespaces refused, no podman or docker): it was not started. */
+  cannotSandbox: 17,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -9,8 +9,7 @@ import type { Scheduler } from '../../core/clock.js';
 import { findProgram } from '../../state/process/find-program.js';
 import { runTool, type Check } from './doctor-check.js';
 
-/** The sandbox tried: what a sandboxed session needs at the least, nothing of the home writable. */
-export const SANDBOX_PROBE_ARGS: readonly string[] = ['--unshare-user', '--unshare-pid', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'];
+import { BWRAP_PROBE_ARGS as SANDBOX_PROBE_ARGS } from '../../state/sandbox/sandbox-preflight.js';
 
 /** `platform`: the machine's (a test gives another, the check's fallback elsewhere than Linux). */
 export async function sandboxCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler, platform: NodeJS.Platform = process.platform): Promise<Check> {

@@ -3,6 +3,7 @@
  * (docs/protocol.md), and the status word in it.
  */
 import type { Activity, ActivitySource } from '../agents/activity.js';
+import type { SandboxDenial, SandboxSetting } from '../sandbox/sandbox-types.js';
 import type { LimitSeen, SessionUsage } from '../usage/usage-types.js';
 import type { WorktreeInfo, WorktreeStats } from '../worktree/worktree.js';
 
@@ -98,6 +99,10 @@ export interface HostRecord {
   resumeAfterLimit?: { prompt: string; perDay: number };
   /** The tries resume-after-limit made in the last day (src/core/usage/limit-state.ts), oldest first. */
   limitResumes?: LimitResumeTry[];
+  /** `new --sandbox`: the program runs in a sandbox made so (docs/sandbox.md); absent: not sandboxed. */
+  sandbox?: SandboxSetting;
+  /** The hosts the sandbox's network proxy refused, the most recent last (at most SANDBOX_DENIALS_KEPT). */
+  sandboxDenied?: SandboxDenial[];
   cols: number;
   rows: number;
   exitCode: number | null;
