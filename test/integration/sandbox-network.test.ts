@@ -95,7 +95,7 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
     }
     const t0 = performance.now();
     proxy = await startNetworkProxy({
-      allowHosts: [`127.0.0.1:${allowed.port}`, ...(loopbackName ? [`${loopbackName}:${other.port}`] : [])],
+      allowHosts: [`127.0.0.1:${allowed.port}`, '*.agent-board.test', ...(loopbackName ? [`${loopbackName}:${other.port}`] : [])],
       onDenied: (host, port) => denied.push(`${host}:${port}`),
       log: (m) => log.push(m),
     });
@@ -130,6 +130,13 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
     expect(r.stdout).toMatch(/\t000 403\n$/);
     expect(r.stderr).toContain('CONNECT tunnel failed, response 403');
     expect(denied).toContain('not-listed.agent-board.invalid:443');
+  });
+
+  it('a wildcard entry lets a name under it through (CONNECT passes the list; .test names resolve nowhere, so 502), not the domain itself', async () => {
+    const r = await inSandbox(proxy, `${curl('https://api.agent-board.test/')}; ${curl('https://agent-board.test/')}`);
+    expect(r.stdout).toMatch(/\t000 502\n\t000 403\n$/);
+    expect(denied).not.toContain('api.agent-board.test:443');
+    expect(denied).toContain('agent-board.test:443');
   });
 
   it('a program that ignores the proxy env reaches nothing: the host\'s loopback and the outside have no route', async () => {
