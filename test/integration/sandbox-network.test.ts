@@ -16,6 +16,7 @@ import { startNetworkProxy } from '../../src/runner/sandbox/network-proxy.js';
 import type { NetworkProxy } from '../../src/runner/sandbox/network-types.js';
 import { findProgram } from '../../src/state/process/find-program.js';
 
+const bwrap = findProgram('bwrap');
 const needed = ['bwrap', 'socat', 'curl'].filter((p) => !findProgram(p));
 const runnable = process.platform === 'linux' && needed.length === 0;
 if (!runnable) console.log(`\n!!! sandbox network: NOT RUN: ${process.platform === 'linux' ? `${needed.join(', ')} not installed (.ci/run installs them)` : `not Linux (${process.platform})`} !!!\n`);
@@ -61,7 +62,7 @@ function inSandbox(proxy: NetworkProxy, script: string, o: { bridge?: boolean } 
     ...(o.bridge === false ? [] : proxy.bridge),
     'sh', '-c', script,
   ];
-  const child = spawn('bwrap', args, { env: { ...process.env, ...proxy.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bwrap ?? 'bwrap', args, { env: { ...process.env, ...proxy.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { code: null, stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (run.stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
