@@ -7,6 +7,7 @@
  * this process's event loop, and a blocking spawn would hang every request (research §2.6a).
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import dns from 'node:dns/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,6 +83,7 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
   const denied: string[] = [];
   const log: string[] = [];
   let startMs = 0;
+  const signalsBefore = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') };
 
   beforeAll(async () => {
     allowed = await startServer('allowed');
@@ -104,7 +106,7 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
   });
 
   afterAll(async () => {
-    proxy?.dispose();
+    proxy?.dispose(); // again, when a test failed before the last one: a second dispose does nothing
     await allowed?.close();
     await other?.close();
   });
@@ -199,5 +201,28 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
     expect(startMs).toBeLessThan(10_000);
     expect(viaProxy).toBeGreaterThan(0);
     expect(viaProxy - bare).toBeLessThan(1000);
+  });
+
+  it("leaves the process's SIGINT and SIGTERM handling as it was (srt adds listeners that would take Node's default away)", () => {
+    expect({ SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') }).toEqual(signalsBefore);
+  });
+
+  it('dispose stops what it started: the socket goes, and so does srt\'s socat on the host', async () => {
+    /** The pids whose command line listens on the proxy's socket (srt's socat), read off /proc. */
+    const processesOnSocket = async () => {
+      const pids: string[] = [];
+      for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        const cmd = await fs.promises.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (cmd.includes(`UNIX-LISTEN:${proxy.socketPath}`)) pids.push(pid);
+      }
+      return pids.join(' ');
+    };
+    expect(await processesOnSocket()).not.toBe('');
+    proxy.dispose();
+    const deadline = Date.now() + 10_000;
+    while ((fs.existsSync(proxy.socketPath) || (await processesOnSocket()) !== '') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(proxy.socketPath)).toBe(false);
+    expect(await processesOnSocket()).toBe('');
+    expect(log).toContain('network proxy: stopped');
   });
 });
