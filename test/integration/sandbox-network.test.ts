@@ -55,13 +55,18 @@ interface Run {
  * `bridge: false` leaves the bridge out (what the test proves the bridge is for).
  */
 function inSandbox(proxy: NetworkProxy, script: string, o: { bridge?: boolean } = {}): Promise<Run> {
+  return inSandboxArgv(proxy, ['sh', '-c', script], o);
+}
+
+/** The program `argv` in that sandbox. */
+function inSandboxArgv(proxy: NetworkProxy, argv: readonly string[], o: { bridge?: boolean } = {}): Promise<Run> {
   const args = [
     '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-net', '--die-with-parent',
     '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
     '--bind', proxy.socketPath, proxy.socketPath,
     '--',
     ...(o.bridge === false ? [] : proxy.bridge),
-    'sh', '-c', script,
+    ...argv,
   ];
   const child = spawn(bwrap ?? 'bwrap', args, { env: { ...process.env, ...proxy.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { code: null, stdout: '', stderr: '' };
@@ -121,11 +126,18 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
     expect(allowed.hits).toBe(1);
   });
 
-  it('a loopback port not on the list is refused (403) and reported with host and port; its server never sees it', async () => {
-    const r = await inSandbox(proxy, curl(`http://127.0.0.1:${other.port}/`));
-    expect(r.stdout).toMatch(/\t403 000\n$/);
-    expect(denied).toContain(`127.0.0.1:${other.port}`);
+  it('a loopback port not on the list is refused (403) and reported with host and port each time, logged once; its server never sees it', async () => {
+    const r = await inSandbox(proxy, `${curl(`http://127.0.0.1:${other.port}/`)}; ${curl(`http://127.0.0.1:${other.port}/again`)}`);
+    expect(r.stdout).toMatch(/\t403 000\n.*\t403 000\n$/s);
+    expect(denied.filter((d) => d === `127.0.0.1:${other.port}`)).toHaveLength(2);
+    expect(log.filter((l) => l.startsWith(`network proxy: refused 127.0.0.1:${other.port} (not on the list)`))).toHaveLength(1);
     expect(other.hits).toBe(0);
+  });
+
+  it("the program's arguments reach it through the bridge as given: spaces, quotes and $ untouched", async () => {
+    const args = ['a b', '"q"', "it's", '$HOME', '*', ''];
+    const direct = await inSandboxArgv(proxy, ['printf', '[%s]\\n', ...args]);
+    expect(direct.stdout).toBe(args.map((a) => `[${a}]\n`).join(''));
   });
 
   it('HTTPS to a name not listed: the CONNECT is refused before any DNS, and reported as name:443', async () => {
@@ -157,7 +169,7 @@ describe.runIf(runnable)('a sandbox with --network allowlist (srt proxy, real bw
     const r = await inSandbox(proxy, curl(`http://${loopbackName}:${other.port}/`));
     expect(r.stdout).not.toContain('other answered');
     expect(denied).toContain(`${loopbackName}:${other.port}`);
-    expect(log.some((l) => l.includes(`refused ${loopbackName}:${other.port}`))).toBe(true);
+    expect(log.some((l) => l.includes(`refused ${loopbackName}:${other.port} (`) && l.includes('loopback'))).toBe(true);
     expect(other.hits).toBe(0);
   });
 

@@ -90,6 +90,15 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
   if (!socat) throw new Error('socat is not installed (it carries the proxy into the sandbox; apt-get install socat)');
   const bwrap = findProgram('bwrap');
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const logged = new Set<string>();
+  /** Each refusal to onDenied; the first of each host:port to the log too (the record counts the rest). */
+  const refused = (host: string, port: number, why: string) => {
+    if (!logged.has(`${host}:${port}`)) {
+      logged.add(`${host}:${port}`);
+      o.log(`network proxy: refused ${host}:${port} (${why}); more of it are only counted`);
+    }
+    o.onDenied(host, port);
+  };
   const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   let stopReporting: Disposable | null = null;
   try {
@@ -107,7 +116,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
       },
       ({ host, port }) => {
         // Its proxies always know the port (the type allows none): 0 would say "unknown".
-        o.onDenied(host, port ?? 0);
+        refused(host, port ?? 0, 'not on the list');
         return Promise.resolve(false);
       },
     );
@@ -115,7 +124,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
     const socketPath = SandboxManager.getLinuxHttpSocketPath();
     const token = SandboxManager.getProxyAuthToken();
     if (!socketPath || !token) throw new Error('the proxy started without a Unix socket or a token');
-    stopReporting = reportOtherRefusals(SandboxManager, o);
+    stopReporting = reportOtherRefusals(SandboxManager, refused);
     o.log(`network proxy: listening on ${socketPath}, allowing ${o.allowHosts.join(' ') || 'nothing'}`);
     let disposed = false;
     return {
@@ -160,7 +169,7 @@ function dropNewSignalListeners(before: Record<'SIGINT' | 'SIGTERM', readonly No
  * (loopback, link-local, this host's own) is refused by srt's resolved-address check and only
  * written to its violation store as a line. Those lines are read here and reported the same way.
  */
-function reportOtherRefusals(srt: Srt['SandboxManager'], o: NetworkProxyOptions): Disposable {
+function reportOtherRefusals(srt: Srt['SandboxManager'], refused: (host: string, port: number, why: string) => void): Disposable {
   const store = srt.getSandboxViolationStore();
   let seen = store.getTotalCount();
   // subscribe() calls at once with the list as it is: only what came after counts.
@@ -171,9 +180,8 @@ function reportOtherRefusals(srt: Srt['SandboxManager'], o: NetworkProxyOptions)
     seen = total;
     for (const v of fresh) {
       const [, host, port, reason] = DENY_LINE.exec(v.line) ?? [];
-      if (host === undefined || port === undefined || reason === ASKED_REASON) continue;
-      o.log(`network proxy: refused ${host}:${port} (${reason})`);
-      o.onDenied(host, Number(port));
+      if (host === undefined || port === undefined || reason === undefined || reason === ASKED_REASON) continue;
+      refused(host, Number(port), reason);
     }
   });
   return { dispose: unsubscribe };
