@@ -95,7 +95,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
   const refused = (host: string, port: number, why: string) => {
     if (!logged.has(`${host}:${port}`)) {
       logged.add(`${host}:${port}`);
-      o.log(`network proxy: refused ${host}:${port} (${why}); more of it are only counted`);
+      o.log(`network proxy: refused ${host}:${port} (${why}); its next refusals are only counted`);
     }
     o.onDenied(host, port);
   };
@@ -145,7 +145,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
   } catch (e) {
     stopReporting?.dispose();
     // What it started before it failed (a proxy server, its socat) is stopped; the error is the one reported.
-    await SandboxManager.reset().catch(() => undefined);
+    await SandboxManager.reset().catch((r: unknown) => o.log(`network proxy: stopping what it started failed: ${r instanceof Error ? r.message : String(r)}`));
     throw new Error(`cannot start the sandbox's network proxy: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   } finally {
     dropNewSignalListeners(signalListeners);
