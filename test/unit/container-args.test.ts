@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { containerArgs, containerEnv, type ContainerRun } from '../../src/core/sandbox/container-args.js';
+import { containerMounts, type ContainerPlaces } from '../../src/core/sandbox/container-mounts.js';
 
 const base: ContainerRun = {
   engine: 'podman',
@@ -93,5 +94,60 @@ describe('containerEnv', () => {
   it("drops the agents' and the host's own variables, sets HOME, keeps the rest", () => {
     const env = containerEnv({ PATH: '/usr/bin', HOME: '/root', SSH_AUTH_SOCK: '/run/ssh', GPG_AGENT_INFO: 'x', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/bus', XDG_RUNTIME_DIR: '/run/user/0', TERM: 'xterm-256color', ANTHROPIC_API_KEY: 'k', AGENT_BOARD_SESSION: 'ab12', GONE: undefined }, '/home/u');
     expect(env).toEqual({ TERM: 'xterm-256color', ANTHROPIC_API_KEY: 'k', AGENT_BOARD_SESSION: 'ab12', HOME: '/home/u' });
+  });
+});
+
+describe('containerMounts', () => {
+  const places: ContainerPlaces = {
+    cwd: '/w/wt1',
+    sessionDir: '/h/.agent-board/sessions/ab12',
+    socketPath: '/h/.agent-board/sessions/ab12/sock',
+    roomDir: '/h/.agent-board/rooms/r1',
+    stateDir: '/h/.claude',
+    git: {
+      commonDir: '/w/repo/.git',
+      adminDir: '/w/repo/.git/worktrees/wt1',
+      adminFixed: ['/w/repo/.git/worktrees/wt1/commondir', '/w/repo/.git/worktrees/wt1/gitdir'],
+      dotGit: '/w/wt1/.git',
+      refDirs: ['/w/repo/.git/refs/heads', '/w/repo/.git/logs/refs/heads'],
+      pinned: ['/w/repo/.git/refs/heads/main', '/w/repo/.git/logs/refs/heads/main'],
+      objectDir: '/h/.agent-board/sessions/ab12/objects',
+    },
+    denied: ['/h/.ssh', '/w/wt1/secrets', '/w/wt1/.env'],
+    proxySocket: null,
+  };
+  const folders = new Set(['/w/wt1', '/h/.agent-board/sessions/ab12', '/h/.agent-board/rooms/r1', '/h/.claude', '/w/repo/.git', '/w/repo/.git/worktrees/wt1', '/w/repo/.git/refs/heads', '/w/repo/.git/logs/refs/heads', '/h/.agent-board/sessions/ab12/objects', '/w/wt1/secrets']);
+  const files = new Set(['/w/wt1/.git', '/w/repo/.git/worktrees/wt1/commondir', '/w/repo/.git/worktrees/wt1/gitdir', '/w/repo/.git/refs/heads/main', '/w/repo/.git/logs/refs/heads/main', '/h/.agent-board/sessions/ab12/sock']);
+  const typeOf = (p: string) => (folders.has(p) ? 'dir' : files.has(p) ? 'file' : null);
+
+  it("the worktree, state, room writable; the session folder read-only; git's common folder read-only with the branch's pieces over it; a denied path inside hidden", () => {
+    const a = args({ ...base, cwd: '/w/wt1', home: '/h', mounts: containerMounts(places, typeOf) });
+    const from = a.indexOf('--mount');
+    expect(a.slice(from, a.indexOf('-w'))).toEqual([
+      '--mount', 'type=tmpfs,destination=/h,tmpfs-mode=1777',
+      '-v', '/h/.claude:/h/.claude',
+      '-v', '/w/wt1:/w/wt1',
+      '-v', '/w/repo/.git:/w/repo/.git:ro',
+      '-v', '/w/wt1/.git:/w/wt1/.git:ro',
+      '--mount', 'type=tmpfs,destination=/w/wt1/secrets',
+      '-v', '/h/.agent-board/sessions/ab12:/h/.agent-board/sessions/ab12:ro',
+      '-v', '/h/.agent-board/rooms/r1:/h/.agent-board/rooms/r1',
+      '-v', '/w/repo/.git/worktrees/wt1:/w/repo/.git/worktrees/wt1',
+      '-v', '/w/repo/.git/refs/heads:/w/repo/.git/refs/heads',
+      '-v', '/h/.agent-board/sessions/ab12/objects:/h/.agent-board/sessions/ab12/objects',
+      '-v', '/w/repo/.git/logs/refs/heads:/w/repo/.git/logs/refs/heads',
+      '-v', '/w/repo/.git/worktrees/wt1/commondir:/w/repo/.git/worktrees/wt1/commondir:ro',
+      '-v', '/w/repo/.git/worktrees/wt1/gitdir:/w/repo/.git/worktrees/wt1/gitdir:ro',
+      '-v', '/w/repo/.git/refs/heads/main:/w/repo/.git/refs/heads/main:ro',
+      '-v', '/w/repo/.git/logs/refs/heads/main:/w/repo/.git/logs/refs/heads/main:ro',
+    ]);
+  });
+
+  it("a socket outside the session folder and the proxy's socket come in read-only (connecting needs no write); a path not on the host is left out", () => {
+    const m = containerMounts({ ...places, git: null, socketPath: '/run/ab/sock', proxySocket: '/tmp/proxy.sock', roomDir: '/nowhere' }, (p) => (p.endsWith('sock') ? 'file' : folders.has(p) ? 'dir' : null));
+    expect(m).toContainEqual({ kind: 'ro', path: '/run/ab/sock' });
+    expect(m).toContainEqual({ kind: 'ro', path: '/tmp/proxy.sock' });
+    expect(m.map((x) => x.path)).not.toContain('/nowhere');
+    expect(m.map((x) => x.path)).not.toContain('/h/.ssh');
   });
 });

@@ -134,7 +134,7 @@ export function containerArgs(r: ContainerRun): ContainerArgs {
   for (const m of mounts) {
     if (m.kind === 'rw') args.push('-v', `${m.path}:${m.path}`);
     else if (m.kind === 'ro') args.push('-v', `${m.path}:${m.path}:ro`);
-    else if (m.dir) args.push('--mount', `type=tmpfs,destination=${m.path}`);
+    else if (m.kind === 'hide' && m.dir) args.push('--mount', `type=tmpfs,destination=${m.path}`);
     else args.push('-v', `/dev/null:${m.path}:ro`);
   }
   args.push('-w', r.cwd);

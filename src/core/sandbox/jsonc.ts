@@ -26,7 +26,7 @@ export function stripJsonComments(text: string): string {
       // A comma followed (past blanks and comments) by a closing bracket is a trailing one.
       let j = i + 1;
       for (;;) {
-        while (j < text.length && /\s/.test(text[j])) j++;
+        while (j < text.length && /\s/.test(text.charAt(j))) j++;
         if (text.startsWith('//', j)) while (j < text.length && text[j] !== '\n') j++;
         else if (text.startsWith('/*', j)) {
           const end = text.indexOf('*/', j + 2);
