@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pty from 'node-pty';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ContainerRoot } from '../../src/core/sandbox/container-args.js';
-import { containerLaunch } from '../../src/runner/sandbox/container-launch.js';
+import { containerLaunch, removeContainerArgs } from '../../src/runner/sandbox/container-launch.js';
 import { findProgram } from '../../src/state/process/find-program.js';
 import { realScheduler } from '../../src/state/real-time.js';
 import { probeContainer, type ContainerProbe } from '../../src/state/sandbox/container-probe.js';
@@ -105,6 +105,8 @@ describe.skipIf(!engineRuns)(engineRuns ? title : `${title}: NOT RUN: ${probe.ok
       args: ['-c', script],
     });
     if (!l.ok) throw new Error(l.line);
+    // --rm removes it when it ends; this is the runner's way to end one whose engine client it lost, here a no-op.
+    onTestFinished(() => void spawnSync(l.launch.command, removeContainerArgs(l.launch.name), { stdio: 'ignore', timeout: 30_000 }));
     const p = pty.spawn(l.launch.command, l.launch.args, { cols: 80, rows: 24, env: l.launch.env, cwd: wt });
     let out = '';
     p.onData((d) => (out += d));
