@@ -92,7 +92,7 @@ describe('containerArgs', () => {
 
 describe('containerEnv', () => {
   it("drops the agents' and the host's own variables, sets HOME, keeps the rest", () => {
-    const env = containerEnv({ PATH: '/usr/bin', HOME: '/root', SSH_AUTH_SOCK: '/run/ssh', GPG_AGENT_INFO: 'x', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/bus', XDG_RUNTIME_DIR: '/run/user/0', TERM: 'xterm-256color', ANTHROPIC_API_KEY: 'k', AGENT_BOARD_SESSION: 'ab12', GONE: undefined }, '/home/u');
+    const env = containerEnv({ PATH: '/usr/bin', HOME: '/root', SSH_AUTH_SOCK: '/run/ssh', GPG_AGENT_INFO: 'x', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/bus', XDG_RUNTIME_DIR: '/run/user/0', PWD: '/root', _: '/usr/bin/node', TERM: 'xterm-256color', ANTHROPIC_API_KEY: 'k', AGENT_BOARD_SESSION: 'ab12', GONE: undefined }, '/home/u');
     expect(env).toEqual({ TERM: 'xterm-256color', ANTHROPIC_API_KEY: 'k', AGENT_BOARD_SESSION: 'ab12', HOME: '/home/u' });
   });
 });

@@ -46,7 +46,8 @@ export type ContainerArgs = { ok: true; args: string[] } | { ok: false; line: st
  * Variables that name things of the host the container does not have, or that would let the
  * program out: agents (ssh, gpg) and the session bus (the contract's env drop), the host's PATH
  * (the image has its own programs in its own places), HOME (set to `home`), the runtime folder
- * and display sockets (not mounted), the host's TMPDIR (not mounted: the container has its own /tmp).
+ * and display sockets (not mounted), the host's TMPDIR (not mounted: the container has its own /tmp),
+ * and the host shell's own bookkeeping (PWD would name the runner's folder, not `-w`'s).
  */
 export const HOST_ONLY_ENV: readonly string[] = [
   'SSH_AUTH_SOCK',
@@ -60,6 +61,10 @@ export const HOST_ONLY_ENV: readonly string[] = [
   'WAYLAND_DISPLAY',
   'TMPDIR',
   'HOSTNAME',
+  'PWD',
+  'OLDPWD',
+  'SHLVL',
+  '_',
 ];
 
 /**
