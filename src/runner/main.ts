@@ -212,7 +212,6 @@ export async function runRunner(id: string): Promise<void> {
   serving.add(s.onActivity(() => wakes.dispatcher.activityChanged()));
   serving.add(s.onPromptTyped(() => wakes.dispatcher.noteSent()));
   serving.add(s.pty.onExit(() => serving.release(wakes)));
-  if (sandbox) serving.add(s.pty.onExit(() => sandbox.programExited()));
   wakes.start();
   // A worktree session's counts (docs/worktrees.md): at start, at turn ends, after file changes.
   // Loaded only for a worktree session: the git and file-watch modules cost an idle shell memory.

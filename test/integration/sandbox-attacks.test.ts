@@ -77,6 +77,19 @@ describe('git in a worktree session', () => {
     expect(sh(rig.repo, 'show', `${w.branch}:inside.txt`)).toBe('made-inside\n');
     expect(sh(rig.repo, 'fsck', '--connectivity-only', '--no-dangling')).toBe('');
   });
+
+  it('merge brings the session\'s commits into main while it still runs (the repository reads them through its alternates)', async () => {
+    const w = rig.worktree();
+    const rec = await rig.start('echo merged-in > merged.txt && git add merged.txt && git commit -q -m "to merge" && echo COMMITTED; sleep 30', { worktree: w });
+    await rig.waitScreen(rec.id, 'COMMITTED');
+    const r = cli(rig.board, ['merge', rec.id]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^fast-forwarded main to sess-\d+ \(1 commit\)/);
+    expect(fs.readFileSync(path.join(rig.repo, 'merged.txt'), 'utf8')).toBe('merged-in\n');
+    cli(rig.board, ['kill', rec.id]);
+    await rig.exited(rec.id);
+    expect(sh(rig.repo, 'fsck', '--connectivity-only', '--no-dangling')).toBe('');
+  });
 });
 
 it('its own host.json cannot be rewritten to drop the sandbox', async () => {

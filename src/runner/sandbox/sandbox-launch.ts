@@ -46,13 +46,13 @@ export interface SandboxLaunchOptions {
 export interface SandboxLaunch {
   programArgs(args: readonly string[]): string[];
   wrap(launch: SandboxCommand): SandboxCommand;
+  /** Once the program has exited, before its exit is recorded: a record that says `exited` means its commits are in the repository. */
+  programExited(): void;
 }
 
 export interface PreparedSandbox extends SandboxLaunch, Disposable {
   /** The program's environment inside (Claude's CLAUDE_CONFIG_DIR: the usage reader needs it too). */
   env: Record<string, string>;
-  /** Once the program has exited: its commits moved into the repository's own store. */
-  programExited(): void;
 }
 
 export type SandboxPrepared = { ok: true; sandbox: PreparedSandbox } | { ok: false; line: string };

@@ -250,6 +250,7 @@ export class Session implements Disposable {
   }
 
   private onChildExit(e: ChildExit): void {
+    this.deps.sandbox?.programExited();
     this.exitState = e;
     this.ending.childExited(e);
   }
