@@ -8,6 +8,7 @@ import { bwrapCommand, type SandboxPlanInput } from '../../src/core/sandbox/bwra
 import { orderMounts, type PathType } from '../../src/core/sandbox/sandbox-mounts.js';
 import { deniedPaths } from '../../src/core/sandbox/deny-list.js';
 import { agentStateDir, otherAgentStateDirs } from '../../src/core/sandbox/agent-state-dirs.js';
+import { argsInSandbox, claudeConfigDir } from '../../src/core/sandbox/kind-in-sandbox.js';
 
 function typeOfFrom(files: string[], dirs: string[]): (p: string) => PathType {
   return (p) => (dirs.includes(p) ? 'dir' : files.includes(p) ? 'file' : null);
@@ -137,5 +138,20 @@ describe('what is denied', () => {
     expect(agentStateDir('gemini', '/h', { GEMINI_CLI_HOME: '/g' })).toBe('/g/.gemini');
     expect(agentStateDir('shell', '/h', {})).toBeNull();
     expect(otherAgentStateDirs('codex', '/h', {}).sort()).toEqual(['/h/.claude', '/h/.gemini', '/h/.pi/agent']);
+  });
+});
+
+describe('a kind inside the sandbox', () => {
+  it('Codex gets its own sandbox turned off, unless the user chose one', () => {
+    expect(argsInSandbox('codex', ['resume', 'x'])).toEqual(['--sandbox', 'danger-full-access', 'resume', 'x']);
+    expect(argsInSandbox('codex', ['-s', 'read-only'])).toEqual(['-s', 'read-only']);
+    expect(argsInSandbox('codex', ['--sandbox=workspace-write'])).toEqual(['--sandbox=workspace-write']);
+    expect(argsInSandbox('codex', ['--dangerously-bypass-approvals-and-sandbox'])).toEqual(['--dangerously-bypass-approvals-and-sandbox']);
+    expect(argsInSandbox('claude', ['--resume', 'x'])).toEqual(['--resume', 'x']);
+  });
+
+  it('Claude keeps its config file in CLAUDE_CONFIG_DIR: the user\'s, else ~/.claude', () => {
+    expect(claudeConfigDir({}, '/h')).toEqual({ dir: '/h/.claude', given: false });
+    expect(claudeConfigDir({ CLAUDE_CONFIG_DIR: '/c' }, '/h')).toEqual({ dir: '/c', given: true });
   });
 });

@@ -13,7 +13,7 @@
 const CODEX_SANDBOX_WORDS = ['--sandbox', '-s', '--dangerously-bypass-approvals-and-sandbox'];
 
 /** Codex's arguments inside our sandbox: its own turned off unless the user set it. */
-export function codexArgsInSandbox(args: readonly string[]): string[] {
+function codexArgsInSandbox(args: readonly string[]): string[] {
   const chosen = args.some((a) => CODEX_SANDBOX_WORDS.includes(a) || a.startsWith('--sandbox=') || /^-s\S/.test(a));
   return chosen ? [...args] : ['--sandbox', 'danger-full-access', ...args];
 }
