@@ -66,3 +66,21 @@ it('without bubblewrap on PATH the runner refuses, with one line, and the progra
   expect(fs.readFileSync(runnerLog(rig.board, id), 'utf8')).toContain('bubblewrap (bwrap) is not installed');
   expect(fs.existsSync(marker)).toBe(false);
 });
+
+it('agent-board\'s own commands work from inside: a chat post, a hook, a send to itself', async () => {
+  const rec = await rig.start('agent-board chat post "hello from inside" >/dev/null; echo "post=$?"; agent-board hook claude Stop >/dev/null; echo "hook=$?"; agent-board chat read | tail -1; echo END-OF-CHECKS');
+  await rig.exited(rec.id);
+  const screen = rig.screen(rec.id);
+  expect(screen).toContain('END-OF-CHECKS');
+  expect(screen).toContain('post=0');
+  expect(screen).toContain('hook=0');
+  expect(screen).toContain('hello from inside');
+});
+
+it('--network allowlist without a proxy in this runner refuses, and the program never runs', async () => {
+  const marker = path.join(rig.outside, 'ran-with-network');
+  const rec = await rig.start(`echo ran > ${marker}`, { sandbox: { backend: 'bwrap', network: 'allowlist' } });
+  const done = await rig.exited(rec.id);
+  expect(done.previewLine).toContain('network allowlist is not available');
+  expect(fs.existsSync(marker)).toBe(false);
+});

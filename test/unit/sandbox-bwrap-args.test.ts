@@ -44,10 +44,10 @@ describe('the sandbox command', () => {
       '--ignore-signal=INT,QUIT,TERM,HUP', '/usr/bin/bwrap',
       '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net',
       '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-      '--tmpfs', '/home/u/.ssh',
+      '--perms', '0700', '--tmpfs', '/home/u/.ssh',
       '--ro-bind', '/dev/null', '/home/u/.netrc',
-      '--tmpfs', '/home/u/.agent-board',
-      '--tmpfs', '/run/user/1000',
+      '--perms', '0700', '--tmpfs', '/home/u/.agent-board',
+      '--perms', '0700', '--tmpfs', '/run/user/1000',
       '--bind', '/home/u/.claude', '/home/u/.claude',
       '--bind', '/home/u/proj', '/home/u/proj',
       '--ro-bind', '/home/u/.agent-board/sessions/s1', '/home/u/.agent-board/sessions/s1',
@@ -71,9 +71,9 @@ describe('the sandbox command', () => {
     const tmp = a.indexOf('/tmp', a.indexOf('--tmpfs'));
     expect(a.slice(tmp + 1, a.indexOf('--chdir'))).toEqual([
       '--ro-bind', `${t}/home`, `${t}/home`,
-      '--tmpfs', `${t}/ab`,
+      '--perms', '0700', '--tmpfs', `${t}/ab`,
       '--bind', `${t}/wt`, `${t}/wt`,
-      '--tmpfs', `${t}/home/.ssh`,
+      '--perms', '0700', '--tmpfs', `${t}/home/.ssh`,
       '--ro-bind', `${t}/ab/sessions/s1`, `${t}/ab/sessions/s1`,
       '--bind', `${t}/ab/rooms/main`, `${t}/ab/rooms/main`,
       '--ro-bind', `${t}/ab/sessions/s1/runner.sock`, `${t}/ab/sessions/s1/runner.sock`,
@@ -95,7 +95,7 @@ describe('the sandbox command', () => {
     const a = c.args;
     expect(a.slice(a.indexOf('/tmp', a.indexOf('--tmpfs')) + 1)).toEqual([
       '--bind', '/w', '/w',
-      '--tmpfs', '/h/.agent-board',
+      '--perms', '0700', '--tmpfs', '/h/.agent-board',
       '--bind', '/run/p.sock', '/run/p.sock',
       '--ro-bind', '/w/.git', '/w/.git',
       '--ro-bind', '/h/.agent-board/sessions/s1', '/h/.agent-board/sessions/s1',

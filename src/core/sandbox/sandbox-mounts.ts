@@ -46,11 +46,17 @@ export function orderMounts(ops: readonly MountOp[], typeOf: (p: string) => Path
   return kept.map((op, i) => ({ op, i })).sort((a, b) => pathDepth(a.op.path) - pathDepth(b.op.path) || a.i - b.i).map((x) => x.op);
 }
 
+/**
+ * A hidden folder's mode: private, as agent-board's home must be (its commands run inside refuse,
+ * or try to fix, a home others could read; the fix would fail on the read-only tmpfs).
+ */
+const HIDDEN_DIR_MODE = '0700';
+
 /** One op as bwrap's words. A hidden folder's tmpfs is made read-only at the very end (bwrapMountArgs), after its children are bound. */
 function opArgs(op: MountOp & { type: 'dir' | 'file' }): string[] {
   if (op.kind === 'rw') return ['--bind', op.path, op.path];
   if (op.kind === 'ro') return ['--ro-bind', op.path, op.path];
-  return op.type === 'dir' ? ['--tmpfs', op.path] : ['--ro-bind', '/dev/null', op.path];
+  return op.type === 'dir' ? ['--perms', HIDDEN_DIR_MODE, '--tmpfs', op.path] : ['--ro-bind', '/dev/null', op.path];
 }
 
 /**
