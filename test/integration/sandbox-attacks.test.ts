@@ -175,3 +175,16 @@ it('the user\'s runtime folder (systemd --user, D-Bus) cannot be reached', async
     bus.close();
   }
 });
+
+it('a Claude session writes its own state folder, finds ~/.claude.json seeded there, and cannot read Codex\'s', async () => {
+  fs.writeFileSync(path.join(rig.home, '.claude.json'), '{"seededFrom":"home"}\n');
+  fs.mkdirSync(path.join(rig.home, '.codex'), { recursive: true });
+  fs.writeFileSync(path.join(rig.home, '.codex', 'auth.json'), 'SECRET-CODEX-TOKEN\n');
+  const { screen } = await rig.run('echo "dir=$CLAUDE_CONFIG_DIR"; cat "$CLAUDE_CONFIG_DIR/.claude.json"; echo kept > "$CLAUDE_CONFIG_DIR/state-test" && echo WROTE-STATE; cat "$HOME/.codex/auth.json"; echo END', { agent: 'claude' });
+  const text = flat(screen);
+  expect(text).toContain(`dir=${path.join(rig.home, '.claude')}`);
+  expect(text).toContain('seededFrom');
+  expect(text).toContain('WROTE-STATE');
+  expect(text).not.toContain('SECRET-CODEX');
+  expect(fs.readFileSync(path.join(rig.home, '.claude', 'state-test'), 'utf8')).toBe('kept\n');
+});

@@ -24,6 +24,13 @@ const UNSANDBOXED = process.env.AGENT_BOARD_TEST_NO_SANDBOX === '1';
 /** A program's run: generous, since the machine runs other tests beside it. */
 const EXIT_WAIT_MS = 30_000;
 
+/** `sandbox: null`: unsandboxed; `agent`: the record's kind (the program stays the script). */
+interface StartOptions {
+  worktree?: WorktreeInfo;
+  sandbox?: SandboxSetting | null;
+  agent?: string;
+}
+
 export class SandboxRig {
   readonly root = fs.realpathSync(fs.mkdtempSync('/var/tmp/ab-sbx-'));
   readonly home = path.join(this.root, 'home');
@@ -60,12 +67,13 @@ export class SandboxRig {
   }
 
   /** Starts `script` under sh in a session (sandboxed unless `sandbox: null`); resolves once its runner serves. */
-  async start(script: string, o: { worktree?: WorktreeInfo; sandbox?: SandboxSetting | null } = {}): Promise<HostRecord> {
+  async start(script: string, o: StartOptions = {}): Promise<HostRecord> {
     const sandbox = o.sandbox === undefined ? NONE : o.sandbox;
     const extra: Partial<HostRecord> = {};
     if (sandbox && !UNSANDBOXED) extra.sandbox = sandbox;
     if (o.worktree) extra.worktree = o.worktree;
-    return createSession(this.board, { command: '/bin/sh', args: ['-c', script], cwd: o.worktree?.path ?? this.outside, cols: 100, rows: 30, extra }, REAL_TIME);
+    const cwd = o.worktree?.path ?? this.outside;
+    return createSession(this.board, { command: '/bin/sh', args: ['-c', script], cwd, cols: 100, rows: 30, extra, ...(o.agent ? { agent: o.agent } : {}) }, REAL_TIME);
   }
 
   async exited(id: string): Promise<HostRecord> {
@@ -81,7 +89,7 @@ export class SandboxRig {
   }
 
   /** Runs `script` to its end; its screen and its record. */
-  async run(script: string, o: { worktree?: WorktreeInfo; sandbox?: SandboxSetting | null } = {}): Promise<{ screen: string; rec: HostRecord }> {
+  async run(script: string, o: StartOptions = {}): Promise<{ screen: string; rec: HostRecord }> {
     const rec = await this.start(script, o);
     const done = await this.exited(rec.id);
     return { screen: this.screen(rec.id), rec: done };
