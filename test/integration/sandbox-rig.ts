@@ -29,6 +29,8 @@ interface StartOptions {
   worktree?: WorktreeInfo;
   sandbox?: SandboxSetting | null;
   agent?: string;
+  /** A worktree's setup command (`new --setup`), run before the program on the first start. */
+  setup?: string;
 }
 
 export class SandboxRig {
@@ -72,6 +74,7 @@ export class SandboxRig {
     const extra: Partial<HostRecord> = {};
     if (sandbox && !UNSANDBOXED) extra.sandbox = sandbox;
     if (o.worktree) extra.worktree = o.worktree;
+    if (o.setup) extra.worktreeSetup = { command: o.setup };
     const cwd = o.worktree?.path ?? this.outside;
     return createSession(this.board, { command: '/bin/sh', args: ['-c', script], cwd, cols: 100, rows: 30, extra, ...(o.agent ? { agent: o.agent } : {}) }, REAL_TIME);
   }
