@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runnerLog } from '../../src/state/paths.js';
+import { cli } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { SandboxRig, NONE } from './sandbox-rig.js';
 
@@ -88,5 +89,17 @@ it("a TMPDIR outside /tmp, read-only inside, becomes the sandbox's own /tmp, whe
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
+  }
+});
+
+it("a chat post from inside carries the mentions its runners wake on, though the room's other sessions are out of its sight", async () => {
+  const peer = await rig.start('sleep 60', { sandbox: null });
+  try {
+    const rec = await rig.run(`agent-board chat post "over to you @${peer.name}, and @nobody-here" >/dev/null; echo post=$?`);
+    expect(rec.screen).toContain('post=0');
+    const last = JSON.parse(cli(rig.board, ['chat', 'read', '--json']).stdout.trim().split('\n').pop()!) as { mentions: string[] };
+    expect(last.mentions).toContain(peer.name);
+  } finally {
+    cli(rig.board, ['kill', peer.id]);
   }
 });

@@ -1,8 +1,9 @@
 /** A participant in a room's chat (the CLI's `chat`, the MCP server, the board's posts, the demo): who is talking, and what they post and read. */
 import {
-  checkRoomName, checkSenderName, DEFAULT_ROOM, MAX_CHAT_TEXT, mentionsReader, parseMentions, roomOf, type ChatRecord,
+  checkRoomName, checkSenderName, DEFAULT_ROOM, MAX_CHAT_TEXT, mentionsReader, parseMentions, roomOf, writtenNames, type ChatRecord,
 } from '../../core/chat/chat.js';
 import { appendChat, readChat, type PostResult } from '../../state/chat-store.js';
+import { SANDBOXED_ENV } from '../../core/sandbox/sandbox-types.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { listSessions } from '../../state/host-store.js';
 import { checkedRoom, roomMembers } from '../../state/rooms.js';
@@ -78,7 +79,10 @@ export async function postChat(home: string, who: ChatIdentity, room: string, te
   if (text.length > MAX_CHAT_TEXT) {
     throw new UserError(`the text is ${text.length} characters; a post holds at most ${MAX_CHAT_TEXT}`, EXIT.usage);
   }
-  const mentions = parseMentions(text, roomMembers(home, room));
+  // Inside a sandbox the room's other sessions are out of sight (docs/sandbox.md): every @name
+  // written counts, and the runners, which see their own names, wake whoever it names.
+  const members = process.env[SANDBOXED_ENV] === '1' ? [...roomMembers(home, room), ...writtenNames(text)] : roomMembers(home, room);
+  const mentions = parseMentions(text, members);
   return appendChat(home, room, { from: who.name, kind: who.kind, text, mentions });
 }
 

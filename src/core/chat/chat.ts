@@ -153,6 +153,23 @@ export function parseMentions(text: string, members: readonly string[]): string[
   return found;
 }
 
+/**
+ * Every name written after an @ (outside code), as parseMentions would read it were each a member:
+ * the members of a poster that cannot see the room's sessions (a sandboxed one, whose view of
+ * agent-board's home is its own session). A name nobody has wakes nobody.
+ */
+export function writtenNames(text: string): string[] {
+  const plain = blankCode(text);
+  const names: string[] = [];
+  for (const m of plain.matchAll(/@([A-Za-z0-9_.-]+)/g)) {
+    const at = m.index ?? 0;
+    if (isNameChar(plain[at - 1]) || plain[at - 1] === '@') continue;
+    const name = m[1]!.replace(/\.+$/, '');
+    if (name && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
 /** Whether a name of length n ends at rest[n]: no name character follows, and a "." only as punctuation. */
 function endsName(rest: string, n: number): boolean {
   const next = rest[n];

@@ -33,3 +33,6 @@ export interface SandboxDenial {
 
 /** How many distinct refused hosts a record keeps (the most recent). */
 export const SANDBOX_DENIALS_KEPT = 20;
+
+/** Set to `1` in a sandboxed program's environment: its own agent-board commands then know they see only their session. */
+export const SANDBOXED_ENV = 'AGENT_BOARD_SANDBOXED';

@@ -13,7 +13,7 @@ import type { HostRecord } from '../../core/protocol/host-record.js';
 import { bwrapCommand, type GitPieces, type SandboxCommand } from '../../core/sandbox/bwrap-args.js';
 import { ENV_DROPPED } from '../../core/sandbox/deny-list.js';
 import { argsInSandbox, claudeConfigDir } from '../../core/sandbox/kind-in-sandbox.js';
-import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
+import { SANDBOXED_ENV, type SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { prepareGitSandbox, releaseGitSandbox, sessionObjectDir } from '../../state/sandbox/git-sandbox.js';
 import { pathType, sandboxPlaces } from '../../state/sandbox/sandbox-places.js';
 import { sandboxPreflight } from '../../state/sandbox/sandbox-preflight.js';
@@ -83,6 +83,7 @@ export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPr
     // A TMPDIR outside /tmp is read-only inside (Claude Code dies at start, unable to mkdir in it): the
     // sandbox's own /tmp, private to it, is where its temporary files go.
     for (const k of ['TMPDIR', 'TMP', 'TEMP']) if (env[k] !== undefined) env[k] = '/tmp';
+    env[SANDBOXED_ENV] = '1';
     if (rec.agent === 'claude') seedClaudeConfig(env, o.userHome, log);
     let git: GitPieces | null = null;
     if (rec.worktree) {
