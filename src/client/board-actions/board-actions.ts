@@ -74,7 +74,7 @@ export function createBoardActions(
     newKinds: (cwd) => kindChoices(cwd),
     planNew: (input, taken) => {
       const req = formRequest(input, newSize());
-      if ('error' in req) return { kind: input.kind, name: input.name ?? '', branch: null, runs: '', line: '', problem: req.error, repo: null };
+      if ('error' in req) return { kind: input.kind, name: input.name ?? '', branch: null, runs: '', line: '', problem: req.error, repo: null, sandbox: null };
       const { opts: _, ...plan } = planNewSession(req, { taken, from: process.cwd() });
       return plan;
     },

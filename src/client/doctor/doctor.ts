@@ -11,6 +11,8 @@ export type { Check } from './doctor-check.js';
 
 export async function runDoctor(env: NodeJS.ProcessEnv, scheduler: Scheduler): Promise<Check[]> {
   const home = homeCheck(env);
+  // The container backend (`--sandbox container`) gets a check of its own beside `sandbox`, from its
+  // real probe (podman or docker running a container: src/state/sandbox/container-probe.ts) where that exists.
   const [logout, agents, sandbox] = await Promise.all([logoutCheck(env, scheduler), agentChecks(env, scheduler), sandboxCheck(env, scheduler)]);
   // Lost sessions are read only from a home agent-board would use.
   const lost = home.status === 'fail' ? [] : [await lostCheck(env, scheduler)];
