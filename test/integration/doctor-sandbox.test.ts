@@ -46,6 +46,12 @@ describe("doctor's sandbox check", () => {
     expect(c.fix).toContain('kernel.unprivileged_userns_clone=1');
   });
 
+  it('bwrap makes a sandbox but socat is missing: a warn that --network allowlist cannot work, all and none can', async () => {
+    const bin = fakeBwrap('works', 'if [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; fi\nexit 0');
+    const c = await sandboxCheck({ PATH: bin }, scheduler);
+    expect(c).toMatchObject({ status: 'warn', message: expect.stringContaining('a sandbox can be made here (user, pid and network namespaces), but --network allowlist cannot: socat is not installed (all and none can)') as string, fix: expect.stringContaining('apt-get install socat') as string });
+  });
+
   it('not Linux: says bubblewrap is Linux\'s, whatever is on PATH', async () => {
     const c = await sandboxCheck({ PATH: '/usr/bin:/bin' }, scheduler, 'darwin');
     expect(c).toEqual({ check: 'sandbox', status: 'warn', message: "no sandbox on darwin: agent-board sandboxes with bubblewrap, which is Linux's" });
