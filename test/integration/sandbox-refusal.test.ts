@@ -97,6 +97,13 @@ describe.skipIf(!hasBwrap)('a sandboxed session kept and shown (bubblewrap here)
     expect(table).toMatch(/SANDBOX/);
     expect(table).toMatch(/boxed .* bwrap\/all /);
 
+    // explain says it, from the record its runner keeps.
+    const explained = await run(['explain', 'boxed']);
+    expect(explained.stdout).toMatch(/^sandbox {2}bubblewrap: the program and its children inside, the runner outside$/m);
+    expect(explained.stdout).toMatch(/^network {2}all: the machine's network as it is$/m);
+    expect(explained.stdout).toMatch(/^hidden {3}\/srv\/keys, ~\/\.ssh, /m);
+    expect(JSON.parse((await run(['explain', 'boxed', '--json'])).stdout)).toMatchObject({ sandbox: s!.sandbox, sandboxDenied: [] });
+
     const fork = await run(['fork', 'boxed'], { PATH: noBwrap });
     expect(fork.code).toBe(17);
     expect(fork.stderr).toContain('cannot sandbox: bubblewrap (bwrap) is not installed');

@@ -3,7 +3,8 @@ import { requestExplanation } from '../../client/session/explain.js';
 import type { RunnerConnection } from '../../client/link/connection.js';
 import { connectRemote } from '../../client/remote/remote.js';
 import { connectSession, findSession } from '../../client/session/sessions.js';
-import { explanationText } from '../../core/agents/explain-text.js';
+import { EXPLAIN_LABEL_WIDTH, explanationText } from '../../core/agents/explain-text.js';
+import { sandboxLines } from '../../core/sandbox/sandbox-text.js';
 import { usageExplained } from '../../core/usage/usage-text.js';
 import { writeFailureAdvice } from '../../core/write-failure.js';
 import { EXIT, UserError } from '../../state/errors.js';
@@ -47,8 +48,12 @@ export function registerExplain(program: Command): void {
         // What the session spent, and the file the runner read it from (docs/usage.md); its usage limit and resume.
         const { usage, limited, resumeAfterLimit, limitResumes } = conn.hello.host;
         const limits = { ...(limited ? { limited } : {}), ...(resumeAfterLimit ? { resumeAfterLimit, limitResumes: limitResumes ?? [] } : {}) };
-        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...limits, ...(usage ? { usage } : {}) }, null, 2)}\n`);
-        else process.stdout.write(`${explanationText(s.name, x, time.clock.now(), conn.hello.host)}\n${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
+        // Its sandbox as its record keeps it, and the hosts its proxy refused (docs/sandbox.md, "Where you see it").
+        const { sandbox, sandboxDenied } = conn.hello.host;
+        const boxed = { ...(sandbox ? { sandbox, sandboxDenied: sandboxDenied ?? [] } : {}) };
+        const sandboxText = sandboxLines(conn.hello.host).map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}\n`).join('');
+        if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...limits, ...boxed, ...(usage ? { usage } : {}) }, null, 2)}\n`);
+        else process.stdout.write(`${explanationText(s.name, x, time.clock.now(), conn.hello.host)}\n${sandboxText}${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {
         conn.dispose();
       }

@@ -83,7 +83,8 @@ export function sandboxLines(r: SandboxFacts, hosts: readonly string[] | null = 
   }
   const deny = s.denyRead ?? [];
   lines.push(['writes', places ? some(places.writable) : "its folder, its agent's state folder, its chat room, a private /tmp; nothing else"]);
-  lines.push(['hidden', places ? some(places.hidden) : `~/.ssh, ~/.aws, ~/.gnupg, cloud and git credentials, the other agents' and sessions' folders, agent-board's home${deny.length ? `, ${some(deny)}` : ''}`]);
+  // The session's own paths first: the list is cut at the pane's edge.
+  lines.push(['hidden', places ? some(places.hidden) : `${deny.length ? `${some(deny)}, ` : ''}~/.ssh, ~/.aws, ~/.gnupg and such, other agents' and sessions' folders, agent-board's home`]);
   const denied = r.sandboxDenied ?? [];
   if (denied.length) lines.push(['refused', refusedText(denied)]);
   else if (s.network === 'allowlist') lines.push(['refused', 'no host so far']);

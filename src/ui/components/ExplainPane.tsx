@@ -5,6 +5,7 @@ import type { BoardSession, ExplainOverlay } from '../../core/board/board-types.
 import type { LimitFacts } from '../../core/agents/explain-text.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { usageLine } from '../../core/usage/usage-text.js';
+import { sandboxLines, type SandboxFacts } from '../../core/sandbox/sandbox-text.js';
 import type { SessionUsage } from '../../core/usage/usage-types.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';
@@ -12,7 +13,7 @@ import { cut, fit } from '../text-width.js';
 export interface ExplainPaneProps {
   explain: ExplainOverlay;
   /** The session explained, as the feed has it: its usage limit is said from its record. */
-  session?: (BoardSession & LimitFacts) | null;
+  session?: (BoardSession & LimitFacts & SandboxFacts) | null;
   rows: number;
   width: number;
   /** The session's usage as its record has it: the figures and the file they came from (docs/usage.md). */
@@ -24,7 +25,10 @@ export function ExplainPane({ explain: o, session, rows, width, usage }: Explain
   const now = useNow(1000);
   const limits = session && session.id === o.id ? session : undefined;
   const spent: [string, string][] = usage ? [['usage', usageLine(usage)], ['', `  from ${usage.file}, ${usage.skipped} line${usage.skipped === 1 ? '' : 's'} skipped`]] : [];
-  const body = o.error ? null : o.explanation ? [...explainLines(o.explanation, now, limits), ...spent] : null;
+  // A sandboxed session's sandbox right after its state, decision and kind: the layers below may not fit.
+  const lines = o.explanation ? explainLines(o.explanation, now, limits) : [];
+  const sandbox = limits ? sandboxLines(limits) : [];
+  const body = o.error ? null : o.explanation ? [...lines.slice(0, 3), ...sandbox, ...lines.slice(3), ...spent] : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       <PaneTitle text={`why ${o.name} is ${limits?.limited ? 'limited' : (o.explanation?.activity ?? '…')}`} width={width} />
