@@ -79,7 +79,7 @@ describe('the new-session form', () => {
 
   it('what stops it is one red line in the form, before anything starts; a failure to start stays in the form too; Esc closes it', async () => {
     const actions = new FakeActions();
-    actions.planResult = (input) => ({ kind: 'shell', name: 'x-1', branch: null, runs: input.command, line: 'agent-board new', problem: input.command.startsWith('nope') ? 'command not found: nope' : null, repo: null });
+    actions.planResult = (input) => ({ kind: 'shell', name: 'x-1', branch: null, runs: input.command, line: 'agent-board new', problem: input.command.startsWith('nope') ? 'command not found: nope' : null, repo: null, sandbox: null });
     actions.createResult = async () => {
       throw new UserError('branch agent/x-1 exists already: pass --reuse-branch to work on it, or name another with --worktree BRANCH');
     };
@@ -105,7 +105,7 @@ describe('the new-session form', () => {
 
   it('an unclosed quote is caught before anything starts', async () => {
     const actions = new FakeActions();
-    actions.planResult = (input) => ({ kind: 'shell', name: 'x', branch: null, runs: '', line: '', problem: input.command.includes('"') ? 'the command has an unclosed "' : null, repo: null });
+    actions.planResult = (input) => ({ kind: 'shell', name: 'x', branch: null, runs: '', line: '', problem: input.command.includes('"') ? 'the command has an unclosed "' : null, repo: null, sandbox: null });
     m = mountBoard(new FakeFeed([session()]), { actions });
     m.stdin.press('n');
     await waitFor(() => expect(screenText()).toContain('New session'));

@@ -133,7 +133,7 @@ function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
   }
   if (o.sandbox === false) return false;
   if (!given) return undefined;
-  const backend = parseSandboxBackend(o.sandbox === true ? undefined : (o.sandbox as string));
+  const backend = parseSandboxBackend(o.sandbox === true ? undefined : o.sandbox);
   if (typeof backend === 'string') throw new UserError(`--sandbox: ${backend}`, EXIT.usage);
   const network = o.network ?? DEFAULT_SANDBOX_NETWORK;
   if (!SANDBOX_NETWORKS.includes(network as SandboxNetwork)) throw new UserError(`--network: "${network}" is not one of ${SANDBOX_NETWORKS.join(', ')}`, EXIT.usage);
