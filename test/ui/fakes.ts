@@ -121,7 +121,7 @@ export class FakeActions implements BoardActions {
   planResult: (input: NewSessionInput, taken: readonly string[]) => NewSessionPlan = (input) => {
     const name = input.name ?? `${input.kind === 'shell' ? (input.command.split(' ')[0] ?? 'sh').replace(/.*\//, '') : input.kind}-1`;
     const branch = input.worktree ? (input.branch ?? `agent/${name}`) : null;
-    return { kind: input.kind, name, branch, runs: input.kind === 'shell' ? input.command : `${input.kind} ${input.command}`.trim(), line: `agent-board new --name ${name}`, problem: null, repo: '/home/me', sandbox: null };
+    return { kind: input.kind, name, branch, runs: input.kind === 'shell' ? input.command : `${input.kind} ${input.command}`.trim(), line: `agent-board new --name ${name}`, problem: null, repo: '/home/me', sandbox: input.sandbox === 'on' ? { backend: 'bwrap', network: 'allowlist' } : null };
   };
   newKinds(): readonly NewKind[] {
     return this.kinds;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formRequest, kindChoices, planNewSession, repositoryOf } from '../../src/client/session/new-session.js';
+import { formRequest, kindChoices, planNewSession, repositoryOf, type NewRequest } from '../../src/client/session/new-session.js';
 import { SHIPPED } from '../helpers/kinds.js';
 
 let dir: string;
@@ -39,6 +39,11 @@ describe('planNewSession', () => {
     expect(off.sandbox).toBeNull();
     expect(off.opts.extra?.sandbox).toBeUndefined();
     expect(off.line).toBe('agent-board new --no-sandbox -- sh');
+    // The board's form: on is --sandbox (bubblewrap, allowlist), off is --no-sandbox, absent is config.json's.
+    const form = (sandbox?: 'on' | 'off') => formRequest({ kind: 'shell', command: 'sh', cwd: dir, room: 'default', worktree: false, ...(sandbox ? { sandbox } : {}) }, { cols: 80, rows: 24 });
+    expect(planNewSession(form('on') as NewRequest, ctx({ sandboxConfig })).line).toBe('agent-board new --sandbox -- sh');
+    expect(planNewSession(form('off') as NewRequest, ctx({ sandboxConfig })).sandbox).toBeNull();
+    expect(planNewSession(form() as NewRequest, ctx({ sandboxConfig })).sandbox).toEqual({ backend: 'bwrap', network: 'all' });
     const none = planNewSession({ words: ['sh'], cwd: dir }, ctx({ sandboxConfig: { kinds: {}, rooms: {}, allowHosts: {}, denyRead: [] } }));
     expect(none.sandbox).toBeNull();
     expect(none.line).toBe('agent-board new -- sh');

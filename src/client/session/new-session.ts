@@ -18,7 +18,7 @@ import { branchForSession } from '../../core/worktree/worktree.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { listSessions } from '../../state/host-store.js';
 import { readUserConfig } from '../../state/config.js';
-import { defaultSandbox, type SandboxConfig } from '../../core/sandbox/sandbox-config.js';
+import { DEFAULT_SANDBOX_NETWORK, defaultSandbox, type SandboxConfig } from '../../core/sandbox/sandbox-config.js';
 import { sandboxFlags } from '../../core/sandbox/sandbox-text.js';
 import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { requireSandbox } from './sandbox-required.js';
@@ -248,6 +248,8 @@ export interface FormInput {
   worktree: boolean;
   /** The branch the user typed (absent: the one proposed from the name). */
   branch?: string;
+  /** `on`: `--sandbox` (bubblewrap, network allowlist); `off`: `--no-sandbox`; absent: as config.json says. */
+  sandbox?: 'on' | 'off';
 }
 
 /** The form's fields as a request, or why they cannot be one (the command's quotes). */
@@ -262,6 +264,7 @@ export function formRequest(input: FormInput, size: { cols: number; rows: number
     cwd: input.cwd,
     room: input.room || DEFAULT_ROOM,
     worktree: input.worktree ? { branch: input.branch } : undefined,
+    ...(input.sandbox ? { sandbox: input.sandbox === 'on' ? { backend: 'bwrap' as const, network: DEFAULT_SANDBOX_NETWORK } : false } : {}),
     cols: size.cols,
     rows: size.rows,
     // The host record keeps the note; the form's message shows it (stderr would land on the board).
