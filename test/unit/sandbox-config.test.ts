@@ -25,7 +25,7 @@ describe("config.json's sandbox", () => {
     const { config, errors } = parseUserConfig('{}', 'c.json');
     expect(errors).toEqual([]);
     expect(config.sandbox).toEqual({ kinds: {}, rooms: {}, allowHosts: {}, denyRead: [] });
-    expect(defaultSandbox(config.sandbox, 'claude', 'default')).toBeNull();
+    expect(defaultSandbox(config.sandbox, 'claude', 'default', '/home/me')).toBeNull();
   });
 
   it('says each bad entry in one line and keeps the good ones', () => {
@@ -56,9 +56,12 @@ describe("config.json's sandbox", () => {
 
   it("gives a room's default over its kind's", () => {
     const { config } = parse({ kinds: { claude: { network: 'all' } }, rooms: { risky: { network: 'none' } } });
-    expect(defaultSandbox(config.sandbox, 'claude', 'risky')).toEqual({ backend: 'bwrap', network: 'none' });
-    expect(defaultSandbox(config.sandbox, 'claude', 'default')).toEqual({ backend: 'bwrap', network: 'all' });
-    expect(defaultSandbox(config.sandbox, 'codex', 'default')).toBeNull();
+    expect(defaultSandbox(config.sandbox, 'claude', 'risky', '/home/me')).toEqual({ backend: 'bwrap', network: 'none' });
+    expect(defaultSandbox(config.sandbox, 'claude', 'default', '/home/me')).toEqual({ backend: 'bwrap', network: 'all' });
+    expect(defaultSandbox(config.sandbox, 'codex', 'default', '/home/me')).toBeNull();
+    // A record keeps absolute paths: an entry's ~ is the user's home.
+    const withPaths = parse({ kinds: { pi: { denyRead: ['~/secrets', '~', '/srv/keys'] } } }).config.sandbox;
+    expect(defaultSandbox(withPaths, 'pi', 'default', '/home/me')!.denyRead).toEqual(['/home/me/secrets', '/home/me', '/srv/keys']);
   });
 
   it('reads --sandbox values and allowlist entries', () => {

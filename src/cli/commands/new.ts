@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { checkAllowHost, DEFAULT_SANDBOX_NETWORK, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
+import { checkAllowHost, DEFAULT_SANDBOX_NETWORK, expandHome, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
 import { SANDBOX_NETWORKS, type SandboxNetwork, type SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { planNewSession, startNewSession, type NewRequest } from '../../client/session/new-session.js';
 import { DEFAULT_SCROLLBACK } from '../../client/session/session-create.js';
@@ -142,7 +142,7 @@ function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
     if (bad) throw new UserError(`--allow-host: ${bad}`, EXIT.usage);
   }
   // Absolute, ~ expanded, as the runner needs them whatever folder it runs in.
-  const denyRead = [...new Set(o.denyRead.map((p) => path.resolve(p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p)))];
+  const denyRead = [...new Set(o.denyRead.map((p) => path.resolve(expandHome(p, os.homedir()))))];
   return {
     ...backend,
     network: network as SandboxNetwork,

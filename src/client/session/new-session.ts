@@ -7,6 +7,7 @@
  * in place or in a new worktree (src/client/worktree/worktree-session.ts).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { KindRegistry } from '../../core/agents/kind-rules.js';
 import { checkRoomName, DEFAULT_ROOM } from '../../core/chat/chat.js';
@@ -154,7 +155,7 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
   const resume = req.resumeAfterLimit ?? (ctx.resumeByKind ?? readUserConfig().config.resumeAfterLimit)[kind];
   if (resume) opts.extra = { ...opts.extra, resumeAfterLimit: resume };
   // Asked for, or the room's default (else the kind's) from config.json unless --no-sandbox.
-  const sandboxDefault = defaultSandbox(ctx.sandboxConfig ?? readUserConfig().config.sandbox, kind, room);
+  const sandboxDefault = defaultSandbox(ctx.sandboxConfig ?? readUserConfig().config.sandbox, kind, room, os.homedir());
   const sandbox = req.sandbox === false ? null : (req.sandbox ?? sandboxDefault);
   if (sandbox) opts.extra = { ...opts.extra, sandbox };
   const taken = ctx.taken ?? (ctx.home ? listSessions(ctx.home).map((s) => s.name) : []);

@@ -149,7 +149,16 @@ export function parseSandboxConfig(v: unknown, file: string, errors: string[]): 
   return config;
 }
 
-/** The sandbox a new session of `kind` in `room` gets when it names none: the room's, else the kind's, else none. */
-export function defaultSandbox(config: SandboxConfig, kind: string, room: string): SandboxSetting | null {
-  return config.rooms[room] ?? config.kinds[kind] ?? null;
+/** `~` and `~/x` as paths in `home`; others as they are. */
+export function expandHome(p: string, home: string): string {
+  return p === '~' ? home : p.startsWith('~/') ? `${home.replace(/\/+$/, '')}/${p.slice(2)}` : p;
+}
+
+/**
+ * The sandbox a new session of `kind` in `room` gets when it names none: the room's, else the
+ * kind's, else none. Its `denyRead` made absolute in `home`, as a record keeps it.
+ */
+export function defaultSandbox(config: SandboxConfig, kind: string, room: string, home: string): SandboxSetting | null {
+  const s = config.rooms[room] ?? config.kinds[kind] ?? null;
+  return s?.denyRead ? { ...s, denyRead: s.denyRead.map((p) => expandHome(p, home)) } : s;
 }
