@@ -5,6 +5,7 @@
  * where it can be made, the session keeps its sandbox: ls shows it, fork keeps it.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
@@ -89,10 +90,10 @@ describe('a sandbox that cannot be made: refused, nothing started', () => {
 
 describe.skipIf(!hasBwrap)('a sandboxed session kept and shown (bubblewrap here)', () => {
   it('ls shows it; fork, restart and revive refuse where it cannot be made, leaving it as it was', async () => {
-    const made = await run(['new', '--sandbox', '--network', 'all', '--allow-host', 'example.com', '--deny-read', '/srv/keys', '--name', 'boxed', '--', '/bin/sleep', '100']);
+    const made = await run(['new', '--sandbox', '--network', 'all', '--allow-host', 'example.com', '--deny-read', '/srv/keys', '--deny-read', '~/keys', '--name', 'boxed', '--', '/bin/sleep', '100']);
     expect(made.code, made.stderr).toBe(0);
     const [s] = await listed();
-    expect(s!.sandbox).toEqual({ backend: 'bwrap', network: 'all', allowHosts: ['example.com'], denyRead: ['/srv/keys'] });
+    expect(s!.sandbox).toEqual({ backend: 'bwrap', network: 'all', allowHosts: ['example.com'], denyRead: ['/srv/keys', path.join(os.homedir(), 'keys')] });
     const table = (await run(['ls'])).stdout;
     expect(table).toMatch(/SANDBOX/);
     expect(table).toMatch(/boxed .* bwrap\/all /);
@@ -101,7 +102,7 @@ describe.skipIf(!hasBwrap)('a sandboxed session kept and shown (bubblewrap here)
     const explained = await run(['explain', 'boxed']);
     expect(explained.stdout).toMatch(/^sandbox {2}bubblewrap: the program and its children inside, the runner outside$/m);
     expect(explained.stdout).toMatch(/^network {2}all: the machine's network as it is$/m);
-    expect(explained.stdout).toMatch(/^hidden {3}\/srv\/keys, ~\/\.ssh, /m);
+    expect(explained.stdout).toMatch(/^hidden {3}\/srv\/keys, \S+\/keys, ~\/\.ssh, /m);
     expect(JSON.parse((await run(['explain', 'boxed', '--json'])).stdout)).toMatchObject({ sandbox: s!.sandbox, sandboxDenied: [] });
 
     const fork = await run(['fork', 'boxed'], { PATH: noBwrap });
