@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAllowHost, defaultSandbox, parseSandboxBackend } from '../../src/core/sandbox/sandbox-config.js';
 import { parseUserConfig } from '../../src/core/user-config.js';
+import { refusedText, sandboxFlags, sandboxLines } from '../../src/core/sandbox/sandbox-text.js';
 
 const parse = (sandbox: unknown) => parseUserConfig(JSON.stringify({ sandbox }), 'c.json');
 
@@ -72,5 +73,29 @@ describe("config.json's sandbox", () => {
     expect(checkAllowHost('127.0.0.1:8080')).toBeNull();
     expect(checkAllowHost('*.example.com')).toBeNull();
     expect(checkAllowHost('a b')).not.toBeNull();
+  });
+});
+
+describe('the words of a sandbox', () => {
+  const at = (h: number, m: number) => new Date(2026, 0, 1, h, m).toISOString();
+  it('refused hosts: the most recent first, a few, then how many more; a full list says it keeps the most recent', () => {
+    const d = (host: string, n: number, last: string) => ({ host, port: 443, count: n, first: last, last });
+    expect(refusedText([d('a.com', 1, at(11, 58)), d('github.com', 3, at(12, 3))])).toBe('github.com:443 ×3, last 12:03; a.com:443 ×1, last 11:58');
+    const many = Array.from({ length: 20 }, (_, i) => d(`h${i}.com`, 1, at(10, i)));
+    expect(refusedText(many)).toBe('h19.com:443 ×1, last 10:19; h18.com:443 ×1, last 10:18; h17.com:443 ×1, last 10:17; h16.com:443 ×1, last 10:16 +16 more (the 20 most recent kept)');
+  });
+
+  it('explain lines: none unsandboxed; the whole allowlist and the places when known', () => {
+    expect(sandboxLines({})).toEqual([]);
+    const lines = sandboxLines({ sandbox: { backend: 'container', image: 'node:22', network: 'allowlist' } }, ['a', 'b', 'c', 'd', 'e', 'f'], { writable: ['/w'], hidden: ['/h1', '/h2'] });
+    expect(lines).toEqual([
+      ['sandbox', 'a container (podman or docker), image node:22'],
+      ['network', 'allowlist: only the listed hosts, through a proxy'],
+      ['', '  hosts: a, b, c, d +2 more (6 in all)'],
+      ['writes', '/w'],
+      ['hidden', '/h1, /h2'],
+      ['refused', 'no host so far'],
+    ]);
+    expect(sandboxFlags({ backend: 'bwrap', network: 'none', allowHosts: ['x.org'] })).toEqual(['--sandbox', '--network', 'none', '--allow-host', 'x.org']);
   });
 });

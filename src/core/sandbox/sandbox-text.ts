@@ -4,7 +4,7 @@
  * lines (the backend, the network and its hosts, what the program may write and may not read,
  * the hosts the proxy refused).
  */
-import type { SandboxDenial, SandboxSetting } from './sandbox-types.js';
+import { SANDBOX_DENIALS_KEPT, type SandboxDenial, type SandboxSetting } from './sandbox-types.js';
 import { DEFAULT_SANDBOX_NETWORK } from './sandbox-config.js';
 
 /** The row's mark of a sandboxed session (board, web page), after its name: one cell wide. */
@@ -50,7 +50,9 @@ function clock(iso: string): string {
 export function refusedText(denied: readonly SandboxDenial[]): string {
   const recent = [...denied].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
   const more = recent.length - SHOWN;
-  return recent.slice(0, SHOWN).map((d) => `${d.host}:${d.port} ×${d.count}, last ${clock(d.last)}`).join('; ') + (more > 0 ? ` +${more} more` : '');
+  // A full list has dropped the oldest: say the count is of the most recent only.
+  const all = more > 0 ? ` +${more} more${recent.length >= SANDBOX_DENIALS_KEPT ? ` (the ${SANDBOX_DENIALS_KEPT} most recent kept)` : ''}` : '';
+  return recent.slice(0, SHOWN).map((d) => `${d.host}:${d.port} ×${d.count}, last ${clock(d.last)}`).join('; ') + all;
 }
 
 /** The places the sandbox gives the program, as the runner's policy works them out (null: not known here; explain says them in words). */
