@@ -36,11 +36,12 @@ interface NewFlags {
   /** --sandbox [backend] (true: bubblewrap); false: --no-sandbox. */
   sandbox?: string | boolean;
   network?: string;
-  allowHost: string[];
-  denyRead: string[];
+  allowHost?: string[];
+  denyRead?: string[];
 }
 
-const collect = (v: string, all: string[]) => [...all, v];
+/** A repeatable flag's values, in order. */
+const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 
 export function registerNew(program: Command): void {
   program
@@ -63,11 +64,11 @@ export function registerNew(program: Command): void {
     .option('--resume-prompt <text>', `with --resume-after-limit: the prompt typed (default "${DEFAULT_RESUME_PROMPT}")`)
     .option('--sandbox [backend]', 'run the program in a sandbox: bwrap (the default: bubblewrap), container or container:IMAGE; it writes only its folder and its agent\'s state (docs/sandbox.md)')
     .option('--network <mode>', 'with --sandbox: all, allowlist (the default: its kind\'s hosts and the listed ones) or none')
-    .option('--allow-host <host>', 'with --sandbox: a host it may reach besides its kind\'s (host, *.domain or host:port); repeatable', collect, [])
-    .option('--deny-read <path>', 'with --sandbox: a path it may not read besides the default list; repeatable', collect, [])
+    .option('--allow-host <host>', 'with --sandbox: a host it may reach besides its kind\'s (host, *.domain or host:port); repeatable', collect)
+    .option('--deny-read <path>', 'with --sandbox: a path it may not read besides the default list; repeatable', collect)
     .option('--no-sandbox', "not sandboxed, whatever config.json's sandbox says for its kind or room")
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
-    .option('-i, --interactive', 'ask for the kind, command, name, folder, room and worktree (the flags given are the defaults), show what it will run, and start it once confirmed')
+    .option('-i, --interactive', 'ask for the kind, command, name, folder, room, worktree and sandbox (the flags given are the defaults), show what it will run, and start it once confirmed')
     .action(async (cmd: string[], o: NewFlags) => {
       if (o.worktree === undefined && (o.base !== undefined || o.reuseBranch || o.setup !== undefined)) {
         throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
@@ -128,7 +129,9 @@ export function registerNew(program: Command): void {
 /** --sandbox and the flags that go with it as the setting the session keeps; absent: config.json decides; false: --no-sandbox. */
 function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
   const given = o.sandbox !== undefined && o.sandbox !== false;
-  if (!given && (o.network !== undefined || o.allowHost.length || o.denyRead.length)) {
+  const allowHost = o.allowHost ?? [];
+  const deny = o.denyRead ?? [];
+  if (!given && (o.network !== undefined || allowHost.length || deny.length)) {
     throw new UserError('--network, --allow-host and --deny-read go with --sandbox', EXIT.usage);
   }
   if (o.sandbox === false) return false;
@@ -137,16 +140,16 @@ function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
   if (typeof backend === 'string') throw new UserError(`--sandbox: ${backend}`, EXIT.usage);
   const network = o.network ?? DEFAULT_SANDBOX_NETWORK;
   if (!SANDBOX_NETWORKS.includes(network as SandboxNetwork)) throw new UserError(`--network: "${network}" is not one of ${SANDBOX_NETWORKS.join(', ')}`, EXIT.usage);
-  for (const h of o.allowHost) {
+  for (const h of allowHost) {
     const bad = checkAllowHost(h);
     if (bad) throw new UserError(`--allow-host: ${bad}`, EXIT.usage);
   }
   // Absolute, ~ expanded, as the runner needs them whatever folder it runs in.
-  const denyRead = [...new Set(o.denyRead.map((p) => path.resolve(expandHome(p, os.homedir()))))];
+  const denyRead = [...new Set(deny.map((p) => path.resolve(expandHome(p, os.homedir()))))];
   return {
     ...backend,
     network: network as SandboxNetwork,
-    ...(o.allowHost.length ? { allowHosts: [...new Set(o.allowHost)] } : {}),
+    ...(allowHost.length ? { allowHosts: [...new Set(allowHost)] } : {}),
     ...(denyRead.length ? { denyRead } : {}),
   };
 }
