@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliAsync, destroyHome, makeHome, waitFor } from '../helpers/home.js';
 import { findProgram } from '../../src/state/process/find-program.js';
-import { requireSandbox } from '../../src/client/session/sandbox-required.js';
+import { requireSandbox, sandboxRefusal } from '../../src/client/session/sandbox-required.js';
 import { UserError } from '../../src/state/errors.js';
 import { realScheduler } from '../../src/state/real-time.js';
 
@@ -76,6 +76,15 @@ describe('a sandbox that cannot be made: refused, nothing started', () => {
     const err = await requireSandbox({ backend: 'bwrap', network: 'none' }, realScheduler(), process.env, 'darwin').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect(err).toMatchObject({ exitCode: 17, message: "cannot sandbox on darwin: agent-board sandboxes with bubblewrap, which is Linux's" });
+  });
+
+  it("a runner's own refusal (the record exited with no code and the line) is told apart from a program that ended", () => {
+    const line = 'cannot sandbox: bubblewrap (bwrap) is not installed (apt-get install bubblewrap, dnf install bubblewrap)';
+    const rec = { sandbox: { backend: 'bwrap' as const, network: 'none' as const }, status: 'exited' as const, exitCode: null, exitSignal: null, previewLine: line };
+    expect(sandboxRefusal(rec)).toBe(line);
+    expect(sandboxRefusal({ ...rec, exitCode: 1 })).toBeNull(); // the program ran and failed
+    expect(sandboxRefusal({ ...rec, sandbox: undefined })).toBeNull();
+    expect(sandboxRefusal({ ...rec, previewLine: 'cannot open file' })).toBeNull();
   });
 
   it('usage mistakes: --network without --sandbox, a bad network, a bad host (exit 2)', async () => {
