@@ -27,8 +27,8 @@ const ECHO_PROGRAM = ['sh', '-c', 'stty raw -echo; printf "ECHO-%s\\r\\n" READY;
 const PAUSE_MS = 2300;
 const PAUSE_ROUNDS = 8;
 
-/** One key into a client's PTY; resolves with the ms until it came back out. */
-async function roundTrip(client, key, label) {
+/** One key into a client's PTY; resolves with the ms until it came back out (the sandbox bench times its keys so too). */
+export async function roundTrip(client, key, label) {
   const back = client.watch((buf) => buf.includes(key.charCodeAt(0)), ROUND_TIMEOUT_MS, `the echo of ${key} (${label})`);
   const t0 = now();
   client.write(key);

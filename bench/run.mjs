@@ -4,7 +4,7 @@
 // a summary table; results also go to bench/out/latest.json.
 //
 //   node bench/run.mjs                 all of them
-//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup, usage, web)
+//   node bench/run.mjs echo frame      only some (cat, echo, frame, rss, board, send, startup, usage, web, sandbox)
 //
 // A result whose baseline is not tmux names it (`versus`: start-up compares with a bare node, web with
 // wetty, a web terminal installed by bench/web-wetty.mjs into a cache outside the repository).
@@ -16,6 +16,7 @@ import { benchFirstFrame } from './first-frame.mjs';
 import { benchBoard } from './board.mjs';
 import { AgentBoard, BIN, Cleanup, ROOT, Tmux, killAllClients, makeTempDir, now, tmuxVersion } from './lib.mjs';
 import { benchRss } from './rss.mjs';
+import { benchSandbox } from './sandbox.mjs';
 import { benchSend } from './send.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchThroughput } from './throughput.mjs';
@@ -32,6 +33,7 @@ const BENCHES = [
   { key: 'startup', title: '(g) start-up of the commands agents run every turn', fn: benchStartup },
   { key: 'usage', title: '(i) usage: 50 sessions kept fresh, a 100 MiB transcript summed', fn: benchUsage },
   { key: 'web', title: '(h) agent-board web beside wetty, in headless chromium', fn: benchWeb },
+  { key: 'sandbox', title: '(j) a sandboxed session against an unsandboxed one: new to running, echo, raw bwrap', fn: benchSandbox },
 ];
 
 const log = (s) => process.stdout.write(`  ${s}\n`);

@@ -67,7 +67,9 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['node-pty', 'react-devtools-core'],
+  // @anthropic-ai/sandbox-runtime (the sandbox's network proxy, src/runner/sandbox/network-proxy.ts) stays a
+  // package import, loaded only by a runner that starts one: it finds its vendored files beside itself.
+  external: ['node-pty', 'react-devtools-core', '@anthropic-ai/sandbox-runtime'],
   legalComments: 'none',
   logLevel: 'warning',
 };

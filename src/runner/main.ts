@@ -12,7 +12,7 @@ import { sessionEnv } from '../core/agents/session-env.js';
 import { roomOf } from '../core/chat/chat.js';
 import { DisposableStore, toDisposable } from '../core/lifetime.js';
 import { ensureHome } from '../state/home.js';
-import { readAllRecords, readHostFile } from '../state/host-store.js';
+import { readAllRecords, readHostFile, writeHostFile } from '../state/host-store.js';
 import { readUserConfig } from '../state/config.js';
 import { localDay, msToNextLocalDay } from '../state/local-day.js';
 import { SessionBudget } from './session/session-budget.js';
@@ -26,6 +26,8 @@ import { Session } from './session/session.js';
 import { RunnerWakes } from './wakes/wakes.js';
 import { limitSeen } from '../core/usage/limits/index.js';
 import { limitPattern } from './session/limit-pattern.js';
+import { makeSandbox } from './sandbox/sandbox-make.js';
+import type { PreparedSandbox } from './sandbox/sandbox-launch.js';
 
 /** After the exit is told to every client, give their sockets this long to flush. */
 const EXIT_LINGER_MS = 300;
@@ -105,13 +107,29 @@ export async function runRunner(id: string): Promise<void> {
   const rest = (env.PATH ?? '').split(':').filter((d) => d !== binDir).join(':');
   env.PATH = rest ? `${binDir}:${rest}` : binDir;
 
+  // A sandboxed session (docs/sandbox.md) runs inside one or not at all.
+  let sandbox: PreparedSandbox | null = null;
+  if (rec.sandbox) {
+    const made = await makeSandbox({ ...rec, sandbox: rec.sandbox }, { home, id, sock, env, log, scheduler });
+    if (!made.ok) {
+      log(`${made.line}; the session's program was not started`);
+      writeHostFile(hostFile(home, id), { ...rec, status: 'exited', exitCode: null, childPid: null, previewLine: made.line, runnerPid: process.pid });
+      runner.dispose();
+      process.exitCode = 1;
+      return;
+    }
+    sandbox = runner.add(made.sandbox);
+  }
+  const programEnv = sandbox?.env ?? env;
+
   const s: Session = (session = runner.add(new Session({
     hostFile: hostFile(home, id),
     // The pid with the boot and the start time: a reused pid (after a reboot) is not taken for this runner (host-store.ts).
     record: { ...rec, runnerPid: process.pid, runnerBootId: bootId() ?? undefined, runnerStartTime: processStartTime('self') ?? undefined, generation, foregroundAgent: undefined, killed: undefined },
     log,
     generation,
-    env,
+    env: programEnv,
+    ...(sandbox ? { sandbox } : {}),
     finalScreenFile: finalScreenFile(home, id),
     journalFile: controlJournalFile(home, id),
     clock,
@@ -215,7 +233,7 @@ export async function runRunner(id: string): Promise<void> {
   // reader: a plain shell's runner carries none of it. A shell's foreground agent is not followed.
   const kind = rec.agent;
   const { hasUsageReader, usageEnv } = await import('../state/usage/usage-source.js');
-  const transcriptEnv = usageEnv(env, process.env);
+  const transcriptEnv = usageEnv(programEnv, process.env);
   if (hasUsageReader(kind, transcriptEnv)) {
     const { keepUsageFresh } = await import('./usage/usage-live.js');
     const write = (usage: NonNullable<typeof s.record.usage>) => {

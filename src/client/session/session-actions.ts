@@ -21,6 +21,7 @@ import { writeWiringFiles } from './wiring-place.js';
 import { relaunchArgs, type ConversationOutcome } from './conversation-launch.js';
 import { removeWorktree } from '../worktree/worktree-remove.js';
 import { requireSandbox } from './sandbox-required.js';
+import { releaseSessionObjects } from '../../state/sandbox/git-sandbox.js';
 
 /**
  * What a user can do to a session, shared by the CLI and the board. Each
@@ -125,6 +126,8 @@ export async function removeSessionReporting(home: string, s: SessionView, time:
       if (ended.kind === 'refused') throw ended.error;
     }
   }
+  // A sandboxed worktree session's own objects (a runner killed before it moved them) go to the repository before its folder does.
+  if (s.worktree && fs.existsSync(s.worktree.repo)) releaseSessionObjects(s.worktree.repo, sessionDir(home, s.id));
   // After the program is gone (nothing writes there any more), before the record goes (a failure leaves it to retry).
   const note = s.worktree ? await removeWorktree(s.worktree, discard) : null;
   writing('the session folder', sessionDir(home, s.id), () => {

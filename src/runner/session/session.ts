@@ -22,6 +22,7 @@ import { wireControl } from '../control/control-wiring.js';
 import { offerDirect } from '../direct/direct-offer.js';
 import type { HostWriter } from './host-writer.js';
 import type { Logger } from '../log.js';
+import type { SandboxLaunch } from '../sandbox/sandbox-launch.js';
 import { dispatch, keysTypedByRelay, mayTypeKeys, typeKeys, type DispatchDeps } from '../control/dispatch.js';
 import { PtyHost, type ChildExit, type PtyOutput } from '../pty/pty-host.js';
 import { Redraw } from '../pty/redraw.js';
@@ -55,6 +56,8 @@ export interface SessionDeps {
   applyDelayMs?: number;
   /** How usage limits are read off the screen, and the delay after a reset (session-limits.ts); none: not watched. */
   limits?: LimitOptions;
+  /** A sandboxed session's launch (src/runner/sandbox/sandbox-launch.ts): the program, with its setup, runs inside it. */
+  sandbox?: SandboxLaunch;
 }
 
 export class Session implements Disposable {
@@ -99,8 +102,9 @@ export class Session implements Disposable {
     this.host = keepRecord({ hostFile, record: rec, generation, model: this.model, clients: this.clients, clock, scheduler, log, heartbeatMs, hold });
     // A worktree's setup command runs first, on the first start only (src/state/worktree/worktree-setup.ts);
     // host.json keeps the program's own command and args, and notes that the setup ran.
-    const launch = launchWithSetup(rec);
-    this.pty = this.store.add(new PtyHost({ command: launch.command, args: launch.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
+    const launch = launchWithSetup(deps.sandbox ? { ...rec, args: deps.sandbox.programArgs(rec.args) } : rec);
+    const spawned = deps.sandbox ? deps.sandbox.wrap(launch) : launch;
+    this.pty = this.store.add(new PtyHost({ command: spawned.command, args: spawned.args, cwd: rec.cwd, env: deps.env, cols: rec.cols, rows: rec.rows, scheduler }));
     if (launch.setup !== null) this.host.update({ worktreeSetup: { command: launch.setup, startedAt: isoTime(clock.now()) } }, true);
     this.store.add(
       this.model.onPressure((paused) => {
@@ -246,6 +250,7 @@ export class Session implements Disposable {
   }
 
   private onChildExit(e: ChildExit): void {
+    this.deps.sandbox?.programExited();
     this.exitState = e;
     this.ending.childExited(e);
   }

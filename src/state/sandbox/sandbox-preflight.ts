@@ -9,6 +9,7 @@ import type { Scheduler } from '../../core/clock.js';
 import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { findProgram } from '../process/find-program.js';
 import { runCommand } from '../process/run.js';
+import { containerPreflight, type ContainerReady } from './container-preflight.js';
 
 /**
  * The least a sandboxed session needs: new user (with no nested ones: `--disable-userns`, bwrap
@@ -22,10 +23,15 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 export type SandboxPreflight =
   | { ok: true; bwrap: string; version: string; socat: string | null }
+  | { ok: true; container: ContainerReady }
   | { ok: false; line: string };
 
-/** `platform`: the machine's (a test gives another: the answer off Linux). */
-export async function sandboxPreflight(setting: SandboxSetting, env: NodeJS.ProcessEnv, scheduler: Scheduler, platform: NodeJS.Platform = process.platform): Promise<SandboxPreflight> {
+/**
+ * `platform`: the machine's (a test gives another: the answer off Linux). `cwd`: the session's
+ * folder, where the container backend looks for a devcontainer.json when no image is named.
+ */
+export async function sandboxPreflight(setting: SandboxSetting, env: NodeJS.ProcessEnv, scheduler: Scheduler, platform: NodeJS.Platform = process.platform, cwd?: string): Promise<SandboxPreflight> {
+  if (setting.backend === 'container') return containerPreflight(setting, env, scheduler, cwd);
   if (platform !== 'linux') return { ok: false, line: `cannot sandbox on ${platform}: agent-board sandboxes with bubblewrap, which is Linux's` };
   const bwrap = findProgram('bwrap', { env });
   if (!bwrap) return { ok: false, line: 'cannot sandbox: bubblewrap (bwrap) is not installed (apt-get install bubblewrap, dnf install bubblewrap)' };

@@ -1,0 +1,125 @@
+/**
+ * A sandboxed session's launch (docs/sandbox.md), made by its runner before the program starts:
+ * the preflight again (bubblewrap removed since `new`, a reboot revive), the worktree's git made
+ * ready, the kind's state folder, Claude's config file, the proxy for `--network allowlist`, the
+ * program's environment cleaned, and the bwrap command node-pty spawns instead of the program.
+ * A sandbox that cannot be made is one line, and the program is not started at all.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Scheduler } from '../../core/clock.js';
+import { DisposableStore, type Disposable } from '../../core/lifetime.js';
+import type { HostRecord } from '../../core/protocol/host-record.js';
+import { bwrapCommand, type GitPieces, type SandboxCommand } from '../../core/sandbox/bwrap-args.js';
+import { ENV_DROPPED } from '../../core/sandbox/deny-list.js';
+import { argsInSandbox, claudeConfigDir } from '../../core/sandbox/kind-in-sandbox.js';
+import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
+import { prepareGitSandbox, releaseGitSandbox, sessionObjectDir } from '../../state/sandbox/git-sandbox.js';
+import { pathType, sandboxPlaces } from '../../state/sandbox/sandbox-places.js';
+import { sandboxPreflight } from '../../state/sandbox/sandbox-preflight.js';
+import type { Logger } from '../log.js';
+import type { NetworkProxy, StartNetworkProxy } from './network-types.js';
+
+export interface SandboxLaunchOptions {
+  record: HostRecord & { sandbox: SandboxSetting };
+  boardHome: string;
+  sessionDir: string;
+  socketPath: string;
+  roomDir: string;
+  userHome: string;
+  /** The program's environment as it would be unsandboxed. */
+  env: Record<string, string>;
+  /** Every session's record: the other worktrees are hidden. */
+  records: readonly HostRecord[];
+  /** config.json's `sandbox.denyRead` (the session's own is in its setting). */
+  configDenyRead: readonly string[];
+  /** `--network allowlist`'s hosts (the kind's, config.json's, the session's). */
+  allowHosts: readonly string[];
+  /** The proxy maker; null where none is available (allowlist then refuses). */
+  startProxy: StartNetworkProxy | null;
+  onDenied(host: string, port: number): void;
+  scheduler: Scheduler;
+  log: Logger;
+}
+
+/** What the session spawns through: its arguments as the sandbox wants them, then the whole wrapped command. */
+export interface SandboxLaunch {
+  programArgs(args: readonly string[]): string[];
+  wrap(launch: SandboxCommand): SandboxCommand;
+  /** Once the program has exited, before its exit is recorded: a record that says `exited` means its commits are in the repository. */
+  programExited(): void;
+}
+
+export interface PreparedSandbox extends SandboxLaunch, Disposable {
+  /** The program's environment inside (Claude's CLAUDE_CONFIG_DIR: the usage reader needs it too). */
+  env: Record<string, string>;
+}
+
+export type SandboxPrepared = { ok: true; sandbox: PreparedSandbox } | { ok: false; line: string };
+
+/** Claude keeps ~/.claude.json in its config folder inside the sandbox: seeded from the home's the first time. */
+function seedClaudeConfig(env: Record<string, string>, userHome: string, log: Logger): void {
+  const { dir, given } = claudeConfigDir(env, userHome);
+  if (given) return;
+  env.CLAUDE_CONFIG_DIR = dir;
+  const seeded = path.join(dir, '.claude.json');
+  const source = path.join(userHome, '.claude.json');
+  if (fs.existsSync(seeded) || !fs.existsSync(source)) return;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.copyFileSync(source, seeded);
+  log(`sandbox: seeded ${seeded} from ${source}`);
+}
+
+export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPrepared> {
+  const { record: rec, log } = o;
+  const setting = rec.sandbox;
+  if (setting.backend !== 'bwrap') return { ok: false, line: `cannot sandbox: the ${setting.backend} backend is not available in this runner` };
+  const pre = await sandboxPreflight(setting, o.env, o.scheduler);
+  if (!pre.ok) return pre;
+  const store = new DisposableStore();
+  try {
+    const env: Record<string, string> = { ...o.env };
+    for (const k of ENV_DROPPED) delete env[k];
+    if (rec.agent === 'claude') seedClaudeConfig(env, o.userHome, log);
+    let git: GitPieces | null = null;
+    if (rec.worktree) {
+      const g = prepareGitSandbox(rec.worktree.path, rec.worktree.branch, sessionObjectDir(o.sessionDir));
+      if (!g.ok) return { ok: false, line: g.line };
+      git = g.pieces;
+      Object.assign(env, g.env);
+    }
+    fs.mkdirSync(o.roomDir, { recursive: true, mode: 0o700 });
+    const places = sandboxPlaces(rec, o.userHome, env, o.records, [...o.configDenyRead, ...(setting.denyRead ?? [])]);
+    let proxy: NetworkProxy | null = null;
+    if (setting.network === 'allowlist') {
+      if (!o.startProxy) return { ok: false, line: 'cannot sandbox: the network allowlist is not available in this runner (use --network all or none)' };
+      proxy = store.add(await o.startProxy({ allowHosts: o.allowHosts, onDenied: o.onDenied, log }));
+      Object.assign(env, proxy.env);
+    }
+    const plan = {
+      bwrap: pre.bwrap, cwd: rec.cwd, userHome: o.userHome, boardHome: o.boardHome, sessionDir: o.sessionDir, socketPath: o.socketPath,
+      roomDir: o.roomDir, stateDir: places.stateDir, git, denied: places.denied, runtimeDir: places.runtimeDir, network: setting.network,
+      proxy: proxy ? { socketPath: proxy.socketPath, bridge: proxy.bridge } : null, typeOf: pathType,
+    };
+    log(`sandbox: ${pre.version}, network ${setting.network}, writable ${[rec.cwd, places.stateDir, o.roomDir].filter(Boolean).join(', ')}${git ? ' and the branch ' + rec.worktree!.branch : ''}`);
+    const sandbox: PreparedSandbox = {
+      env,
+      programArgs: (args) => argsInSandbox(rec.agent, args),
+      wrap: (launch) => bwrapCommand({ ...plan, command: launch.command, args: launch.args }),
+      programExited: () => {
+        if (!git) return;
+        try {
+          const moved = releaseGitSandbox(git);
+          log(`sandbox: ${moved} object file(s) of the session moved into ${git.commonDir}`);
+        } catch (err) {
+          log(`sandbox: could not move the session's objects into ${git.commonDir} (kept in ${git.objectDir}, still an alternate): ${(err as Error).message}`);
+        }
+      },
+      dispose: () => store.dispose(),
+    };
+    return { ok: true, sandbox };
+  } catch (err) {
+    store.dispose();
+    return { ok: false, line: `cannot sandbox: ${(err as Error).message}` };
+  }
+}

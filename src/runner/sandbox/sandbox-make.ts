@@ -1,0 +1,50 @@
+/**
+ * The runner's sandbox, from what the runner has at hand: its home, the session's places, every
+ * session's record and this machine's user. The launch itself (git, bwrap, the places) is loaded
+ * only for a sandboxed session: a plain one's runner carries none of it.
+ */
+import os from 'node:os';
+import type { Scheduler } from '../../core/clock.js';
+import { roomOf } from '../../core/chat/chat.js';
+import type { HostRecord } from '../../core/protocol/host-record.js';
+import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
+import { readAllRecords } from '../../state/host-store.js';
+import { roomDir, sessionDir } from '../../state/paths.js';
+import type { Logger } from '../log.js';
+import type { StartNetworkProxy } from './network-types.js';
+import type { SandboxPrepared } from './sandbox-launch.js';
+
+export interface RunnerPlaces {
+  home: string;
+  id: string;
+  sock: string;
+  env: Record<string, string>;
+  log: Logger;
+  scheduler: Scheduler;
+}
+
+/**
+ * The network proxy maker: none in this build (issue 32's network part wires srt's here); until
+ * then `--network allowlist` refuses to start rather than run with more network or none.
+ */
+const START_PROXY: StartNetworkProxy | null = null;
+
+export async function makeSandbox(rec: HostRecord & { sandbox: SandboxSetting }, r: RunnerPlaces): Promise<SandboxPrepared> {
+  const { prepareSandbox } = await import('./sandbox-launch.js');
+  return prepareSandbox({
+    record: rec,
+    boardHome: r.home,
+    sessionDir: sessionDir(r.home, r.id),
+    socketPath: r.sock,
+    roomDir: roomDir(r.home, roomOf(rec)),
+    userHome: r.env.HOME || os.homedir(),
+    env: r.env,
+    records: readAllRecords(r.home),
+    configDenyRead: [],
+    allowHosts: rec.sandbox.allowHosts ?? [],
+    startProxy: START_PROXY,
+    onDenied: (host, port) => r.log(`sandbox: refused a connection to ${host}:${port}`),
+    scheduler: r.scheduler,
+    log: r.log,
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * A sandboxed session behaves as an unsandboxed one at its terminal (docs/sandbox.md): Ctrl-C
+ * reaches the program as SIGINT (bwrap ignores it and lives on), a resize reaches it as SIGWINCH
+ * with the new size, and its exit code is the record's. And without bubblewrap, the runner
+ * refuses: the program never runs unsandboxed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runnerLog } from '../../src/state/paths.js';
+import { RawClient } from '../helpers/raw-client.js';
+import { SandboxRig, NONE } from './sandbox-rig.js';
+
+let rig: SandboxRig;
+beforeAll(() => {
+  rig = new SandboxRig();
+});
+afterAll(() => rig.dispose());
+
+describe.each([['sandboxed', NONE], ['unsandboxed', null]] as const)('%s', (_name, sandbox) => {
+  it('Ctrl-C in cooked mode reaches the program as SIGINT, and the program ends as it chooses', async () => {
+    const rec = await rig.start('trap "echo GOT-INT; exit 5" INT; echo READY; sleep 30; echo NO-SIGNAL', { sandbox });
+    await rig.waitScreen(rec.id, 'READY');
+    const c = await RawClient.hello(rig.board, rec.id);
+    try {
+      c.send({ type: 'input', data: '\x03' });
+      const done = await rig.exited(rec.id);
+      expect(rig.screen(rec.id)).toContain('GOT-INT');
+      expect(done.exitCode).toBe(5);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('a resize reaches the program as SIGWINCH with the new size; its exit code is the record\'s', async () => {
+    const rec = await rig.start('trap "echo GOT-WINCH; stty size; exit 3" WINCH; echo READY; while :; do sleep 0.1; done', { sandbox });
+    await rig.waitScreen(rec.id, 'READY');
+    const c = await RawClient.hello(rig.board, rec.id);
+    try {
+      c.send({ type: 'resize', cols: 91, rows: 27 });
+      const done = await rig.exited(rec.id);
+      const screen = rig.screen(rec.id);
+      expect(screen).toContain('GOT-WINCH');
+      expect(screen).toContain('27 91');
+      expect(done.exitCode).toBe(3);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+it('without bubblewrap on PATH the runner refuses, with one line, and the program never runs', async () => {
+  const marker = path.join(rig.outside, 'ran-unsandboxed');
+  const saved = process.env.PATH;
+  // The runner's PATH (it takes the test's environment) has no bwrap: the machine cannot sandbox.
+  process.env.PATH = '/nonexistent';
+  let id: string;
+  try {
+    id = (await rig.start(`echo ran > ${marker}`)).id;
+  } finally {
+    process.env.PATH = saved;
+  }
+  const done = await rig.exited(id);
+  expect(done.exitCode).toBeNull();
+  expect(done.previewLine).toBe('cannot sandbox: bubblewrap (bwrap) is not installed (apt-get install bubblewrap, dnf install bubblewrap)');
+  expect(fs.readFileSync(runnerLog(rig.board, id), 'utf8')).toContain('bubblewrap (bwrap) is not installed');
+  expect(fs.existsSync(marker)).toBe(false);
+});
+
+it('agent-board\'s own commands work from inside: a chat post, a hook, a send to itself', async () => {
+  const rec = await rig.start('agent-board chat post "hello from inside" >/dev/null; echo "post=$?"; agent-board hook claude Stop >/dev/null; echo "hook=$?"; agent-board chat read | tail -1; echo END-OF-CHECKS');
+  await rig.exited(rec.id);
+  const screen = rig.screen(rec.id);
+  expect(screen).toContain('END-OF-CHECKS');
+  expect(screen).toContain('post=0');
+  expect(screen).toContain('hook=0');
+  expect(screen).toContain('hello from inside');
+});
+
+it('--network allowlist without a proxy in this runner refuses, and the program never runs', async () => {
+  const marker = path.join(rig.outside, 'ran-with-network');
+  const rec = await rig.start(`echo ran > ${marker}`, { sandbox: { backend: 'bwrap', network: 'allowlist' } });
+  const done = await rig.exited(rec.id);
+  expect(done.previewLine).toContain('network allowlist is not available');
+  expect(fs.existsSync(marker)).toBe(false);
+});
