@@ -26,6 +26,8 @@ import { Session } from './session/session.js';
 import { RunnerWakes } from './wakes/wakes.js';
 import { limitSeen } from '../core/usage/limits/index.js';
 import { limitPattern } from './session/limit-pattern.js';
+import { mergeDenial } from '../core/sandbox/denials.js';
+import { isoTime } from '../core/iso-time.js';
 import { makeSandbox } from './sandbox/sandbox-make.js';
 import type { PreparedSandbox } from './sandbox/sandbox-launch.js';
 
@@ -109,8 +111,11 @@ export async function runRunner(id: string): Promise<void> {
 
   // A sandboxed session (docs/sandbox.md) runs inside one or not at all.
   let sandbox: PreparedSandbox | null = null;
+  // A refused connection goes into host.json once the session is there to write it (the proxy starts before the program).
+  let keepDenial = (_host: string, _port: number): void => undefined;
   if (rec.sandbox) {
-    const made = await makeSandbox({ ...rec, sandbox: rec.sandbox }, { home, id, sock, env, log, scheduler });
+    const denied = (host: string, port: number) => keepDenial(host, port);
+    const made = await makeSandbox({ ...rec, sandbox: rec.sandbox }, { home, id, sock, env, log, scheduler, denied });
     if (!made.ok) {
       log(`${made.line}; the session's program was not started`);
       writeHostFile(hostFile(home, id), { ...rec, status: 'exited', exitCode: null, childPid: null, previewLine: made.line, runnerPid: process.pid });
@@ -143,6 +148,7 @@ export async function runRunner(id: string): Promise<void> {
       ...(process.env.AGENT_BOARD_TEST_RESUME_DELAY_MS !== undefined ? { delayMaxMs: Number(process.env.AGENT_BOARD_TEST_RESUME_DELAY_MS) || 0 } : {}),
     },
   })));
+  keepDenial = (host, port) => s.host.update({ sandboxDenied: mergeDenial(s.record.sandboxDenied, host, port, isoTime(clock.now())) });
   runner.add(
     s.onFinished(() => {
       runner.release(serving);

@@ -18,6 +18,7 @@ import { prepareGitSandbox, releaseGitSandbox, sessionObjectDir } from '../../st
 import { pathType, sandboxPlaces } from '../../state/sandbox/sandbox-places.js';
 import { sandboxPreflight } from '../../state/sandbox/sandbox-preflight.js';
 import type { Logger } from '../log.js';
+import { containerLaunch, containerName } from './container-launch.js';
 import type { NetworkProxy, StartNetworkProxy } from './network-types.js';
 
 export interface SandboxLaunchOptions {
@@ -73,8 +74,7 @@ function seedClaudeConfig(env: Record<string, string>, userHome: string, log: Lo
 export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPrepared> {
   const { record: rec, log } = o;
   const setting = rec.sandbox;
-  if (setting.backend !== 'bwrap') return { ok: false, line: `cannot sandbox: the ${setting.backend} backend is not available in this runner` };
-  const pre = await sandboxPreflight(setting, o.env, o.scheduler);
+  const pre = await sandboxPreflight(setting, o.env, o.scheduler, process.platform, rec.cwd);
   if (!pre.ok) return pre;
   const store = new DisposableStore();
   try {
@@ -95,6 +95,31 @@ export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPr
       if (!o.startProxy) return { ok: false, line: 'cannot sandbox: the network allowlist is not available in this runner (use --network all or none)' };
       proxy = store.add(await o.startProxy({ allowHosts: o.allowHosts, onDenied: o.onDenied, log }));
       Object.assign(env, proxy.env);
+    }
+    const proxyPlan = proxy ? { socketPath: proxy.socketPath, bridge: proxy.bridge } : null;
+    if ('container' in pre) {
+      const ready = pre.container;
+      const containerFor = (launch: SandboxCommand) =>
+        containerLaunch({
+          ready, sessionId: rec.id, userHome: o.userHome, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, network: setting.network, env, proxy: proxyPlan,
+          places: { cwd: rec.cwd, sessionDir: o.sessionDir, socketPath: o.socketPath, roomDir: o.roomDir, stateDir: places.stateDir, git, denied: places.denied },
+          command: launch.command, args: launch.args,
+        });
+      // Paths the engines cannot be told (a ':' in one) refuse now, before anything starts.
+      const tried = containerFor({ command: 'true', args: [] });
+      if (!tried.ok) return tried;
+      log(`sandbox: ${ready.engine} container ${containerName(rec.id)} of ${'image' in ready.root ? ready.root.image : ready.root.rootfs} (from ${ready.from}), network ${setting.network}`);
+      const sandbox: PreparedSandbox = {
+        env: { ...env, HOME: o.userHome },
+        programArgs: (args) => argsInSandbox(rec.agent, args),
+        wrap: (launch) => {
+          const l = containerFor(launch);
+          return l.ok ? { command: l.launch.command, args: l.launch.args } : { command: 'false', args: [] };
+        },
+        programExited: () => (git ? void releaseGitSandbox(git) : undefined),
+        dispose: () => store.dispose(),
+      };
+      return { ok: true, sandbox };
     }
     const plan = {
       bwrap: pre.bwrap, cwd: rec.cwd, userHome: o.userHome, boardHome: o.boardHome, sessionDir: o.sessionDir, socketPath: o.socketPath,

@@ -11,6 +11,7 @@ import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { readAllRecords } from '../../state/host-store.js';
 import { roomDir, sessionDir } from '../../state/paths.js';
 import type { Logger } from '../log.js';
+import { allowHostsFor } from '../../core/sandbox/default-hosts.js';
 import type { StartNetworkProxy } from './network-types.js';
 import type { SandboxPrepared } from './sandbox-launch.js';
 
@@ -21,13 +22,12 @@ export interface RunnerPlaces {
   env: Record<string, string>;
   log: Logger;
   scheduler: Scheduler;
+  /** A connection the proxy refused (after the runner's log line): kept in host.json for `explain`. */
+  denied(host: string, port: number): void;
 }
 
-/**
- * The network proxy maker: none in this build (issue 32's network part wires srt's here); until
- * then `--network allowlist` refuses to start rather than run with more network or none.
- */
-const START_PROXY: StartNetworkProxy | null = null;
+/** srt's proxy (network-proxy.ts), loaded only by the runner of an allowlist session. */
+const startProxy: StartNetworkProxy = async (o) => (await import('./network-proxy.js')).startNetworkProxy(o);
 
 export async function makeSandbox(rec: HostRecord & { sandbox: SandboxSetting }, r: RunnerPlaces): Promise<SandboxPrepared> {
   const { prepareSandbox } = await import('./sandbox-launch.js');
@@ -41,9 +41,9 @@ export async function makeSandbox(rec: HostRecord & { sandbox: SandboxSetting },
     env: r.env,
     records: readAllRecords(r.home),
     configDenyRead: [],
-    allowHosts: rec.sandbox.allowHosts ?? [],
-    startProxy: START_PROXY,
-    onDenied: (host, port) => r.log(`sandbox: refused a connection to ${host}:${port}`),
+    allowHosts: allowHostsFor(rec.agent, rec.sandbox, undefined),
+    startProxy,
+    onDenied: (host, port) => r.denied(host, port),
     scheduler: r.scheduler,
     log: r.log,
   });
