@@ -73,7 +73,7 @@ describe('a sandbox that cannot be made: refused, nothing started', () => {
   });
 
   it('off Linux: refused with the line that says bubblewrap is Linux\'s (exit 17)', async () => {
-    const err = await requireSandbox({ backend: 'bwrap', network: 'none' }, realScheduler(), process.env, 'darwin').catch((e: unknown) => e);
+    const err = await requireSandbox({ backend: 'bwrap', network: 'none' }, os.tmpdir(), realScheduler(), process.env, 'darwin').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect(err).toMatchObject({ exitCode: 17, message: "cannot sandbox on darwin: agent-board sandboxes with bubblewrap, which is Linux's" });
   });

@@ -54,6 +54,6 @@ describe('a sandboxed row', () => {
     expect(shown).toMatch(/^ {11}hosts: its kind's own and config\.json's, and mcp\.example\.com$/m);
     expect(shown).toMatch(/^writes {3}its folder, its agent's state folder, its chat room, a private \/tmp; nothing else$/m);
     expect(shown).toMatch(/^hidden {3}\/srv\/keys, ~\/\.ssh, ~\/\.aws, ~\/\.gnupg and such, other agents' and sessions' folders, agent-board's home$/m);
-    expect(shown).toMatch(/^refused {2}github\.com:443 ×3, last 12:03$/m);
+    expect(shown).toMatch(/^refused {2}github\.com:443 ×3, last 12:03:00 \(\d+h ago\)$/m);
   });
 });

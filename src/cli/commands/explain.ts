@@ -51,7 +51,7 @@ export function registerExplain(program: Command): void {
         // Its sandbox as its record keeps it, and the hosts its proxy refused (docs/sandbox.md, "Where you see it").
         const { sandbox, sandboxDenied } = conn.hello.host;
         const boxed = { ...(sandbox ? { sandbox, sandboxDenied: sandboxDenied ?? [] } : {}) };
-        const sandboxText = sandboxLines(conn.hello.host).map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}\n`).join('');
+        const sandboxText = sandboxLines(conn.hello.host, time.clock.now()).map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}\n`).join('');
         if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...limits, ...boxed, ...(usage ? { usage } : {}) }, null, 2)}\n`);
         else process.stdout.write(`${explanationText(s.name, x, time.clock.now(), conn.hello.host)}\n${sandboxText}${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {

@@ -2,7 +2,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { checkAllowHost, DEFAULT_SANDBOX_NETWORK, expandHome, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
+import { DEFAULT_SANDBOX_NETWORK, expandHome, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
+import { allowHostProblem } from '../../core/sandbox/default-hosts.js';
 import { SANDBOX_NETWORKS, type SandboxNetwork, type SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { planNewSession, startNewSession, type NewRequest } from '../../client/session/new-session.js';
 import { DEFAULT_SCROLLBACK } from '../../client/session/session-create.js';
@@ -141,7 +142,7 @@ function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
   const network = o.network ?? DEFAULT_SANDBOX_NETWORK;
   if (!SANDBOX_NETWORKS.includes(network as SandboxNetwork)) throw new UserError(`--network: "${network}" is not one of ${SANDBOX_NETWORKS.join(', ')}`, EXIT.usage);
   for (const h of allowHost) {
-    const bad = checkAllowHost(h);
+    const bad = allowHostProblem(h);
     if (bad) throw new UserError(`--allow-host: ${bad}`, EXIT.usage);
   }
   // Absolute, ~ expanded, as the runner needs them whatever folder it runs in.

@@ -211,7 +211,7 @@ function newLine(req: NewRequest, name: string, branch: string | null, from: str
 /** Starts the planned session: in place, or in a new worktree on its branch. `onSkipped`: a file `.worktreeinclude` left out, one line each. */
 export async function startNewSession(home: string, req: NewRequest, plan: NewPlan, time: Time, onSkipped?: (line: string) => void): Promise<HostRecord> {
   // Refused before anything is made (no folder, no worktree): a sandboxed session never runs unsandboxed.
-  if (plan.sandbox) await requireSandbox(plan.sandbox, time.scheduler);
+  if (plan.sandbox) await requireSandbox(plan.sandbox, path.resolve(req.cwd), time.scheduler);
   if (!req.worktree) return createSession(home, plan.opts, time);
   const made = await createWorktreeSession(home, plan.opts, {
     branch: req.worktree.branch || undefined,

@@ -9,9 +9,12 @@ import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { EXIT, UserError } from '../../state/errors.js';
 import { sandboxPreflight } from '../../state/sandbox/sandbox-preflight.js';
 
-/** Resolves when the sandbox can be made here; throws the UserError that says why not (EXIT.cannotSandbox). */
-export async function requireSandbox(setting: SandboxSetting, scheduler: Scheduler, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<void> {
-  const pre = await sandboxPreflight(setting, env, scheduler, platform);
+/**
+ * Resolves when the sandbox can be made here; throws the UserError that says why not
+ * (EXIT.cannotSandbox). `cwd`: the session's folder (the container backend's devcontainer.json).
+ */
+export async function requireSandbox(setting: SandboxSetting, cwd: string, scheduler: Scheduler, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<void> {
+  const pre = await sandboxPreflight(setting, env, scheduler, platform, cwd);
   if (!pre.ok) throw new UserError(pre.line, EXIT.cannotSandbox);
 }
 

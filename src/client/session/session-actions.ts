@@ -164,7 +164,7 @@ export interface Restarted {
 export async function restartSession(home: string, s: SessionView, time: Time): Promise<Restarted> {
   // A sandboxed session whose sandbox cannot be made here is left as it is: not ended, not started unsandboxed.
   const sandbox = readHostFile(hostFile(home, s.id))?.sandbox ?? s.sandbox;
-  if (sandbox) await requireSandbox(sandbox, time.scheduler);
+  if (sandbox) await requireSandbox(sandbox, s.cwd, time.scheduler);
   if (s.status === 'running' || s.status === 'starting') {
     await killSession(home, s, time);
   }

@@ -48,7 +48,7 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
   // The record as its runner keeps it now (the conversation id a hook just told), else the view.
   const { runnerAlive: _alive, ...source } = { ...s, ...readHostFile(hostFile(home, s.id)) };
   // A sandboxed source forks into the same sandbox, or not at all (before anything is made).
-  if (source.sandbox) await requireSandbox(source.sandbox, time.scheduler);
+  if (source.sandbox) await requireSandbox(source.sandbox, source.cwd, time.scheduler);
   const plan = planConversation(source, { mode: 'fork' });
   const name = o.name ?? forkName(source.name, new Set(listSessions(home).map((x) => x.name)));
   const own = source.extraArgs !== undefined;

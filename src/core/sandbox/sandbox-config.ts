@@ -4,6 +4,7 @@
  * kind may reach, the paths none may read. Parsed here, pure: a bad entry is one line in `errors`
  * and is left out, so a typo never stops the board or a runner.
  */
+import { allowHostProblem } from './default-hosts.js';
 import { SANDBOX_NETWORKS, type SandboxBackend, type SandboxNetwork, type SandboxSetting } from './sandbox-types.js';
 
 export interface SandboxConfig {
@@ -21,17 +22,6 @@ export const NO_SANDBOX_CONFIG: Readonly<SandboxConfig> = Object.freeze({ kinds:
 
 /** The network a sandbox gets when none is named: only the kind's hosts and the listed ones. */
 export const DEFAULT_SANDBOX_NETWORK: SandboxNetwork = 'allowlist';
-
-/**
- * What is wrong with an allowlist entry (null: nothing): `host`, `*.domain` or either with
- * `:port`. No scheme, path or spaces: the proxy matches host names, not URLs.
- */
-export function checkAllowHost(h: string): string | null {
-  const m = /^(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(?::(\d{1,5}))?$/.exec(h);
-  if (!m) return `host "${h}" is not a host name: use host, *.domain or host:port`;
-  if (m[3] !== undefined && (Number(m[3]) < 1 || Number(m[3]) > 65535)) return `host "${h}": the port must be 1 to 65535`;
-  return null;
-}
 
 /** What is wrong with a deny-read path as config.json gives it (null: nothing): absolute, or under the home (`~`, `~/x`). */
 export function checkDenyPath(p: string): string | null {
@@ -103,7 +93,7 @@ function parseEntry(v: unknown, where: string, errors: string[]): SandboxSetting
     setting.network = v.network as SandboxNetwork;
   }
   if (v.allowHosts !== undefined) {
-    const hosts = stringList(v.allowHosts, `${where}."allowHosts"`, checkAllowHost, errors);
+    const hosts = stringList(v.allowHosts, `${where}."allowHosts"`, allowHostProblem, errors);
     if (hosts.length) setting.allowHosts = hosts;
   }
   if (v.denyRead !== undefined) {
@@ -141,7 +131,7 @@ export function parseSandboxConfig(v: unknown, file: string, errors: string[]): 
     if (!isObject(v.allowHosts)) errors.push(`${at}."allowHosts" must be an object like {"*": ["internal.example.com"]}; ignored`);
     else
       for (const [kind, list] of Object.entries(v.allowHosts)) {
-        const hosts = stringList(list, `${at}."allowHosts"."${kind}"`, checkAllowHost, errors);
+        const hosts = stringList(list, `${at}."allowHosts"."${kind}"`, allowHostProblem, errors);
         if (hosts.length) config.allowHosts[kind] = hosts;
       }
   }

@@ -5,6 +5,7 @@
  * the hosts the proxy refused).
  */
 import { SANDBOX_DENIALS_KEPT, type SandboxDenial, type SandboxSetting } from './sandbox-types.js';
+import { denialLines } from './denials.js';
 import { DEFAULT_SANDBOX_NETWORK } from './sandbox-config.js';
 
 /** The row's mark of a sandboxed session (board, web page), after its name: one cell wide. */
@@ -40,21 +41,6 @@ function some(items: readonly string[]): string {
   return items.slice(0, SHOWN).join(', ') + (more > 0 ? ` +${more} more (${items.length} in all)` : '');
 }
 
-/** `12:03` of an ISO time, in local time. */
-function clock(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
-}
-
-/** `github.com:443 ×3, last 12:03; x.org:80 ×1, last 11:58 +2 more`: the most recent first. */
-export function refusedText(denied: readonly SandboxDenial[]): string {
-  const recent = [...denied].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
-  const more = recent.length - SHOWN;
-  // A full list has dropped the oldest: say the count is of the most recent only.
-  const all = more > 0 ? ` +${more} more${recent.length >= SANDBOX_DENIALS_KEPT ? ` (the ${SANDBOX_DENIALS_KEPT} most recent kept)` : ''}` : '';
-  return recent.slice(0, SHOWN).map((d) => `${d.host}:${d.port} ×${d.count}, last ${clock(d.last)}`).join('; ') + all;
-}
-
 /** The places the sandbox gives the program, as the runner's policy works them out (null: not known here; explain says them in words). */
 export interface SandboxPlaces {
   writable: readonly string[];
@@ -67,11 +53,12 @@ export interface SandboxFacts {
 }
 
 /**
- * explain's lines of a sandboxed session (none for one that is not), label and text.
+ * explain's lines of a sandboxed session (none for one that is not), label and text; `now` for
+ * the refused hosts' times.
  * `hosts`: the whole allowlist (the kind's, config.json's and the session's), when known; else
  * the session's own are said beside the kind's. `places`: the paths, when known; else in words.
  */
-export function sandboxLines(r: SandboxFacts, hosts: readonly string[] | null = null, places: SandboxPlaces | null = null): [string, string][] {
+export function sandboxLines(r: SandboxFacts, now: number, hosts: readonly string[] | null = null, places: SandboxPlaces | null = null): [string, string][] {
   const s = r.sandbox;
   if (!s) return [];
   const lines: [string, string][] = [];
@@ -87,8 +74,11 @@ export function sandboxLines(r: SandboxFacts, hosts: readonly string[] | null = 
   lines.push(['writes', places ? some(places.writable) : "its folder, its agent's state folder, its chat room, a private /tmp; nothing else"]);
   // The session's own paths first: the list is cut at the pane's edge.
   lines.push(['hidden', places ? some(places.hidden) : `${deny.length ? `${some(deny)}, ` : ''}~/.ssh, ~/.aws, ~/.gnupg and such, other agents' and sessions' folders, agent-board's home`]);
-  const denied = r.sandboxDenied ?? [];
-  if (denied.length) lines.push(['refused', refusedText(denied)]);
-  else if (s.network === 'allowlist') lines.push(['refused', 'no host so far']);
+  // The most recent refusals, a few (the record keeps SANDBOX_DENIALS_KEPT): src/core/sandbox/denials.ts says each.
+  const denied = denialLines(r.sandboxDenied, now);
+  lines.push(...denied.slice(0, SHOWN));
+  const more = denied.length - SHOWN;
+  if (more > 0) lines.push(['', `+${more} more${denied.length >= SANDBOX_DENIALS_KEPT ? ` (the ${SANDBOX_DENIALS_KEPT} most recent kept)` : ''}`]);
+  if (!denied.length && s.network === 'allowlist') lines.push(['refused', 'no host so far']);
   return lines;
 }

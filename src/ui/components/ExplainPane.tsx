@@ -27,7 +27,7 @@ export function ExplainPane({ explain: o, session, rows, width, usage }: Explain
   const spent: [string, string][] = usage ? [['usage', usageLine(usage)], ['', `  from ${usage.file}, ${usage.skipped} line${usage.skipped === 1 ? '' : 's'} skipped`]] : [];
   // A sandboxed session's sandbox right after its state, decision and kind: the layers below may not fit.
   const lines = o.explanation ? explainLines(o.explanation, now, limits) : [];
-  const sandbox = limits ? sandboxLines(limits) : [];
+  const sandbox = limits ? sandboxLines(limits, now) : [];
   const body = o.error ? null : o.explanation ? [...lines.slice(0, 3), ...sandbox, ...lines.slice(3), ...spent] : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
