@@ -5,6 +5,7 @@ import { connectRemote } from '../../client/remote/remote.js';
 import { connectSession, findSession } from '../../client/session/sessions.js';
 import { EXPLAIN_LABEL_WIDTH, explanationText } from '../../core/agents/explain-text.js';
 import { sandboxLines } from '../../core/sandbox/sandbox-text.js';
+import { sandboxExplained } from '../../client/session/sandbox-explain.js';
 import { usageExplained } from '../../core/usage/usage-text.js';
 import { writeFailureAdvice } from '../../core/write-failure.js';
 import { EXIT, UserError } from '../../state/errors.js';
@@ -29,11 +30,12 @@ export function registerExplain(program: Command): void {
       const time = cliTime();
       let conn: RunnerConnection;
       let s: { id: string; name: string };
+      let home: string | null = null;
       if (o.host) {
         conn = await connectRemote(o.host, ref, { client: 'explain', readOnly: true, scheduler: time.scheduler });
         s = { id: conn.hello.host.id, name: conn.hello.host.name };
       } else {
-        const home = getHome();
+        home = getHome();
         const found = findSession(home, ref);
         s = found;
         conn = await connectSession(home, found, 'explain', time, true);
@@ -51,7 +53,9 @@ export function registerExplain(program: Command): void {
         // Its sandbox as its record keeps it, and the hosts its proxy refused (docs/sandbox.md, "Where you see it").
         const { sandbox, sandboxDenied } = conn.hello.host;
         const boxed = { ...(sandbox ? { sandbox, sandboxDenied: sandboxDenied ?? [] } : {}) };
-        const sandboxText = sandboxLines(conn.hello.host, time.clock.now()).map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}\n`).join('');
+        // Here, this machine's facts (the whole allowlist, the places); another machine's session in words.
+        const lines = home ? sandboxExplained(home, conn.hello.host, time.clock.now()) : sandboxLines(conn.hello.host, time.clock.now());
+        const sandboxText = lines.map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}\n`).join('');
         if (o.json) process.stdout.write(`${JSON.stringify({ id: s.id, name: s.name, ...x, ...disk, ...limits, ...boxed, ...(usage ? { usage } : {}) }, null, 2)}\n`);
         else process.stdout.write(`${explanationText(s.name, x, time.clock.now(), conn.hello.host)}\n${sandboxText}${usageExplained(usage)}\n${failed ? `${cannotWriteNote(s.name, failed)}\n` : ''}`);
       } finally {

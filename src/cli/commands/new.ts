@@ -2,7 +2,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_SANDBOX_NETWORK, expandHome, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
+import { DEFAULT_SANDBOX_NETWORK, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
+import { expandHome } from '../../core/sandbox/deny-list.js';
 import { allowHostProblem } from '../../core/sandbox/default-hosts.js';
 import { SANDBOX_NETWORKS, type SandboxNetwork, type SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { planNewSession, startNewSession, type NewRequest } from '../../client/session/new-session.js';
@@ -146,7 +147,7 @@ function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
     if (bad) throw new UserError(`--allow-host: ${bad}`, EXIT.usage);
   }
   // Absolute, ~ expanded, as the runner needs them whatever folder it runs in.
-  const denyRead = [...new Set(deny.map((p) => path.resolve(expandHome(p, os.homedir()))))];
+  const denyRead = [...new Set(deny.map((p) => expandHome(p, os.homedir()) ?? path.resolve(p)))];
   return {
     ...backend,
     network: network as SandboxNetwork,

@@ -5,6 +5,7 @@
  * and is left out, so a typo never stops the board or a runner.
  */
 import { allowHostProblem } from './default-hosts.js';
+import { expandHome } from './deny-list.js';
 import { SANDBOX_NETWORKS, type SandboxBackend, type SandboxNetwork, type SandboxSetting } from './sandbox-types.js';
 
 export interface SandboxConfig {
@@ -139,16 +140,11 @@ export function parseSandboxConfig(v: unknown, file: string, errors: string[]): 
   return config;
 }
 
-/** `~` and `~/x` as paths in `home`; others as they are. */
-export function expandHome(p: string, home: string): string {
-  return p === '~' ? home : p.startsWith('~/') ? `${home.replace(/\/+$/, '')}/${p.slice(2)}` : p;
-}
-
 /**
  * The sandbox a new session of `kind` in `room` gets when it names none: the room's, else the
  * kind's, else none. Its `denyRead` made absolute in `home`, as a record keeps it.
  */
 export function defaultSandbox(config: SandboxConfig, kind: string, room: string, home: string): SandboxSetting | null {
   const s = config.rooms[room] ?? config.kinds[kind] ?? null;
-  return s?.denyRead ? { ...s, denyRead: s.denyRead.map((p) => expandHome(p, home)) } : s;
+  return s?.denyRead ? { ...s, denyRead: s.denyRead.map((p) => expandHome(p, home) ?? p) } : s;
 }

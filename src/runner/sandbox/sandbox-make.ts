@@ -12,7 +12,6 @@ import { readAllRecords } from '../../state/host-store.js';
 import { roomDir, sessionDir } from '../../state/paths.js';
 import type { Logger } from '../log.js';
 import { allowHostsFor } from '../../core/sandbox/default-hosts.js';
-import { expandHome } from '../../core/sandbox/sandbox-config.js';
 import { readUserConfig } from '../../state/config.js';
 import type { StartNetworkProxy } from './network-types.js';
 import type { SandboxPrepared } from './sandbox-launch.js';
@@ -45,7 +44,8 @@ export async function makeSandbox(rec: HostRecord & { sandbox: SandboxSetting },
     userHome,
     env: r.env,
     records: readAllRecords(r.home),
-    configDenyRead: config.denyRead.map((p) => expandHome(p, userHome)),
+    // `~/x` is made absolute by the deny list (src/core/sandbox/deny-list.ts).
+    configDenyRead: config.denyRead,
     allowHosts: allowHostsFor(rec.agent, rec.sandbox, config.allowHosts),
     startProxy,
     onDenied: (host, port) => r.denied(host, port),
