@@ -131,6 +131,11 @@ describe.skipIf(!hasBwrap)('a sandboxed session kept and shown (bubblewrap here)
     process.kill(rec.runnerPid, 'SIGKILL');
     process.kill(-rec.childPid, 'SIGKILL');
     await waitFor('boxed lost', async () => (await listed())[0]!.status === 'lost');
+    // No runner to ask: explain still says its sandbox, from the record, and why it cannot say more (exit 5).
+    const gone = await run(['explain', 'boxed']);
+    expect(gone.code).toBe(5);
+    expect(gone.stdout).toMatch(/^sandbox {2}bubblewrap: /m);
+    expect(gone.stderr).toContain('boxed is lost');
     const revive = await run(['revive', 'boxed'], { PATH: noBwrap });
     expect(revive.code).toBe(17);
     expect(revive.stdout).toContain('boxed not revived: cannot sandbox: bubblewrap (bwrap) is not installed');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { HostRecord } from '../../core/protocol/host-record.js';
 import { requestExplanation } from '../../client/session/explain.js';
 import type { RunnerConnection } from '../../client/link/connection.js';
 import { connectRemote } from '../../client/remote/remote.js';
@@ -38,7 +39,12 @@ export function registerExplain(program: Command): void {
         home = getHome();
         const found = findSession(home, ref);
         s = found;
-        conn = await connectSession(home, found, 'explain', time, true);
+        const here = home;
+        conn = await connectSession(home, found, 'explain', time, true).catch((err: unknown) => {
+          // Ended or lost, a sandboxed session's record still says its sandbox and the hosts it was refused.
+          if (found.sandbox) writeSandboxOnly(here, found, o.json === true, time.clock.now());
+          throw err;
+        });
       }
       try {
         const x = await requestExplanation(conn).catch((err: Error) => {
@@ -62,6 +68,12 @@ export function registerExplain(program: Command): void {
         conn.dispose();
       }
     });
+}
+
+/** A sandboxed session without a runner to ask: its sandbox and refused hosts from its record (then the error says why no more). */
+function writeSandboxOnly(home: string, rec: HostRecord, json: boolean, now: number): void {
+  if (json) process.stdout.write(`${JSON.stringify({ id: rec.id, name: rec.name, sandbox: rec.sandbox, sandboxDenied: rec.sandboxDenied ?? [] }, null, 2)}\n`);
+  else process.stdout.write(sandboxExplained(home, rec, now).map(([label, text]) => `${label.padEnd(EXPLAIN_LABEL_WIDTH)}${text}\n`).join(''));
 }
 
 /** The line explain adds for a runner that cannot write its record: alive, its state its own, and what to do. */
