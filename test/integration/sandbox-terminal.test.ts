@@ -83,3 +83,17 @@ it('agent-board\'s own commands work from inside: a chat post, a hook, a send to
   expect(screen).toContain('hook=0');
   expect(screen).toContain('hello from inside');
 });
+
+it("a TMPDIR outside /tmp, read-only inside, becomes the sandbox's own /tmp, where the program can write", async () => {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = rig.outside;
+  try {
+    const { screen } = await rig.run('echo "T=$TMPDIR"; touch "$TMPDIR/scratch" && echo TMP-WRITABLE');
+    expect(screen).toContain('T=/tmp');
+    expect(screen).toContain('TMP-WRITABLE');
+    expect(fs.existsSync(path.join(rig.outside, 'scratch'))).toBe(false);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+});

@@ -80,6 +80,9 @@ export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPr
   try {
     const env: Record<string, string> = { ...o.env };
     for (const k of ENV_DROPPED) delete env[k];
+    // A TMPDIR outside /tmp is read-only inside (Claude Code dies at start, unable to mkdir in it): the
+    // sandbox's own /tmp, private to it, is where its temporary files go.
+    for (const k of ['TMPDIR', 'TMP', 'TEMP']) if (env[k] !== undefined) env[k] = '/tmp';
     if (rec.agent === 'claude') seedClaudeConfig(env, o.userHome, log);
     let git: GitPieces | null = null;
     if (rec.worktree) {
