@@ -152,10 +152,12 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
     ...(req.budget ? { extra: { budget: req.budget } } : {}),
   };
   // Off unless the user turned it on: for this session (--resume-after-limit), or for its kind in config.json.
-  const resume = req.resumeAfterLimit ?? (ctx.resumeByKind ?? readUserConfig().config.resumeAfterLimit)[kind];
+  // config.json read once per plan (the board's form plans at each key), only when the context does not give it.
+  const config = ctx.resumeByKind && ctx.sandboxConfig ? null : readUserConfig().config;
+  const resume = req.resumeAfterLimit ?? (ctx.resumeByKind ?? config!.resumeAfterLimit)[kind];
   if (resume) opts.extra = { ...opts.extra, resumeAfterLimit: resume };
   // Asked for, or the room's default (else the kind's) from config.json unless --no-sandbox.
-  const sandboxDefault = defaultSandbox(ctx.sandboxConfig ?? readUserConfig().config.sandbox, kind, room, os.homedir());
+  const sandboxDefault = defaultSandbox(ctx.sandboxConfig ?? config!.sandbox, kind, room, os.homedir());
   const sandbox = req.sandbox === false ? null : (req.sandbox ?? sandboxDefault);
   if (sandbox) opts.extra = { ...opts.extra, sandbox };
   const taken = ctx.taken ?? (ctx.home ? listSessions(ctx.home).map((s) => s.name) : []);
