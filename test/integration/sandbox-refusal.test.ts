@@ -13,6 +13,9 @@ import { findProgram } from '../../src/state/process/find-program.js';
 import { requireSandbox, sandboxRefusal } from '../../src/client/session/sandbox-required.js';
 import { UserError } from '../../src/state/errors.js';
 import { realScheduler } from '../../src/state/real-time.js';
+import { createBoardActions } from '../../src/client/board-actions/board-actions.js';
+import { listSessions } from '../../src/state/host-store.js';
+import { REAL_TIME } from '../helpers/real-time.js';
 
 let home: string;
 let cfg: string;
@@ -115,6 +118,17 @@ describe.skipIf(!hasBwrap)('a sandboxed session kept and shown (bubblewrap here)
     expect(explained.stdout).toContain(`writes   ${process.cwd()}, `);
     expect(explained.stdout).toMatch(new RegExp(`^hidden {3}/srv/keys, ${os.homedir()}/keys, ${os.homedir()}/\\.ssh, ${os.homedir()}/\\.aws \\+\\d+ more`, 'm'));
     expect(JSON.parse((await run(['explain', 'boxed', '--json'])).stdout)).toMatchObject({ sandbox: s!.sandbox, sandboxDenied: [] });
+    // The board's e asks the same of its actions: this machine's places.
+    const prev = process.env.AGENT_BOARD_CONFIG_HOME;
+    process.env.AGENT_BOARD_CONFIG_HOME = cfg;
+    try {
+      const board = createBoardActions(home, REAL_TIME).sandboxLines(listSessions(home)[0]!, Date.now());
+      expect(board.find(([l]) => l === 'writes')![1]).toBe(`${process.cwd()}, ${path.join(home, 'rooms', 'default')}, its own /tmp`);
+      expect(board.find(([l]) => l === 'hidden')![1]).toMatch(/^\/srv\/keys, /);
+    } finally {
+      if (prev === undefined) delete process.env.AGENT_BOARD_CONFIG_HOME;
+      else process.env.AGENT_BOARD_CONFIG_HOME = prev;
+    }
 
     const fork = await run(['fork', 'boxed'], { PATH: noBwrap });
     expect(fork.code).toBe(17);

@@ -14,6 +14,7 @@ import type { NewKind } from '../../src/core/board/board-types.js';
 import { Emitter, NEVER, type Event } from '../../src/core/lifetime.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import type { BoardLog } from '../../src/client/feed/board-log.js';
+import { sandboxLines } from '../../src/core/sandbox/sandbox-text.js';
 
 let counter = 0;
 
@@ -177,6 +178,10 @@ export class FakeActions implements BoardActions {
   }
   explain(s: SessionView): Promise<StatusExplanation> {
     return this.io.explain(s);
+  }
+  /** In words, as for another machine's session (the real one's places: test/integration/sandbox-refusal.test.ts). */
+  sandboxLines(s: SessionView, now: number): [string, string][] {
+    return sandboxLines(s, now);
   }
 
   /** The fake runner of a session (made on first use). */
