@@ -2,7 +2,8 @@
  * `agent-board new --interactive`: the board's new-session form as questions on the terminal,
  * with the same defaults and the same plan (src/client/session/new-session.ts): the kind (which agent
  * CLIs are installed), the command or the agent's arguments, the name, the folder, the room, and
- * a new worktree with its branch when the folder is in a git repository; then what it will run
+ * a new worktree with its branch when the folder is in a git repository, whether it is sandboxed
+ * and its network; then what it will run
  * and the same `agent-board new` line, and a confirmation. A problem is said and its question
  * asked again.
  */
@@ -19,6 +20,8 @@ import { splitCommandLine } from '../client/session/command-line.js';
 import { listSessions } from '../state/host-store.js';
 import { EXIT, UserError } from '../state/errors.js';
 import { shellQuote } from '../client/remote/ssh.js';
+import { DEFAULT_SANDBOX_NETWORK } from '../core/sandbox/sandbox-config.js';
+import { SANDBOX_NETWORKS, type SandboxNetwork } from '../core/sandbox/sandbox-types.js';
 
 /** The answered request, or null when the user said no (or ended the input). */
 export async function askNewSession(home: string, given: NewRequest, registry: KindRegistry): Promise<NewRequest | null> {
@@ -92,6 +95,21 @@ export async function askNewSession(home: string, given: NewRequest, registry: K
         req = { ...req, worktree: { ...req.worktree, branch: branch === branchForSession(name) ? undefined : branch } };
       } else req = { ...req, worktree: undefined };
     } else if (req.worktree) say(`${req.cwd} is not in a git repository: no worktree`);
+    // Sandboxed (docs/sandbox.md): the default is what the flags or config.json's room or kind say.
+    const current = planNewSession(req, { registry, taken }).sandbox;
+    const boxed = await ask('sandboxed? (y/n)', current ? 'y' : 'n');
+    if (boxed === null) return null;
+    if (/^y(es)?$/i.test(boxed)) {
+      for (;;) {
+        const n = await ask(`network (${SANDBOX_NETWORKS.join(', ')})`, current?.network ?? DEFAULT_SANDBOX_NETWORK);
+        if (n === null) return null;
+        if (SANDBOX_NETWORKS.includes(n as SandboxNetwork)) {
+          req = { ...req, sandbox: { ...(current ?? { backend: 'bwrap' }), network: n as SandboxNetwork } };
+          break;
+        }
+        say(`"${n}" is not one of ${SANDBOX_NETWORKS.join(', ')}`);
+      }
+    } else if (current) req = { ...req, sandbox: false };
     const plan = planNewSession(req, { registry, taken, from: process.cwd() });
     say(`runs:    ${plan.runs}${plan.kind !== 'shell' ? ` (kind ${plan.kind})` : ''}`);
     say(`in:      ${plan.branch ? `a new worktree on ${plan.branch}` : req.cwd}, room ${req.room ?? 'default'}, as ${plan.name}`);

@@ -7,6 +7,7 @@ import type { ModelPrice } from './usage/price-list.js';
 import { parsePrices } from './usage/prices.js';
 import { NO_BUDGETS, parseBudgetsConfig, type BudgetsConfig } from './usage/budget.js';
 import { DEFAULT_RESUME_PER_DAY, DEFAULT_RESUME_PROMPT } from './usage/limit-state.js';
+import { NO_SANDBOX_CONFIG, parseSandboxConfig, type SandboxConfig } from './sandbox/sandbox-config.js';
 
 export interface UserConfig {
   /** Machines whose sessions the board lists beside the local ones (`--host` adds to them). */
@@ -21,9 +22,11 @@ export interface UserConfig {
   budgets: BudgetsConfig;
   /** Per agent kind: its new sessions carry on after a usage limit as with `new --resume-after-limit` (docs/usage.md). */
   resumeAfterLimit: Record<string, { prompt: string; perDay: number }>;
+  /** Sandboxed by default per kind or room, the hosts they may reach, the paths none may read (docs/sandbox.md). */
+  sandbox: SandboxConfig;
 }
 
-export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {}, budgets: NO_BUDGETS, resumeAfterLimit: {} });
+export const DEFAULT_CONFIG: Readonly<UserConfig> = Object.freeze({ hosts: [], autoRevive: false, systemdScope: true, prices: {}, budgets: NO_BUDGETS, resumeAfterLimit: {}, sandbox: NO_SANDBOX_CONFIG });
 
 export interface ParsedConfig {
   config: UserConfig;
@@ -35,7 +38,7 @@ export function isHostSpec(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.startsWith('-') && !/[\s\x00-\x1f\x7f]/.test(v) && !v.endsWith('@') && !v.startsWith('@');
 }
 
-const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices', 'budgets', 'resumeAfterLimit']);
+const KNOWN = new Set<string>(['hosts', 'autoRevive', 'systemdScope', 'prices', 'budgets', 'resumeAfterLimit', 'sandbox']);
 
 /** `text` is the file's content; `file` names it in the errors. */
 export function parseUserConfig(text: string, file: string): ParsedConfig {
@@ -73,6 +76,7 @@ export function parseUserConfig(text: string, file: string): ParsedConfig {
   }
   if ('budgets' in o) config.budgets = parseBudgetsConfig(o.budgets, file, errors);
   if ('resumeAfterLimit' in o) parseResume(o.resumeAfterLimit, file, config, errors);
+  if ('sandbox' in o) config.sandbox = parseSandboxConfig(o.sandbox, file, errors);
   return { config, errors };
 }
 

@@ -12,5 +12,6 @@ export function formInput(o: NewOverlay): NewSessionInput {
     room: f.room.trim(),
     worktree: f.worktree,
     branch: o.branchEdited ? f.branch.trim() : undefined,
+    ...(f.sandbox ? { sandbox: f.sandbox } : {}),
   };
 }

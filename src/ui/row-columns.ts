@@ -35,7 +35,11 @@ export const FIXED = MARKER + 1 + STATUS + 1 + TIME + 2 + 1;
 export const PICK_MARK = '*';
 export const PICK_COLOR = 'cyan';
 
-type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: string; host?: string; status?: string; limited?: unknown }[];
+/** A sandboxed session's mark after its name (SANDBOX_MARK): a space and the mark, in the name column. */
+export const SANDBOX_MARK_CELLS = 2;
+export const SANDBOX_COLOR = 'green';
+
+type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: string; host?: string; status?: string; limited?: unknown; sandbox?: unknown }[];
 
 /**
  * Name column: as wide as the longest name, between 8 and 20 (less on a
@@ -45,7 +49,7 @@ type ColumnSource = readonly { name: string; agent: string; foregroundAgent?: st
  * longest host (`local` at least, 16 at most).
  */
 export function rowColumns(sessions: ColumnSource, width: number, hostsOf: ColumnSource = sessions, usageShown = false): RowColumns {
-  const longest = sessions.reduce((m, s) => Math.max(m, s.name.length), 0);
+  const longest = sessions.reduce((m, s) => Math.max(m, s.name.length + (s.sandbox ? SANDBOX_MARK_CELLS : 0)), 0);
   const agent = Math.max(AGENT, Math.min(AGENT_MAX, sessions.reduce((m, s) => Math.max(m, agentLabel(s).length), 0)));
   const hosts = hostsOf.reduce((m, s) => (s.host ? Math.max(m, s.host.length) : m), 0);
   const host = hosts > 0 ? Math.min(HOST_MAX, Math.max(LOCAL_HOST.length, hosts)) : 0;

@@ -93,6 +93,7 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     // Which agent CLIs are installed: none on this PATH, whatever the machine has (the test's own PATH has no claude... or has it).
     expect(field(s, 'kind')).toMatch(/^› kind +‹ shell › {2}a command line$/);
     expect(field(s, 'worktree')).toBe(`  worktree  [ ] in a new worktree of ${repo}`);
+    expect(field(s, 'sandbox')).toBe('  sandbox   ‹ as config.json says ›  not sandboxed');
     expect(s.lines.filter((l) => l.startsWith('╰'))).toHaveLength(1); // the whole form fits at 80x24
 
     // The demo kind by its letter; name, room, worktree; the branch follows the name.
@@ -181,6 +182,8 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     t.typeLine('y');
     await t.waitForScreen('the branch question', (x) => x.text.includes('branch [agent/asker]:'));
     t.typeLine('');
+    await t.waitForScreen('the sandbox question', (x) => x.text.includes('sandboxed? (y/n) [n]:'));
+    t.typeLine('');
     const s = await t.waitForScreen('what it will run, and the question', (x) => x.text.includes('start it? (y/n) [y]:'));
     expect(s.text).toMatch(/^runs: +\S*node\S* \S+\/dist\/bundle\/demo-agent\.js --room team \(kind demo\)$/m);
     expect(s.text).toContain('in:      a new worktree on agent/asker, room team, as asker');
@@ -193,7 +196,7 @@ describe.skipIf(!tmuxAvailable())('starting a session: the n form and new --inte
     t.typeLine('agent-board new -i; echo "exit=$?"');
     const last = (x: Screen) => x.lines.filter((l) => l.trim()).at(-1) ?? '';
     await t.waitForScreen('the first question', (x) => last(x) === 'kind [shell]:');
-    for (const a of ['', '', 'x1', '', '', 'n']) {
+    for (const a of ['', '', 'x1', '', '', 'n', '']) {
       t.typeLine(a);
       await new Promise((r) => setTimeout(r, 150));
     }

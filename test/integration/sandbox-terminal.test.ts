@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runnerLog } from '../../src/state/paths.js';
+import { listSessions } from '../../src/state/host-store.js';
 import { cli } from '../helpers/home.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { SandboxRig, NONE } from './sandbox-rig.js';
@@ -55,12 +56,18 @@ it('without bubblewrap on PATH the runner refuses, with one line, and the progra
   const saved = process.env.PATH;
   // The runner's PATH (it takes the test's environment) has no bwrap: the machine cannot sandbox.
   process.env.PATH = '/nonexistent';
-  let id: string;
+  // The start fails with the runner's line and exit 17 (src/client/session/runner-start.ts); the record says it too.
+  let failed: unknown;
   try {
-    id = (await rig.start(`echo ran > ${marker}`)).id;
+    await rig.start(`echo ran > ${marker}`);
+  } catch (err) {
+    failed = err;
   } finally {
     process.env.PATH = saved;
   }
+  expect(failed).toMatchObject({ exitCode: 17, message: expect.stringMatching(/^session \S+ did not start: cannot sandbox: bubblewrap \(bwrap\) is not installed/) as string });
+  const name = /^session (\S+) /.exec((failed as Error).message)![1]!;
+  const id = listSessions(rig.board).find((s) => s.name === name)!.id;
   const done = await rig.exited(id);
   expect(done.exitCode).toBeNull();
   expect(done.previewLine).toBe('cannot sandbox: bubblewrap (bwrap) is not installed (apt-get install bubblewrap, dnf install bubblewrap)');

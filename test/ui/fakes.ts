@@ -14,6 +14,7 @@ import type { NewKind } from '../../src/core/board/board-types.js';
 import { Emitter, NEVER, type Event } from '../../src/core/lifetime.js';
 import { REAL_TIME } from '../helpers/real-time.js';
 import type { BoardLog } from '../../src/client/feed/board-log.js';
+import { sandboxLines } from '../../src/core/sandbox/sandbox-text.js';
 
 let counter = 0;
 
@@ -121,7 +122,7 @@ export class FakeActions implements BoardActions {
   planResult: (input: NewSessionInput, taken: readonly string[]) => NewSessionPlan = (input) => {
     const name = input.name ?? `${input.kind === 'shell' ? (input.command.split(' ')[0] ?? 'sh').replace(/.*\//, '') : input.kind}-1`;
     const branch = input.worktree ? (input.branch ?? `agent/${name}`) : null;
-    return { kind: input.kind, name, branch, runs: input.kind === 'shell' ? input.command : `${input.kind} ${input.command}`.trim(), line: `agent-board new --name ${name}`, problem: null, repo: '/home/me' };
+    return { kind: input.kind, name, branch, runs: input.kind === 'shell' ? input.command : `${input.kind} ${input.command}`.trim(), line: `agent-board new --name ${name}`, problem: null, repo: '/home/me', sandbox: input.sandbox === 'on' ? { backend: 'bwrap', network: 'allowlist' } : null };
   };
   newKinds(): readonly NewKind[] {
     return this.kinds;
@@ -177,6 +178,10 @@ export class FakeActions implements BoardActions {
   }
   explain(s: SessionView): Promise<StatusExplanation> {
     return this.io.explain(s);
+  }
+  /** In words, as for another machine's session (the real one's places: test/integration/sandbox-refusal.test.ts). */
+  sandboxLines(s: SessionView, now: number): [string, string][] {
+    return sandboxLines(s, now);
   }
 
   /** The fake runner of a session (made on first use). */

@@ -77,9 +77,31 @@ describe('the new-session form', () => {
     expect(actions.calls[0]).toMatchObject({ op: 'create', input: { name: 'web2', worktree: true, branch: 'agent/web2-ui' } });
   });
 
+  it("the sandbox: as config.json says, on or off with ←→ or Space; what it comes to shows; create gets it; a refusal stays in the form", async () => {
+    const actions = new FakeActions();
+    m = mountBoard(new FakeFeed([session()]), { actions });
+    m.stdin.press('n');
+    await waitFor(() => expect(screenText()).toContain('New session'));
+    expect(screenText()).toMatch(/sandbox +‹ as config\.json says › {2}not sandboxed/);
+    await m.stdin.type(KEY.up); // from the kind, round to the last field
+    await waitFor(() => expect(screenText()).toMatch(/› sandbox +‹ as config\.json says ›/));
+    m.stdin.press(' ');
+    await waitFor(() => expect(screenText()).toMatch(/› sandbox +‹ on › {2}▣ sandboxed: bwrap, network allowlist/));
+    await m.stdin.type(KEY.right);
+    await waitFor(() => expect(screenText()).toMatch(/› sandbox +‹ off › {2}not sandboxed/));
+    await m.stdin.type(KEY.left);
+    await waitFor(() => expect(screenText()).toMatch(/› sandbox +‹ on ›/));
+    actions.createResult = () => Promise.reject(new UserError('cannot sandbox: bubblewrap (bwrap) is not installed (apt-get install bubblewrap, dnf install bubblewrap)', 17));
+    m.stdin.press(KEY.enter);
+    await waitFor(() => expect(actions.calls).toHaveLength(1));
+    expect(actions.calls[0]).toMatchObject({ op: 'create', input: { sandbox: 'on' } });
+    await waitFor(() => expect(screenText()).toContain('cannot sandbox: bubblewrap (bwrap) is not installed'));
+    expect(screenText()).toContain('New session');
+  });
+
   it('what stops it is one red line in the form, before anything starts; a failure to start stays in the form too; Esc closes it', async () => {
     const actions = new FakeActions();
-    actions.planResult = (input) => ({ kind: 'shell', name: 'x-1', branch: null, runs: input.command, line: 'agent-board new', problem: input.command.startsWith('nope') ? 'command not found: nope' : null, repo: null });
+    actions.planResult = (input) => ({ kind: 'shell', name: 'x-1', branch: null, runs: input.command, line: 'agent-board new', problem: input.command.startsWith('nope') ? 'command not found: nope' : null, repo: null, sandbox: null });
     actions.createResult = async () => {
       throw new UserError('branch agent/x-1 exists already: pass --reuse-branch to work on it, or name another with --worktree BRANCH');
     };
@@ -105,7 +127,7 @@ describe('the new-session form', () => {
 
   it('an unclosed quote is caught before anything starts', async () => {
     const actions = new FakeActions();
-    actions.planResult = (input) => ({ kind: 'shell', name: 'x', branch: null, runs: '', line: '', problem: input.command.includes('"') ? 'the command has an unclosed "' : null, repo: null });
+    actions.planResult = (input) => ({ kind: 'shell', name: 'x', branch: null, runs: '', line: '', problem: input.command.includes('"') ? 'the command has an unclosed "' : null, repo: null, sandbox: null });
     m = mountBoard(new FakeFeed([session()]), { actions });
     m.stdin.press('n');
     await waitFor(() => expect(screenText()).toContain('New session'));

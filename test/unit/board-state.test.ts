@@ -184,18 +184,32 @@ describe('the new-session form', () => {
   const open = (...more: BoardAction[]) => run(withSessions([a]), { type: 'open-new', defaults, kinds }, ...more);
   const form = (s: BoardState) => s.overlay as Extract<BoardState['overlay'], { kind: 'new' }>;
 
-  it('opens on the kind; Tab goes round kind, name, command, folder, room and worktree (the branch only with a worktree)', () => {
+  it('opens on the kind; Tab goes round kind, name, command, folder, room, worktree and sandbox (the branch only with a worktree)', () => {
     let s = open();
     expect(keyModeOf(s)).toBe('form');
     expect(form(s)).toMatchObject({ focus: 0, fields: defaults });
     const order: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 7; i++) {
       s = run(s, { type: 'focus-field', by: 1 });
       order.push(NEW_FIELDS[form(s).focus]!);
     }
-    expect(order).toEqual(['name', 'command', 'cwd', 'room', 'worktree', 'kind']);
-    s = run(s, { type: 'focus-field', by: -1 }, { type: 'type', text: ' ' }, { type: 'focus-field', by: 1 });
+    expect(order).toEqual(['name', 'command', 'cwd', 'room', 'worktree', 'sandbox', 'kind']);
+    s = run(s, { type: 'focus-field', by: -1 }, { type: 'focus-field', by: -1 }, { type: 'type', text: ' ' }, { type: 'focus-field', by: 1 });
     expect(NEW_FIELDS[form(s).focus]).toBe('branch');
+  });
+
+  it('the sandbox: as config.json says, then on, off and round again (Space or right; left goes back)', () => {
+    let s = open({ type: 'focus-field', by: -1 });
+    expect(NEW_FIELDS[form(s).focus]).toBe('sandbox');
+    expect(form(s).fields.sandbox).toBeUndefined();
+    s = run(s, { type: 'type', text: ' ' });
+    expect(form(s).fields.sandbox).toBe('on');
+    s = run(s, { type: 'new-choose', by: 1 });
+    expect(form(s).fields.sandbox).toBe('off');
+    s = run(s, { type: 'new-choose', by: 1 });
+    expect(form(s).fields.sandbox).toBeUndefined();
+    s = run(s, { type: 'new-choose', by: -1 }, { type: 'type', text: 'x' });
+    expect(form(s).fields.sandbox).toBe('off');
   });
 
   it('the kind: left/right cycle, a letter picks the next kind it starts; the command follows while untouched', () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formRequest, kindChoices, planNewSession, repositoryOf } from '../../src/client/session/new-session.js';
+import { formRequest, kindChoices, planNewSession, repositoryOf, type NewRequest } from '../../src/client/session/new-session.js';
 import { SHIPPED } from '../helpers/kinds.js';
 
 let dir: string;
@@ -25,6 +25,30 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 const ctx = (more = {}) => ({ registry: SHIPPED, taken: [] as string[], from: dir, shell: '/bin/sh', ...more });
 
 describe('planNewSession', () => {
+  it("a sandbox: asked for, or config.json's for the room (over the kind's); --no-sandbox; the line says it", () => {
+    const sandboxConfig = { kinds: { shell: { backend: 'bwrap' as const, network: 'all' as const } }, rooms: { risky: { backend: 'bwrap' as const, network: 'none' as const } }, allowHosts: {}, denyRead: [] };
+    const asked = planNewSession({ words: ['sh'], cwd: dir, sandbox: { backend: 'container', image: 'node:22', network: 'allowlist', allowHosts: ['*.example.com', 'x.org:8080'], denyRead: ['/srv/keys'] } }, ctx({ sandboxConfig }));
+    expect(asked.opts.extra?.sandbox).toEqual(asked.sandbox);
+    expect(asked.line).toBe("agent-board new --sandbox container:node:22 --allow-host '*.example.com' --allow-host x.org:8080 --deny-read /srv/keys -- sh");
+    const byKind = planNewSession({ words: ['sh'], cwd: dir }, ctx({ sandboxConfig }));
+    expect(byKind.sandbox).toEqual({ backend: 'bwrap', network: 'all' });
+    expect(byKind.line).toBe('agent-board new --sandbox --network all -- sh');
+    const byRoom = planNewSession({ words: ['sh'], cwd: dir, room: 'risky' }, ctx({ sandboxConfig }));
+    expect(byRoom.sandbox).toEqual({ backend: 'bwrap', network: 'none' });
+    const off = planNewSession({ words: ['sh'], cwd: dir, sandbox: false }, ctx({ sandboxConfig }));
+    expect(off.sandbox).toBeNull();
+    expect(off.opts.extra?.sandbox).toBeUndefined();
+    expect(off.line).toBe('agent-board new --no-sandbox -- sh');
+    // The board's form: on is --sandbox (bubblewrap, allowlist), off is --no-sandbox, absent is config.json's.
+    const form = (sandbox?: 'on' | 'off') => formRequest({ kind: 'shell', command: 'sh', cwd: dir, room: 'default', worktree: false, ...(sandbox ? { sandbox } : {}) }, { cols: 80, rows: 24 });
+    expect(planNewSession(form('on') as NewRequest, ctx({ sandboxConfig })).line).toBe('agent-board new --sandbox -- sh');
+    expect(planNewSession(form('off') as NewRequest, ctx({ sandboxConfig })).sandbox).toBeNull();
+    expect(planNewSession(form() as NewRequest, ctx({ sandboxConfig })).sandbox).toEqual({ backend: 'bwrap', network: 'all' });
+    const none = planNewSession({ words: ['sh'], cwd: dir }, ctx({ sandboxConfig: { kinds: {}, rooms: {}, allowHosts: {}, denyRead: [] } }));
+    expect(none.sandbox).toBeNull();
+    expect(none.line).toBe('agent-board new -- sh');
+  });
+
   it('a shell: its command line, the name from its program, the line that starts the same', () => {
     const p = planNewSession({ words: ['sh', '-c', 'echo hi; sleep 1'], cwd: dir }, ctx({ taken: ['sh-1'] }));
     expect(p).toMatchObject({ kind: 'shell', name: 'sh-2', branch: null, runs: "sh -c 'echo hi; sleep 1'", problem: null, repo: null });

@@ -5,7 +5,7 @@ describe('config.json', () => {
   it('takes every setting, hosts deduplicated in order', () => {
     const { config, errors } = parseUserConfig('{"hosts": ["b", "me@a", "b"], "autoRevive": true, "systemdScope": false, "budgets": {"rooms": {"r1": {"usd": 20}}, "day": {"tokens": 5000000}}}', 'c.json');
     expect(errors).toEqual([]);
-    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {}, budgets: { rooms: { r1: { usd: 20 } }, day: { tokens: 5_000_000 } }, resumeAfterLimit: {} });
+    expect(config).toEqual({ hosts: ['b', 'me@a'], autoRevive: true, systemdScope: false, prices: {}, budgets: { rooms: { r1: { usd: 20 } }, day: { tokens: 5_000_000 } }, resumeAfterLimit: {}, sandbox: { kinds: {}, rooms: {}, allowHosts: {}, denyRead: [] } });
   });
 
   it('resumeAfterLimit per kind: true for the defaults, or the prompt and the tries a day; a bad entry is one line', () => {

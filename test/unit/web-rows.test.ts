@@ -47,6 +47,12 @@ describe('webRows', () => {
     });
   });
 
+  it('a sandboxed session says so in a few words (the page marks it and titles the mark); others carry nothing', () => {
+    const [boxed, plain] = webRows([{ ...base, sandbox: { backend: 'bwrap', network: 'allowlist' } }, base], dialogs);
+    expect(boxed!.sandbox).toBe('bwrap, network allowlist');
+    expect(plain).not.toHaveProperty('sandbox');
+  });
+
   it('a waiting session carries its dialog; the agent in a shell and a worktree show as on the board', () => {
     const s: RowSession = {
       ...base,

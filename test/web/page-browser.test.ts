@@ -107,6 +107,14 @@ describe.skipIf(browserSkip !== null)('the page on a phone', () => {
     expect(await page.locator('input[name=code]').inputValue()).toBe('ABC123');
   });
 
+  it("a sandboxed session's row has the mark after its name, its title saying how", async () => {
+    const page = await pairedPhone();
+    const mark = page.locator('.row[data-id="b2"] .sandbox');
+    expect(await mark.textContent()).toBe('▣');
+    expect(await mark.getAttribute('title')).toBe('sandboxed: bwrap, network allowlist');
+    expect(await page.locator('.row[data-id="a1"] .sandbox').count()).toBe(0);
+  });
+
   it("a waiting session's option is a button that answers it", async () => {
     const page = await pairedPhone();
     await page.locator('.row[data-id="a1"] .opt', { hasText: "don't ask again" }).click();

@@ -9,6 +9,7 @@ import { sessionState, stateLabel, withStateNote } from '../../core/session-stat
 import { usageCell } from '../../core/usage/usage-text.js';
 import { limitedLabel } from '../../core/usage/limit-state.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
+import { sandboxCell } from '../../core/sandbox/sandbox-text.js';
 import { listSessions, type SessionView } from '../../state/host-store.js';
 import { roomOf } from '../../core/chat/chat.js';
 import { getHome } from '../context.js';
@@ -49,7 +50,9 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
   const worktrees = sessions.some((s) => s.worktree);
   // The USAGE column (tokens and cost, docs/usage.md) once a runner has read a transcript.
   const usage = sessions.some((s) => s.usage);
-  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', ...(worktrees ? ['WORKTREE'] : []), ...(usage ? ['USAGE'] : []), 'COMMAND']];
+  // The SANDBOX column only when a session is sandboxed (docs/sandbox.md, "Where you see it").
+  const sandboxes = sessions.some((s) => s.sandbox);
+  const rows = [['ID', 'NAME', 'AGENT', 'STATUS', 'ROOM', 'PID', 'SIZE', 'AGE', 'ACTIVE', ...(sandboxes ? ['SANDBOX'] : []), ...(worktrees ? ['WORKTREE'] : []), ...(usage ? ['USAGE'] : []), 'COMMAND']];
   for (const s of sessions) {
     rows.push([
       s.id,
@@ -62,6 +65,7 @@ function printSessions(sessions: SessionView[], json: boolean, host?: string): v
       `${s.cols}x${s.rows}`,
       ago(s.createdAt, now),
       ago(s.lastOutputAt, now),
+      ...(sandboxes ? [s.sandbox ? sandboxCell(s.sandbox) : '-'] : []),
       ...(worktrees ? [s.worktree ? worktreeSummary(s.worktree, s.worktreeStats) : '-'] : []),
       ...(usage ? [usageCell(s.usage)] : []),
       commandShown(s).slice(0, 40),

@@ -1,5 +1,11 @@
 /** `agent-board new`: start a session in the background (optionally in its own git worktree) and print its id. */
+import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { DEFAULT_SANDBOX_NETWORK, parseSandboxBackend } from '../../core/sandbox/sandbox-config.js';
+import { expandHome } from '../../core/sandbox/deny-list.js';
+import { allowHostProblem } from '../../core/sandbox/default-hosts.js';
+import { SANDBOX_NETWORKS, type SandboxNetwork, type SandboxSetting } from '../../core/sandbox/sandbox-types.js';
 import { planNewSession, startNewSession, type NewRequest } from '../../client/session/new-session.js';
 import { DEFAULT_SCROLLBACK } from '../../client/session/session-create.js';
 import { kindRegistry } from '../../state/kind-files.js';
@@ -29,7 +35,15 @@ interface NewFlags {
   budget?: string;
   resumeAfterLimit?: boolean;
   resumePrompt?: string;
+  /** --sandbox [backend] (true: bubblewrap); false: --no-sandbox. */
+  sandbox?: string | boolean;
+  network?: string;
+  allowHost?: string[];
+  denyRead?: string[];
 }
+
+/** A repeatable flag's values, in order. */
+const collect = (v: string, all: string[] | undefined) => [...(all ?? []), v];
 
 export function registerNew(program: Command): void {
   program
@@ -50,14 +64,20 @@ export function registerNew(program: Command): void {
     .option('--budget <amount>', "its own budget: '$5', '2M tokens' or both ('$5,2M tokens'); when spent, new prompts are held (docs/usage.md)")
     .option('--resume-after-limit', 'when the agent hits a usage limit, type a prompt once the limit has reset (at most 3 times a day; docs/usage.md)')
     .option('--resume-prompt <text>', `with --resume-after-limit: the prompt typed (default "${DEFAULT_RESUME_PROMPT}")`)
+    .option('--sandbox [backend]', 'run the program in a sandbox: bwrap (the default: bubblewrap), container or container:IMAGE; it writes only its folder and its agent\'s state (docs/sandbox.md)')
+    .option('--network <mode>', 'with --sandbox: all, allowlist (the default: its kind\'s hosts and the listed ones) or none')
+    .option('--allow-host <host>', 'with --sandbox: a host it may reach besides its kind\'s (host, *.domain or host:port); repeatable', collect)
+    .option('--deny-read <path>', 'with --sandbox: a path it may not read besides the default list; repeatable', collect)
+    .option('--no-sandbox', "not sandboxed, whatever config.json's sandbox says for its kind or room")
     .argument('[command...]', 'after --: the program and its arguments (default $SHELL); with --agent, extra arguments for the agent')
-    .option('-i, --interactive', 'ask for the kind, command, name, folder, room and worktree (the flags given are the defaults), show what it will run, and start it once confirmed')
+    .option('-i, --interactive', 'ask for the kind, command, name, folder, room, worktree and sandbox (the flags given are the defaults), show what it will run, and start it once confirmed')
     .action(async (cmd: string[], o: NewFlags) => {
       if (o.worktree === undefined && (o.base !== undefined || o.reuseBranch || o.setup !== undefined)) {
         throw new UserError('--base, --reuse-branch and --setup go with --worktree', EXIT.usage);
       }
       if (o.resumePrompt !== undefined && !o.resumeAfterLimit) throw new UserError('--resume-prompt goes with --resume-after-limit', EXIT.usage);
       if (o.resumePrompt !== undefined && o.resumePrompt.trim() === '') throw new UserError('--resume-prompt needs a prompt to type', EXIT.usage);
+      const sandbox = sandboxRequest(o);
       const scrollback = wholeNumber(o.scrollback, '--scrollback');
       const budget = o.budget === undefined ? undefined : parseBudget(o.budget);
       if (typeof budget === 'string') throw new UserError(`--budget: ${budget}`, EXIT.usage);
@@ -87,6 +107,7 @@ export function registerNew(program: Command): void {
         rows: process.stdout.rows,
         scrollback,
         ...(budget ? { budget } : {}),
+        ...(sandbox !== undefined ? { sandbox } : {}),
         ...(o.resumeAfterLimit ? { resumeAfterLimit: { prompt: o.resumePrompt ?? DEFAULT_RESUME_PROMPT, perDay: DEFAULT_RESUME_PER_DAY } } : {}),
       };
       if (o.interactive) {
@@ -106,3 +127,31 @@ export function registerNew(program: Command): void {
     });
 }
 
+
+/** --sandbox and the flags that go with it as the setting the session keeps; absent: config.json decides; false: --no-sandbox. */
+function sandboxRequest(o: NewFlags): SandboxSetting | false | undefined {
+  const given = o.sandbox !== undefined && o.sandbox !== false;
+  const allowHost = o.allowHost ?? [];
+  const deny = o.denyRead ?? [];
+  if (!given && (o.network !== undefined || allowHost.length || deny.length)) {
+    throw new UserError('--network, --allow-host and --deny-read go with --sandbox', EXIT.usage);
+  }
+  if (o.sandbox === false) return false;
+  if (!given) return undefined;
+  const backend = parseSandboxBackend(o.sandbox === true ? undefined : o.sandbox);
+  if (typeof backend === 'string') throw new UserError(`--sandbox: ${backend}`, EXIT.usage);
+  const network = o.network ?? DEFAULT_SANDBOX_NETWORK;
+  if (!SANDBOX_NETWORKS.includes(network as SandboxNetwork)) throw new UserError(`--network: "${network}" is not one of ${SANDBOX_NETWORKS.join(', ')}`, EXIT.usage);
+  for (const h of allowHost) {
+    const bad = allowHostProblem(h);
+    if (bad) throw new UserError(`--allow-host: ${bad}`, EXIT.usage);
+  }
+  // Absolute, ~ expanded, as the runner needs them whatever folder it runs in.
+  const denyRead = [...new Set(deny.map((p) => expandHome(p, os.homedir()) ?? path.resolve(p)))];
+  return {
+    ...backend,
+    network: network as SandboxNetwork,
+    ...(allowHost.length ? { allowHosts: [...new Set(allowHost)] } : {}),
+    ...(denyRead.length ? { denyRead } : {}),
+  };
+}

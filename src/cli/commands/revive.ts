@@ -45,6 +45,8 @@ export function registerRevive(program: Command): void {
       }
       const outcomes = await reviveSessions(home, chosen, time, (r) => process.stdout.write(`${reviveLine(r)}\n`));
       if (left) process.stdout.write(`${left}\n`);
-      if (outcomes.some((r) => r.kind === 'failed')) process.exitCode = EXIT.sessionUnavailable;
+      // Every failure a sandbox that cannot be made here: 17, as new and restart say it.
+      const failed = outcomes.filter((r) => r.kind === 'failed');
+      if (failed.length) process.exitCode = failed.every((r) => r.sandbox) ? EXIT.cannotSandbox : EXIT.sessionUnavailable;
     });
 }

@@ -7,6 +7,8 @@ import { connectRemoteRow, killRemote, remoteOnly } from '../remote/host-actions
 import { remoteRoom } from '../remote/host-rows.js';
 import { remoteChatPost } from '../remote/remote-chat.js';
 import { formRequest, kindChoices, planNewSession, startNewSession } from '../session/new-session.js';
+import { sandboxExplained } from '../session/sandbox-explain.js';
+import { sandboxLines } from '../../core/sandbox/sandbox-text.js';
 import { reviveRemote } from '../remote/remote-revive.js';
 import { reviveSessions } from '../session/session-revive.js';
 import { connectSession, findSession } from '../session/sessions.js';
@@ -74,7 +76,7 @@ export function createBoardActions(
     newKinds: (cwd) => kindChoices(cwd),
     planNew: (input, taken) => {
       const req = formRequest(input, newSize());
-      if ('error' in req) return { kind: input.kind, name: input.name ?? '', branch: null, runs: '', line: '', problem: req.error, repo: null };
+      if ('error' in req) return { kind: input.kind, name: input.name ?? '', branch: null, runs: '', line: '', problem: req.error, repo: null, sandbox: null };
       const { opts: _, ...plan } = planNewSession(req, { taken, from: process.cwd() });
       return plan;
     },
@@ -85,6 +87,8 @@ export function createBoardActions(
         if ('error' in req) throw new UserError(req.error, EXIT.usage);
         return startNewSession(home, req, planNewSession(req, { taken: [] }), time);
       }),
+    // This machine's allowlist and places (src/client/session/sandbox-explain.ts); another machine's row in words.
+    sandboxLines: (s, now) => (s.host ? sandboxLines(s, now) : sandboxExplained(home, s, now, env)),
     kill: (s) => oneLine(() => (s.host ? killRemote(s, time) : killSession(home, s, time))),
     diff: (s) =>
       oneLine(async () => {

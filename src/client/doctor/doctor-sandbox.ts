@@ -21,7 +21,13 @@ export async function sandboxCheck(env: NodeJS.ProcessEnv, scheduler: Scheduler,
   const v = await runTool(bwrap, ['--version'], env, scheduler);
   const version = (v.ok ? v.stdout.trim().split('\n')[0] : '') || 'bwrap';
   const tried = await runTool(bwrap, SANDBOX_PROBE_ARGS, env, scheduler);
-  if (tried.ok) return { check: 'sandbox', status: 'ok', message: `${version} (${bwrap}): a sandbox can be made here (user, pid and network namespaces)` };
+  if (tried.ok) {
+    const made = `${version} (${bwrap}): a sandbox can be made here (user, pid and network namespaces)`;
+    // --network allowlist carries the proxy into the sandbox with socat: without it only all and none work.
+    const socat = findProgram('socat', { env });
+    if (socat) return { check: 'sandbox', status: 'ok', message: `${made}; --network allowlist can work (socat: ${socat})` };
+    return { check: 'sandbox', status: 'warn', message: `${made}, but --network allowlist cannot: socat is not installed (all and none can)`, fix: 'install socat (apt-get install socat, dnf install socat): it carries the proxy into the sandbox' };
+  }
   const namespaces = /namespace/i.test(`${tried.why ?? ''} ${tried.stderr}`);
   return {
     check: 'sandbox',

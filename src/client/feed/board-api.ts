@@ -124,6 +124,8 @@ export interface BoardActions {
   sendPrompt(s: SessionView, text: string, commandId?: string, opts?: { overBudget?: boolean }): Promise<SendOutcome>;
   /** Asks the session's runner why it has its state (the `explain` message). */
   explain(s: SessionView): Promise<StatusExplanation>;
+  /** A sandboxed session's explain lines: its whole allowlist and this machine's places (another machine's: in words); none for one not sandboxed. */
+  sandboxLines(s: SessionView, now: number): [string, string][];
   /** Everything a worktree session changed against its base (src/client/worktree/worktree-diff.ts). */
   diff(s: SessionView): Promise<DiffModel>;
   /** The kinds the form offers, with whether each one's program is installed (looked up when the form opens). */

@@ -7,6 +7,7 @@
  * in place or in a new worktree (src/client/worktree/worktree-session.ts).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { KindRegistry } from '../../core/agents/kind-rules.js';
 import { checkRoomName, DEFAULT_ROOM } from '../../core/chat/chat.js';
@@ -18,6 +19,10 @@ import { branchForSession } from '../../core/worktree/worktree.js';
 import { kindRegistry } from '../../state/kind-files.js';
 import { listSessions } from '../../state/host-store.js';
 import { readUserConfig } from '../../state/config.js';
+import { DEFAULT_SANDBOX_NETWORK, defaultSandbox, type SandboxConfig } from '../../core/sandbox/sandbox-config.js';
+import { sandboxFlags } from '../../core/sandbox/sandbox-text.js';
+import type { SandboxSetting } from '../../core/sandbox/sandbox-types.js';
+import { requireSandbox } from './sandbox-required.js';
 import { DEMO_AGENT } from './demo-program.js';
 import { recognizeKind } from './recognize-kind.js';
 import { splitCommandLine } from './command-line.js';
@@ -47,6 +52,8 @@ export interface NewRequest {
   onHooksNote?: (note: string) => void;
   /** --resume-after-limit: type this prompt once a usage limit resets, at most perDay times a day (absent: as config.json says for the kind). */
   resumeAfterLimit?: { prompt: string; perDay: number };
+  /** --sandbox (and its --network, --allow-host, --deny-read): this sandbox; false: --no-sandbox; absent: as config.json says for the room or kind. */
+  sandbox?: SandboxSetting | false;
 }
 
 export interface NewPlan {
@@ -66,6 +73,8 @@ export interface NewPlan {
   problem: string | null;
   /** The git repository its folder is in (null: none). */
   repo: string | null;
+  /** The sandbox it runs in (null: none): the one asked for, else config.json's for its room or kind. */
+  sandbox: SandboxSetting | null;
 }
 
 export interface PlanContext {
@@ -78,6 +87,8 @@ export interface PlanContext {
   shell?: string;
   /** Resume-after-limit per kind (config.json's `resumeAfterLimit`; default: read from it). */
   resumeByKind?: Readonly<Record<string, { prompt: string; perDay: number }>>;
+  /** config.json's `sandbox` (default: read from it). */
+  sandboxConfig?: SandboxConfig;
 }
 
 /** The git repository a folder is in (its top, where `.git` is), or null; no git run: the form asks as the user types. */
@@ -141,8 +152,14 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
     ...(req.budget ? { extra: { budget: req.budget } } : {}),
   };
   // Off unless the user turned it on: for this session (--resume-after-limit), or for its kind in config.json.
-  const resume = req.resumeAfterLimit ?? (ctx.resumeByKind ?? readUserConfig().config.resumeAfterLimit)[kind];
+  // config.json read once per plan (the board's form plans at each key), only when the context does not give it.
+  const config = ctx.resumeByKind && ctx.sandboxConfig ? null : readUserConfig().config;
+  const resume = req.resumeAfterLimit ?? (ctx.resumeByKind ?? config!.resumeAfterLimit)[kind];
   if (resume) opts.extra = { ...opts.extra, resumeAfterLimit: resume };
+  // Asked for, or the room's default (else the kind's) from config.json unless --no-sandbox.
+  const sandboxDefault = defaultSandbox(ctx.sandboxConfig ?? config!.sandbox, kind, room, os.homedir());
+  const sandbox = req.sandbox === false ? null : (req.sandbox ?? sandboxDefault);
+  if (sandbox) opts.extra = { ...opts.extra, sandbox };
   const taken = ctx.taken ?? (ctx.home ? listSessions(ctx.home).map((s) => s.name) : []);
   const name = req.name ?? defaultName(demoAgent ? 'demo' : own !== null ? kind : path.basename(argv[0]!), taken);
   const branch = req.worktree ? (req.worktree.branch || branchForSession(name)) : null;
@@ -163,11 +180,16 @@ export function planNewSession(req: NewRequest, ctx: PlanContext = {}): NewPlan 
   const repo = folderOk ? repositoryOf(cwd) : null;
   if (req.worktree && folderOk && !repo) problems.push(`${cwd} is not in a git repository: a new worktree needs one`);
 
-  return { kind, opts, name, branch, runs: argv.map(shellQuote).join(' '), line: newLine(req, name, branch, ctx.from), problem: problems[0] ?? null, repo };
+  const line = newLine(req, name, branch, ctx.from, sandbox, sandboxDefault !== null);
+  return { kind, opts, name, branch, runs: argv.map(shellQuote).join(' '), line, problem: problems[0] ?? null, repo, sandbox };
 }
 
-/** The same session as an `agent-board new` line: only what differs from the defaults. */
-function newLine(req: NewRequest, name: string, branch: string | null, from?: string): string {
+/**
+ * The same session as an `agent-board new` line: only what differs from the defaults. Its
+ * sandbox is said in full, config.json's default too (the line makes the same session where
+ * config.json says otherwise); --no-sandbox where config.json would sandbox it.
+ */
+function newLine(req: NewRequest, name: string, branch: string | null, from: string | undefined, sandbox: SandboxSetting | null, sandboxedByDefault: boolean): string {
   const parts = ['agent-board', 'new'];
   if (req.name !== undefined) parts.push('--name', req.name);
   // A kind recognised from the words needs no --agent: the line recognises it the same way.
@@ -181,6 +203,8 @@ function newLine(req: NewRequest, name: string, branch: string | null, from?: st
   }
   if (req.worktree?.base) parts.push('--base', req.worktree.base);
   if (req.budget) parts.push('--budget', budgetText(req.budget));
+  if (sandbox) parts.push(...sandboxFlags(sandbox));
+  else if (sandboxedByDefault) parts.push('--no-sandbox');
   const line = parts.map(shellQuote);
   if (req.words.length) line.push('--', ...req.words.map(shellQuote));
   return line.join(' ');
@@ -188,6 +212,8 @@ function newLine(req: NewRequest, name: string, branch: string | null, from?: st
 
 /** Starts the planned session: in place, or in a new worktree on its branch. `onSkipped`: a file `.worktreeinclude` left out, one line each. */
 export async function startNewSession(home: string, req: NewRequest, plan: NewPlan, time: Time, onSkipped?: (line: string) => void): Promise<HostRecord> {
+  // Refused before anything is made (no folder, no worktree): a sandboxed session never runs unsandboxed.
+  if (plan.sandbox) await requireSandbox(plan.sandbox, path.resolve(req.cwd), time.scheduler);
   if (!req.worktree) return createSession(home, plan.opts, time);
   const made = await createWorktreeSession(home, plan.opts, {
     branch: req.worktree.branch || undefined,
@@ -225,6 +251,8 @@ export interface FormInput {
   worktree: boolean;
   /** The branch the user typed (absent: the one proposed from the name). */
   branch?: string;
+  /** `on`: `--sandbox` (bubblewrap, network allowlist); `off`: `--no-sandbox`; absent: as config.json says. */
+  sandbox?: 'on' | 'off';
 }
 
 /** The form's fields as a request, or why they cannot be one (the command's quotes). */
@@ -239,6 +267,7 @@ export function formRequest(input: FormInput, size: { cols: number; rows: number
     cwd: input.cwd,
     room: input.room || DEFAULT_ROOM,
     worktree: input.worktree ? { branch: input.branch } : undefined,
+    ...(input.sandbox ? { sandbox: input.sandbox === 'on' ? { backend: 'bwrap' as const, network: DEFAULT_SANDBOX_NETWORK } : false } : {}),
     cols: size.cols,
     rows: size.rows,
     // The host record keeps the note; the form's message shows it (stderr would land on the board).

@@ -18,6 +18,7 @@ import { sendSignal } from '../../state/process/signal.js';
 import { sleep } from './client-time.js';
 import { RunnerConnection } from '../link/connection.js';
 import { spawnRunner } from './runner-spawn.js';
+import { sandboxRefusal } from './sandbox-required.js';
 
 /** How long `new` waits for its runner to come up before it reports failure. */
 export const RUNNER_START_TIMEOUT_MS = 10_000;
@@ -69,7 +70,11 @@ export async function startRunner(home: string, record: HostRecord, time: Time):
   } finally {
     spawned.dispose();
   }
-  return readHostFile(hostFile(home, record.id)) ?? record;
+  const started = readHostFile(hostFile(home, record.id)) ?? record;
+  // The runner found the sandbox could not be made and spawned nothing: the start fails with its line (exit 17).
+  const refused = sandboxRefusal(started);
+  if (refused) throw new UserError(`session ${started.name} did not start: ${refused}`, EXIT.cannotSandbox);
+  return started;
 }
 
 async function waitForRunner(home: string, id: string, time: Time): Promise<void> {

@@ -20,6 +20,7 @@ import { startRunner } from './runner-start.js';
 import { writeWiringFiles } from './wiring-place.js';
 import { relaunchArgs, type ConversationOutcome } from './conversation-launch.js';
 import { removeWorktree } from '../worktree/worktree-remove.js';
+import { requireSandbox } from './sandbox-required.js';
 import { releaseSessionObjects } from '../../state/sandbox/git-sandbox.js';
 
 /**
@@ -161,6 +162,9 @@ export interface Restarted {
  * A running session's program is ended first, as kill does.
  */
 export async function restartSession(home: string, s: SessionView, time: Time): Promise<Restarted> {
+  // A sandboxed session whose sandbox cannot be made here is left as it is: not ended, not started unsandboxed.
+  const sandbox = readHostFile(hostFile(home, s.id))?.sandbox ?? s.sandbox;
+  if (sandbox) await requireSandbox(sandbox, s.cwd, time.scheduler);
   if (s.status === 'running' || s.status === 'starting') {
     await killSession(home, s, time);
   }

@@ -18,6 +18,7 @@ import { sleep } from './client-time.js';
 import { RunnerConnection } from '../link/connection.js';
 import { createSession, type NewSessionOptions } from './session-create.js';
 import { createWorktreeSession } from '../worktree/worktree-session.js';
+import { requireSandbox } from './sandbox-required.js';
 
 /** How long a fork looks for the file its agent imported the conversation into (Gemini without hooks writes it within its first seconds). */
 const FORK_ID_WAIT_MS = 8000;
@@ -46,6 +47,8 @@ export function forkName(source: string, taken: ReadonlySet<string>): string {
 export async function forkSession(home: string, s: SessionView, o: ForkOptions, time: Time): Promise<Forked> {
   // The record as its runner keeps it now (the conversation id a hook just told), else the view.
   const { runnerAlive: _alive, ...source } = { ...s, ...readHostFile(hostFile(home, s.id)) };
+  // A sandboxed source forks into the same sandbox, or not at all (before anything is made).
+  if (source.sandbox) await requireSandbox(source.sandbox, source.cwd, time.scheduler);
   const plan = planConversation(source, { mode: 'fork' });
   const name = o.name ?? forkName(source.name, new Set(listSessions(home).map((x) => x.name)));
   const own = source.extraArgs !== undefined;
@@ -68,6 +71,8 @@ export async function forkSession(home: string, s: SessionView, o: ForkOptions, 
       ...(plan.outcome === 'forked' ? { forkOf: source.resumeId } : {}),
       ...(source.budget ? { budget: source.budget } : {}),
       ...(source.resumeAfterLimit ? { resumeAfterLimit: source.resumeAfterLimit } : {}),
+      // Its sandbox as it is; the hosts the source was refused are the source's.
+      ...(source.sandbox ? { sandbox: source.sandbox } : {}),
     },
   };
   const notes = [plan.note];

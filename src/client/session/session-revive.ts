@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { Time } from '../../core/clock.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
-import { UserError } from '../../state/errors.js';
+import { EXIT, UserError } from '../../state/errors.js';
 import { readHostFile, viewOf, type SessionView } from '../../state/host-store.js';
 import { hostFile, socketPath } from '../../state/paths.js';
 import { claimRevive } from '../../state/revive-claim.js';
@@ -34,7 +34,8 @@ export type ReviveOutcome =
   | { kind: 'revived'; session: SessionView; record: HostRecord; conversation: Restarted['conversation'] }
   | { kind: 'running'; session: SessionView; why: string }
   | { kind: 'exited'; session: SessionView }
-  | { kind: 'failed'; session: SessionView; reason: string }
+  /** `sandbox`: its sandbox cannot be made here (EXIT.cannotSandbox: it was left lost, never started unsandboxed). */
+  | { kind: 'failed'; session: SessionView; reason: string; sandbox?: true }
   /** A session of another machine (the board's --host), revived there: the line its `agent-board revive` printed. */
   | { kind: 'remote'; session: SessionView; line: string; ok: boolean };
 
@@ -132,7 +133,8 @@ export async function reviveSession(home: string, s: SessionView, time: Time): P
     }
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0] || 'failed';
-    return { kind: 'failed', session: s, reason: err instanceof UserError ? reason.replace(/^session \S+ /, '') : reason };
+    const sandbox = err instanceof UserError && err.exitCode === EXIT.cannotSandbox ? { sandbox: true as const } : {};
+    return { kind: 'failed', session: s, reason: err instanceof UserError ? reason.replace(/^session \S+ /, '') : reason, ...sandbox };
   }
 }
 

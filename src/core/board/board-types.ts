@@ -28,8 +28,10 @@ export interface NewFields {
   /** In a new git worktree, on `branch` (proposed from the name until edited). */
   worktree: boolean;
   branch: string;
+  /** `on`: sandboxed (bubblewrap, network allowlist: new --sandbox); `off`: not (new --no-sandbox); absent: as config.json says for its room or kind. */
+  sandbox?: 'on' | 'off';
 }
-export const NEW_FIELDS: readonly (keyof NewFields)[] = ['kind', 'name', 'command', 'cwd', 'room', 'worktree', 'branch'];
+export const NEW_FIELDS: readonly (keyof NewFields)[] = ['kind', 'name', 'command', 'cwd', 'room', 'worktree', 'branch', 'sandbox'];
 
 /** A kind the form offers: its own program (none: a command line runs) and whether it is installed. */
 export interface NewKind {

@@ -37,11 +37,18 @@ function withKind(o: NewOverlay, name: string): NewOverlay {
   return { ...o, fields: { ...o.fields, kind: name, command }, error: null };
 }
 
-/** Left/right (or Space) on a choice: the next or previous kind; the worktree on or off. */
+/** The sandbox field's choices, in the order left/right go through them: as config.json says, on, off. */
+const SANDBOX_CHOICES = [undefined, 'on', 'off'] as const;
+
+/** Left/right (or Space) on a choice: the next or previous kind; the worktree on or off; the sandbox's next choice. */
 export function chooseStep(o: NewOverlay, by: 1 | -1): NewOverlay {
   if (o.pending) return o;
   const field = focusedField(o);
   if (field === 'worktree') return { ...o, fields: { ...o.fields, worktree: !o.fields.worktree }, error: null };
+  if (field === 'sandbox') {
+    const i = SANDBOX_CHOICES.indexOf(o.fields.sandbox);
+    return { ...o, fields: { ...o.fields, sandbox: SANDBOX_CHOICES[(i + by + SANDBOX_CHOICES.length) % SANDBOX_CHOICES.length] }, error: null };
+  }
   if (field !== 'kind') return o;
   const i = o.kinds.findIndex((k) => k.name === o.fields.kind);
   return withKind(o, o.kinds[(i + by + o.kinds.length) % o.kinds.length]!.name);
@@ -65,6 +72,7 @@ export function editNewForm(o: NewOverlay, edit: (value: string) => string, type
     const c = typed?.trim().slice(-1).toLowerCase();
     return c === 'y' || c === 'n' ? { ...o, fields: { ...o.fields, worktree: c === 'y' }, error: null } : o;
   }
+  if (field === 'sandbox') return typed === ' ' ? chooseStep(o, 1) : o;
   if (field === 'branch') {
     // The first edit starts from the branch the form showed (the proposal), and ends its following the name.
     const base = o.branchEdited ? o.fields.branch : o.proposedBranch;

@@ -47,6 +47,8 @@ export interface WebRow {
   dialog: DialogText | null;
   /** Notifications for it are muted (per device). */
   muted: boolean;
+  /** A sandboxed session's sandbox in a few words (`bwrap, network allowlist`): the row's mark and its title. Absent: not sandboxed. */
+  sandbox?: string;
 }
 
 export type ServerMessage =

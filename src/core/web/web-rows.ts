@@ -12,6 +12,7 @@ import type { HostRecord } from '../protocol/host-record.js';
 import { sessionState } from '../session-state.js';
 import { worktreeSummary } from '../worktree/worktree.js';
 import type { WebRow } from './web-protocol.js';
+import { sandboxBrief } from '../sandbox/sandbox-text.js';
 
 /** A session as the feed lists it (src/state/host-store.ts SessionView, which core cannot import). */
 export type RowSession = HostRecord & { host?: string; stale?: boolean };
@@ -41,6 +42,7 @@ export function webRow(s: RowSession, dialog: (id: string) => DialogText | null)
   if (state === 'limited' && s.limited) row.resetAt = s.limited.resetAt;
   if (s.host !== undefined) row.host = s.host;
   if (s.stale) row.stale = true;
+  if (s.sandbox) row.sandbox = sandboxBrief(s.sandbox);
   return row;
 }
 

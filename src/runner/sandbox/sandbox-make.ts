@@ -12,6 +12,7 @@ import { readAllRecords } from '../../state/host-store.js';
 import { roomDir, sessionDir } from '../../state/paths.js';
 import type { Logger } from '../log.js';
 import { allowHostsFor } from '../../core/sandbox/default-hosts.js';
+import { readUserConfig } from '../../state/config.js';
 import type { StartNetworkProxy } from './network-types.js';
 import type { SandboxPrepared } from './sandbox-launch.js';
 
@@ -31,17 +32,21 @@ const startProxy: StartNetworkProxy = async (o) => (await import('./network-prox
 
 export async function makeSandbox(rec: HostRecord & { sandbox: SandboxSetting }, r: RunnerPlaces): Promise<SandboxPrepared> {
   const { prepareSandbox } = await import('./sandbox-launch.js');
+  // config.json's `sandbox` (src/core/sandbox/sandbox-config.ts): hosts per kind and for all, paths none may read.
+  const config = readUserConfig().config.sandbox;
+  const userHome = r.env.HOME || os.homedir();
   return prepareSandbox({
     record: rec,
     boardHome: r.home,
     sessionDir: sessionDir(r.home, r.id),
     socketPath: r.sock,
     roomDir: roomDir(r.home, roomOf(rec)),
-    userHome: r.env.HOME || os.homedir(),
+    userHome,
     env: r.env,
     records: readAllRecords(r.home),
-    configDenyRead: [],
-    allowHosts: allowHostsFor(rec.agent, rec.sandbox, undefined),
+    // `~/x` is made absolute by the deny list (src/core/sandbox/deny-list.ts).
+    configDenyRead: config.denyRead,
+    allowHosts: allowHostsFor(rec.agent, rec.sandbox, config.allowHosts),
     startProxy,
     onDenied: (host, port) => r.denied(host, port),
     scheduler: r.scheduler,

@@ -1,10 +1,12 @@
 /** The explain overlay: why the selected session has its state, in place of the preview. */
 import { Box, Text } from 'ink';
+import { useMemo } from 'react';
 import { PaneTitle } from './PaneTitle.js';
-import type { BoardSession, ExplainOverlay } from '../../core/board/board-types.js';
-import type { LimitFacts } from '../../core/agents/explain-text.js';
+import type { ExplainOverlay } from '../../core/board/board-types.js';
 import { explainLines, EXPLAIN_LABEL_WIDTH as LABEL } from '../../core/agents/explain-text.js';
 import { usageLine } from '../../core/usage/usage-text.js';
+import type { SessionView } from '../../state/host-store.js';
+import { useBoardControl } from '../contexts/ActionsContext.js';
 import type { SessionUsage } from '../../core/usage/usage-types.js';
 import { useNow } from '../hooks/useNow.js';
 import { cut, fit } from '../text-width.js';
@@ -12,7 +14,7 @@ import { cut, fit } from '../text-width.js';
 export interface ExplainPaneProps {
   explain: ExplainOverlay;
   /** The session explained, as the feed has it: its usage limit is said from its record. */
-  session?: (BoardSession & LimitFacts) | null;
+  session?: SessionView | null;
   rows: number;
   width: number;
   /** The session's usage as its record has it: the figures and the file they came from (docs/usage.md). */
@@ -22,9 +24,15 @@ export interface ExplainPaneProps {
 /** Why the session has its state: its runner's explanation (src/core/agents/status-explain.ts), in place of the preview. */
 export function ExplainPane({ explain: o, session, rows, width, usage }: ExplainPaneProps) {
   const now = useNow(1000);
+  const { actions } = useBoardControl();
   const limits = session && session.id === o.id ? session : undefined;
   const spent: [string, string][] = usage ? [['usage', usageLine(usage)], ['', `  from ${usage.file}, ${usage.skipped} line${usage.skipped === 1 ? '' : 's'} skipped`]] : [];
-  const body = o.error ? null : o.explanation ? [...explainLines(o.explanation, now, limits), ...spent] : null;
+  // A sandboxed session's sandbox right after its state, decision and kind: the layers below may not fit.
+  const lines = o.explanation ? explainLines(o.explanation, now, limits) : [];
+  // Asked of the client once a minute (it reads config.json and the records): the refused hosts' ages move slower than that.
+  const minute = Math.floor(now / 60_000);
+  const sandbox = useMemo(() => (limits?.sandbox ? actions.sandboxLines(limits, minute * 60_000) : []), [actions, limits, minute]);
+  const body = o.error ? null : o.explanation ? [...lines.slice(0, 3), ...sandbox, ...lines.slice(3), ...spent] : null;
   return (
     <Box flexDirection="column" width={width} height={rows + 1}>
       <PaneTitle text={`why ${o.name} is ${limits?.limited ? 'limited' : (o.explanation?.activity ?? '…')}`} width={width} />

@@ -2,6 +2,8 @@
 import { Box, Text } from 'ink';
 import { BINDINGS, Command, type Binding } from '../../core/board/keybindings.js';
 import { ATTENTION_COLOR, ATTENTION_MARK } from '../status-style.js';
+import { SANDBOX_COLOR } from '../row-columns.js';
+import { SANDBOX_MARK } from '../../core/sandbox/sandbox-text.js';
 
 export interface HelpOverlayProps {
   detachLabel: string;
@@ -63,7 +65,8 @@ export function HelpOverlay({ detachLabel, rows, width }: HelpOverlayProps) {
       </Box>
       {blank ? <Text> </Text> : null}
       <Text wrap="truncate-end">
-        <Text color={ATTENTION_COLOR} bold>{ATTENTION_MARK}</Text> finished or needs you, not seen yet: moving onto it or attaching clears it
+        <Text color={ATTENTION_COLOR} bold>{ATTENTION_MARK}</Text> finished or needs you, not seen: moving onto it clears it;{' '}
+        <Text color={SANDBOX_COLOR}>{SANDBOX_MARK}</Text> sandboxed
       </Text>
       <Text wrap="wrap">
         While attached, <Text color="cyan">{detachLabel}</Text> comes back here; the session keeps running.

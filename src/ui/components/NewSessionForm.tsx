@@ -14,6 +14,8 @@ import { useBoardState } from '../contexts/BoardStateContext.js';
 import { formInput } from '../new-form-input.js';
 import { cut } from '../text-width.js';
 import { TextField } from './TextField.js';
+import type { NewSessionPlan } from '../../client/feed/board-api.js';
+import { SANDBOX_MARK, sandboxBrief } from '../../core/sandbox/sandbox-text.js';
 
 const LABEL = 12;
 
@@ -35,6 +37,7 @@ function hint(f: keyof NewFields, o: NewOverlay, repo: string | null): string {
     case 'room': return 'its chat room: sessions of a room talk through its chat';
     case 'worktree': return repo ? '←→, Space or y/n: its own checkout on a new branch' : 'the folder is not in a git repository';
     case 'branch': return o.branchEdited ? 'the new branch' : 'the new branch; it follows the name until you edit it';
+    case 'sandbox': return "←→ or Space: as config.json says, on (bubblewrap, network allowlist), off (docs/sandbox.md)";
   }
 }
 
@@ -47,6 +50,20 @@ function KindValue({ o }: { o: NewOverlay }) {
       <Text bold>{o.fields.kind}</Text>
       <Text color="cyan"> ›</Text>
       {note ? <Text dimColor={k?.installed !== false} color={k?.installed === false ? 'red' : undefined}>{`  ${note}`}</Text> : null}
+    </Text>
+  );
+}
+
+/** The sandbox choice, and what it comes to (config.json's default says which it is). */
+function SandboxValue({ o, plan, width }: { o: NewOverlay; plan: NewSessionPlan; width: number }) {
+  const choice = o.fields.sandbox === 'on' ? 'on' : o.fields.sandbox === 'off' ? 'off' : 'as config.json says';
+  const now = plan.sandbox ? `${SANDBOX_MARK} sandboxed: ${sandboxBrief(plan.sandbox)}` : 'not sandboxed';
+  return (
+    <Text>
+      <Text color="cyan">‹ </Text>
+      <Text bold>{choice}</Text>
+      <Text color="cyan"> ›</Text>
+      <Text dimColor>{cut(`  ${now}`, Math.max(0, width - choice.length - 4))}</Text>
     </Text>
   );
 }
@@ -86,6 +103,8 @@ export function NewSessionForm({ form: o, width }: NewSessionFormProps) {
         );
       case 'branch':
         return <TextField value={o.branchEdited ? o.fields.branch : o.proposedBranch} focused={focused} width={fieldWidth} />;
+      case 'sandbox':
+        return <SandboxValue o={o} plan={plan} width={fieldWidth} />;
       case 'name':
         return o.fields.name || focused ? (
           <Text>
@@ -96,7 +115,7 @@ export function NewSessionForm({ form: o, width }: NewSessionFormProps) {
           <Text dimColor>{plan.name}</Text>
         );
       default:
-        return <TextField value={o.fields[f]} focused={focused} width={fieldWidth} />;
+        return <TextField value={o.fields[f] ?? ''} focused={focused} width={fieldWidth} />;
     }
   };
   const where = plan.branch ? `a new worktree on ${plan.branch}` : o.fields.cwd;

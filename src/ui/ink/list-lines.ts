@@ -13,7 +13,8 @@ import { rowStatusText } from '../../core/board/board-derived.js';
 import { usageCell } from '../../core/usage/usage-text.js';
 import { worktreeSummary } from '../../core/worktree/worktree.js';
 import type { SessionView } from '../../state/host-store.js';
-import { FIXED, LOCAL_HOST, MARKER, PICK_COLOR, PICK_MARK, STATUS, TIME, type RowColumns } from '../row-columns.js';
+import { FIXED, LOCAL_HOST, MARKER, PICK_COLOR, PICK_MARK, SANDBOX_COLOR, SANDBOX_MARK_CELLS, STATUS, TIME, type RowColumns } from '../row-columns.js';
+import { SANDBOX_MARK } from '../../core/sandbox/sandbox-text.js';
 import { ATTENTION_COLOR, ATTENTION_MARK, statusStyle } from '../status-style.js';
 import { inkStyle, type InkStyle } from './internals.js';
 import { inkMeasure as m, rowText } from './ink-width.js';
@@ -75,7 +76,12 @@ export function rowLine({ session: s, selected, marked, picked, since, limit, co
   line += inkStyle(st.glyph, { color: st.color, bold: st.bold }) + ' ';
   const main: Part[] = [];
   if (hostCol) main.push({ text: m.fit(rowText(s.host ?? LOCAL_HOST), columns.host, true) + ' ', style: { color: s.stale ? 'red' : 'gray' } });
-  main.push({ text: m.fit(rowText(s.name), columns.name, true), style: { bold: selected || marked, inverse: selected, color: marked ? ATTENTION_COLOR : undefined } }, { text: ' ' });
+  const nameStyle: InkStyle = { bold: selected || marked, inverse: selected, color: marked ? ATTENTION_COLOR : undefined };
+  if (s.sandbox) {
+    // A sandboxed session's mark right after its name, inside the name column (a long name is cut for it).
+    const name = m.fit(rowText(s.name), columns.name - SANDBOX_MARK_CELLS, true).trimEnd();
+    main.push({ text: name, style: nameStyle }, { text: ' ' + SANDBOX_MARK, style: { color: SANDBOX_COLOR } }, { text: ' '.repeat(Math.max(0, columns.name - m.width(name) - SANDBOX_MARK_CELLS)) + ' ' });
+  } else main.push({ text: m.fit(rowText(s.name), columns.name, true), style: nameStyle }, { text: ' ' });
   main.push({ text: m.fit(rowText(agentLabel(s)), columns.agent, true), style: { color: 'blue' } }, { text: ' ' });
   const status = m.fit(s.stale ? 'no link' : limit || rowStatusText(s), columns.status);
   main.push({ text: status, style: s.stale ? { color: 'red', dimColor: true } : { color: st.color === 'gray' ? undefined : st.color, dimColor: st.color === 'gray', bold: st.bold } });

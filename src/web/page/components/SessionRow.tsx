@@ -1,6 +1,7 @@
 /** One session in the list: its state, name, kind, host, last line, time since output, worktree; a waiting one's question and options as buttons. */
 import { ago } from '../../../core/board/ago.js';
 import { limitedLabel } from '../../../core/usage/limit-state.js';
+import { SANDBOX_MARK } from '../../../core/sandbox/sandbox-text.js';
 import type { WebRow } from '../../../core/web/web-protocol.js';
 import { usePage } from '../page-context.js';
 import { STALE_GLYPH, STATE_GLYPH } from '../state-style.js';
@@ -32,6 +33,7 @@ export function SessionRow({ row, marked, open, now, readOnly }: Props) {
               {row.stale ? STALE_GLYPH : STATE_GLYPH[row.state]}
             </span>
             <span class="name">{row.name}</span>
+            {row.sandbox ? <span class="sandbox" title={`sandboxed: ${row.sandbox}`} aria-label={`sandboxed: ${row.sandbox}`}>{SANDBOX_MARK}</span> : null}
             <span class="kind">{row.kind}</span>
             {row.host ? <span class="host">@{row.host}</span> : null}
             {/* The board's words for it (exited 3, killed, disk full, no link): the glyph alone is a colour. */}
