@@ -24,7 +24,7 @@ import { expect } from 'vitest';
 import { realScheduler } from '../../src/state/real-time.js';
 import { sandboxPreflight } from '../../src/state/sandbox/sandbox-preflight.js';
 import type { LaneKind } from './agent-homes.js';
-import type { Lane } from './lane.js';
+import { until, type Lane } from './lane.js';
 import { agentLane, type LaneOptions } from './lane-suite.js';
 
 const KINDS: LaneKind[] = ['claude', 'codex', 'gemini', 'pi'];
@@ -123,8 +123,9 @@ function sandboxed(kind: LaneKind): LaneOptions {
       if (kind === 'codex') expect(pids.map(cmdline).join('\n'), 'codex runs with --sandbox danger-full-access').toContain('danger-full-access');
     },
     lastly: {
-      title: 'every session of the lane ran sandboxed to the end, and the proxy never refused the mock',
+      title: `every session of the lane ran sandboxed to the end, and the proxy never refused the mock${kind === 'codex' ? '; a command the model asks for runs and writes into the project' : ''}`,
       async run(lane: Lane, id: string) {
+        if (kind === 'codex') await shellRuns(lane);
         const sessions = fs.readdirSync(path.join(lane.abHome, 'sessions'));
         // x (restarted, revived), its fork xf and y (restarted): restart, revive and fork kept the setting.
         expect(sessions.length).toBeGreaterThanOrEqual(3);
@@ -142,6 +143,29 @@ function sandboxed(kind: LaneKind): LaneOptions {
       },
     },
   };
+}
+
+/**
+ * Codex runs the model's commands in a bubblewrap sandbox of its own, which cannot be made inside ours
+ * (`bwrap: Creating new namespace failed: ... (ENOSPC)`, no nested user namespaces): the runner turns
+ * it off (`--sandbox danger-full-access`), ours being the boundary. The OpenAI mock answers a prompt
+ * carrying `sandbox-shell-check` with a call of Codex's exec_command tool that writes a file in the
+ * project (test/fixtures/mocks/mock-openai.mjs).
+ */
+async function shellRuns(lane: Lane): Promise<void> {
+  const proof = path.join(lane.project, 'sandbox-shell-proof.txt');
+  const t = Date.now();
+  const r = await lane.ab(['send', 'x', 'Run it: sandbox-shell-check']);
+  expect(r.stdout, r.stderr).toMatch(/^applied: typed /m);
+  // What the command printed, as Codex sent it back to the mock (its error when it could not run).
+  const output = () => {
+    const back = lane.mock.entries().filter((e) => e.ev === 'request' && e.t >= t && e.body?.includes('function_call_output')).at(-1);
+    return back ? back.body!.slice(back.body!.lastIndexOf('function_call_output'), back.body!.lastIndexOf('function_call_output') + 400) : '(no command output reached the mock)';
+  };
+  const context = async () => `--- the command's output: ${output()}\n--- screen of x:\n${await lane.peek('x')}`;
+  const text = await until('the command the model asked for to write into the project', () => fs.existsSync(proof) && fs.readFileSync(proof, 'utf8'), 30_000, context);
+  expect(text).toMatch(/^ran inside: \d+/);
+  await until('the answer after the command', () => lane.mock.entries().some((e) => e.ev === 'end' && e.t > t), 30_000, context);
 }
 
 /** The session's processes inside the sandbox, once there is one (bwrap makes it a moment after the spawn). */
