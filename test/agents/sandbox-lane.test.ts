@@ -103,6 +103,11 @@ function sandboxed(kind: LaneKind): LaneOptions {
       const tmp = path.join(lane.dir, 'tmp');
       fs.mkdirSync(tmp, { mode: 0o700 });
       lane.env.TMPDIR = tmp;
+      // Claude Code asks before it runs a command; allowed here, its Bash tool runs the mock's command at once.
+      if (kind === 'claude') {
+        fs.mkdirSync(path.join(lane.home, '.claude'), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(path.join(lane.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
+      }
     },
     newFlags: (lane: Lane) => ['--sandbox', '--network', 'allowlist', '--allow-host', new URL(lane.mock.url).host],
     async afterStart(lane: Lane, id: string) {
@@ -123,9 +128,9 @@ function sandboxed(kind: LaneKind): LaneOptions {
       if (kind === 'codex') expect(pids.map(cmdline).join('\n'), 'codex runs with --sandbox danger-full-access').toContain('danger-full-access');
     },
     lastly: {
-      title: `every session of the lane ran sandboxed to the end, and the proxy never refused the mock${kind === 'codex' ? '; a command the model asks for runs and writes into the project' : ''}`,
+      title: `every session of the lane ran sandboxed to the end, and the proxy never refused the mock${SHELL_KINDS.includes(kind) ? '; a command the model asks for runs and writes into the project' : ''}`,
       async run(lane: Lane, id: string) {
-        if (kind === 'codex') await shellRuns(lane);
+        if (SHELL_KINDS.includes(kind)) await shellRuns(lane);
         const sessions = fs.readdirSync(path.join(lane.abHome, 'sessions'));
         // x (restarted, revived), its fork xf and y (restarted): restart, revive and fork kept the setting.
         expect(sessions.length).toBeGreaterThanOrEqual(3);
@@ -146,12 +151,15 @@ function sandboxed(kind: LaneKind): LaneOptions {
 }
 
 /**
- * Codex runs the model's commands in a bubblewrap sandbox of its own, which cannot be made inside ours
- * (`bwrap: Creating new namespace failed: ... (ENOSPC)`, no nested user namespaces): the runner turns
- * it off (`--sandbox danger-full-access`), ours being the boundary. The OpenAI mock answers a prompt
- * carrying `sandbox-shell-check` with a call of Codex's exec_command tool that writes a file in the
- * project (test/fixtures/mocks/mock-openai.mjs).
+ * The kinds whose mock can ask for a command: a prompt carrying `sandbox-shell-check` is answered with
+ * a call of the CLI's shell tool (Claude Code's Bash, Codex's exec_command) that writes a file in the
+ * project (test/fixtures/mocks/mock-anthropic.mjs, mock-openai.mjs). Codex runs the model's commands
+ * in a bubblewrap sandbox of its own, which cannot be made inside ours (`bwrap: Creating new namespace
+ * failed: ... (ENOSPC)`, no nested user namespaces): the runner turns it off (`--sandbox
+ * danger-full-access`), ours being the boundary.
  */
+const SHELL_KINDS: LaneKind[] = ['claude', 'codex'];
+
 async function shellRuns(lane: Lane): Promise<void> {
   const proof = path.join(lane.project, 'sandbox-shell-proof.txt');
   const t = Date.now();
@@ -159,12 +167,14 @@ async function shellRuns(lane: Lane): Promise<void> {
   expect(r.stdout, r.stderr).toMatch(/^applied: typed /m);
   // What the command printed, as Codex sent it back to the mock (its error when it could not run).
   const output = () => {
-    const back = lane.mock.entries().filter((e) => e.ev === 'request' && e.t >= t && e.body?.includes('function_call_output')).at(-1);
-    return back ? back.body!.slice(back.body!.lastIndexOf('function_call_output'), back.body!.lastIndexOf('function_call_output') + 400) : '(no command output reached the mock)';
+    const mark = lane.kind === 'codex' ? 'function_call_output' : 'tool_result';
+    const back = lane.mock.entries().filter((e) => e.ev === 'request' && e.t >= t && e.body?.includes(mark)).at(-1);
+    const at = back ? back.body!.lastIndexOf(mark) : -1;
+    return back ? back.body!.slice(at, at + 400) : '(no command output reached the mock)';
   };
   const context = async () => `--- the command's output: ${output()}\n--- screen of x:\n${await lane.peek('x')}`;
   const text = await until('the command the model asked for to write into the project', () => fs.existsSync(proof) && fs.readFileSync(proof, 'utf8'), 30_000, context);
-  expect(text).toMatch(/^ran inside: \d+/);
+  expect(text).toMatch(/^ran inside: \d+\n$/);
   await until('the answer after the command', () => lane.mock.entries().some((e) => e.ev === 'end' && e.t > t), 30_000, context);
 }
 
