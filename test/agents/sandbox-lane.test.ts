@@ -4,9 +4,9 @@
  * screen, `send`, a chat wake, restart and revive resuming, a fork, `new -- <kind>`) with each
  * session started `--sandbox --network allowlist --allow-host 127.0.0.1:<mock port>`: its own
  * network namespace, the mock reached only through the runner's proxy. All four CLIs honour
- * HTTP(S)_PROXY for their vendor's base URL (found by hand, /work/notes/i32-agents.md; with
- * `--network none` pi says `Connection error.` and the mock gets nothing), so none needs
- * `--network all` here.
+ * HTTP(S)_PROXY (with the proxy's credentials in its URL) for their vendor's base URL: tried by
+ * hand under the same bubblewrap argv, with `--network none` pi says `Connection error.` and the
+ * mock gets nothing. So none needs `--network all` here.
  *
  * Two things differ from the plain lane on purpose:
  * - the lane's world (home, project, agent-board's home) is made under /var/tmp, not /tmp: the
