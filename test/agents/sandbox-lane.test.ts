@@ -106,7 +106,7 @@ function sandboxed(kind: LaneKind): LaneOptions {
       // Claude Code asks before it runs a command; allowed here, its Bash tool runs the mock's command at once.
       if (kind === 'claude') {
         fs.mkdirSync(path.join(lane.home, '.claude'), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(path.join(lane.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
+        fs.writeFileSync(path.join(lane.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash', 'mcp__agent-board__chat_send'] } }));
       }
     },
     newFlags: (lane: Lane) => ['--sandbox', '--network', 'allowlist', '--allow-host', new URL(lane.mock.url).host],
@@ -128,9 +128,10 @@ function sandboxed(kind: LaneKind): LaneOptions {
       if (kind === 'codex') expect(pids.map(cmdline).join('\n'), 'codex runs with --sandbox danger-full-access').toContain('danger-full-access');
     },
     lastly: {
-      title: `every session of the lane ran sandboxed to the end, and the proxy never refused the mock${SHELL_KINDS.includes(kind) ? '; a command the model asks for runs and writes into the project' : ''}`,
+      title: `every session of the lane ran sandboxed to the end, and the proxy never refused the mock${SHELL_KINDS.includes(kind) ? '; a command the model asks for runs and writes into the project' : ''}${kind === 'claude' ? '; its chat post names another session' : ''}`,
       async run(lane: Lane, id: string) {
         if (SHELL_KINDS.includes(kind)) await shellRuns(lane);
+        if (kind === 'claude') await chatNamesOthers(lane);
         const sessions = fs.readdirSync(path.join(lane.abHome, 'sessions'));
         // x (restarted, revived), its fork xf and y (restarted): restart, revive and fork kept the setting.
         expect(sessions.length).toBeGreaterThanOrEqual(3);
@@ -176,6 +177,21 @@ async function shellRuns(lane: Lane): Promise<void> {
   const text = await until('the command the model asked for to write into the project', () => fs.existsSync(proof) && fs.readFileSync(proof, 'utf8'), 30_000, context);
   expect(text).toMatch(/^ran inside: \d+\n$/);
   await until('the answer after the command', () => lane.mock.entries().some((e) => e.ev === 'end' && e.t > t), 30_000, context);
+}
+
+/**
+ * An agent wakes another by naming it in the room's chat. Claude Code's mock answers a prompt carrying
+ * `sandbox-chat-check` with a call of agent-board's MCP tool chat_send naming `xf`, the fork, in the
+ * same room: from inside the sandbox, where xf's own folder is hidden, the post must still carry the
+ * mention (what wakes xf).
+ */
+async function chatNamesOthers(lane: Lane): Promise<void> {
+  const chat = path.join(lane.abHome, 'rooms', `lane-${lane.kind}`, 'chat.jsonl');
+  const posts = () => (fs.existsSync(chat) ? fs.readFileSync(chat, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { from: string; text: string; mentions?: string[] }) : []);
+  const r = await lane.ab(['send', 'x', 'Post it: sandbox-chat-check']);
+  expect(r.stdout, r.stderr).toMatch(/^applied: typed /m);
+  const post = await until('x\'s post through its MCP tool', () => posts().find((p) => p.from === 'x' && p.text.includes('the chat check ran')), 30_000, async () => `--- screen of x:\n${await lane.peek('x')}`);
+  expect(post.mentions, 'the mention of a session the sandboxed agent cannot see').toEqual(['xf']);
 }
 
 /** The session's processes inside the sandbox, once there is one (bwrap makes it a moment after the spawn). */
