@@ -31,6 +31,18 @@ export interface LaneOptions {
   forkIdUnknown?: boolean;
   /** More checks right after the first start (Gemini: its settings layer was read). */
   afterStart?: (lane: Lane, id: string, newStderr: string) => Promise<void>;
+  /** Why this run cannot be made on this machine (the sandbox lane: no bubblewrap): NOT RUN, loudly, like a missing CLI. */
+  skip?: string;
+  /** Says what this run is, after the kind (the sandbox lane). */
+  label?: string;
+  /** The folder the lane's world is made in (Lane's `base`). */
+  base?: string;
+  /** Runs once the lane and its mock are up, before the first `new`: may plant files and change `lane.env`. */
+  prepare?: (lane: Lane) => void;
+  /** Flags every `new` of the suite gets before `--` (the sandbox lane: `--sandbox --network allowlist --allow-host <mock>`). */
+  newFlags?: (lane: Lane) => string[];
+  /** A last step, after all the others, on the first session (the sandbox lane: what its proxy refused). */
+  lastly?: { title: string; run: (lane: Lane, id: string) => Promise<void> };
 }
 
 interface Turn {
@@ -47,10 +59,11 @@ interface Turn {
 }
 
 export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
-  const found = findCli(kind);
+  const cli = findCli(kind);
+  const found: ReturnType<typeof findCli> = 'skip' in cli || !o.skip ? cli : { skip: o.skip };
   const setup = SETUPS[kind];
   const sources = o.sources ?? { busy: setup.busySource, idle: setup.idleSource };
-  const title = `agent lane: ${kind} (the real CLI, runner and PTY against a local mock)`;
+  const title = `agent lane: ${kind}${o.label ? ` ${o.label}` : ''} (the real CLI, runner and PTY against a local mock)`;
   if ('skip' in found) {
     const bar = '!'.repeat(100);
     console.error(`\n${bar}\n!! ${title}: NOT RUN: ${found.skip}\n${bar}\n`);
@@ -68,9 +81,11 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     const screen = (name = 'x') => async () => `--- screen of ${name}:\n${await lane.peek(name)}`;
 
     beforeAll(async () => {
-      lane = new Lane(kind, (found as { binDir: string }).binDir);
+      lane = new Lane(kind, (found as { binDir: string }).binDir, o.base);
       await lane.start(DELAY_MS);
+      o.prepare?.(lane);
     });
+    const flags = () => o.newFlags?.(lane) ?? [];
     afterAll(() => lane?.stop());
 
     /**
@@ -133,7 +148,7 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     };
 
     it('`new --agent` starts it; it turns idle', async () => {
-      const started = await lane.newSession(['--agent', kind, '--name', 'x', '--room', room, '--', ...setup.words]);
+      const started = await lane.newSession(['--agent', kind, '--name', 'x', '--room', room, ...flags(), '--', ...setup.words]);
       id = started.id;
       log = lane.watch(id);
       // Idle by a layer that looks at the program (pi's bytes go quiet while it still starts up).
@@ -257,7 +272,7 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
     });
 
     it('`new -- <program>` with no --agent: the kind follows the program, its hooks are wired; restarted before a turn, it starts afresh', async () => {
-      const y = await lane.newSession(['--name', 'y', '--room', `${room}-2`, '--', kind, ...setup.words]);
+      const y = await lane.newSession(['--name', 'y', '--room', `${room}-2`, ...flags(), '--', kind, ...setup.words]);
       expect(lane.record(y.id)?.agent, 'the agent field of the session started with `new -- ' + kind + '`').toBe(kind);
       const ylog = lane.watch(y.id);
       await until('y idle after start', () => idleNotBytes(y.id), START_MS, screen('y'));
@@ -275,5 +290,10 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       expectSources(t);
       expect(t.request.body, 'a fresh conversation').not.toContain('lane check 1');
     });
+
+    if (o.lastly) {
+      const last = o.lastly;
+      it(last.title, () => last.run(lane, id));
+    }
   });
 }

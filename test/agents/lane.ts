@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cliAsync, destroyHome, makeHome, ROOT, type CliResult } from '../helpers/home.js';
+import type { SandboxDenial, SandboxSetting } from '../../src/core/sandbox/sandbox-types.js';
 import { SETUPS, type LaneKind } from './agent-homes.js';
 
 export const CLIS_DIR = process.env.AGENT_BOARD_AGENT_CLIS || path.join(os.homedir(), '.cache', 'agent-board-ci', 'agent-clis');
@@ -104,19 +105,30 @@ export interface Record_ {
   childPid?: number | null;
   hooksNote?: string;
   env?: Record<string, string>;
+  sandbox?: SandboxSetting;
+  sandboxDenied?: SandboxDenial[];
 }
 
 /** One CLI's world; `ab` runs the real CLI in it. */
 export class Lane {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-lane-'));
-  readonly home = path.join(this.dir, 'home');
-  readonly project = path.join(this.dir, 'project');
-  readonly abHome = makeHome('ab-lane-state-');
+  readonly dir: string;
+  readonly home: string;
+  readonly project: string;
+  readonly abHome: string;
   env: Record<string, string> = {};
   mock!: Mock;
   private watchers: NodeJS.Timeout[] = [];
 
-  constructor(readonly kind: LaneKind, private readonly binDir: string) {}
+  /** `base`: the folder the lane's world is made in, instead of the system's temporary folder (the sandbox lane: not under /tmp). */
+  constructor(readonly kind: LaneKind, private readonly binDir: string, base?: string) {
+    this.dir = fs.mkdtempSync(path.join(base ?? os.tmpdir(), 'ab-lane-'));
+    this.home = path.join(this.dir, 'home');
+    this.project = path.join(this.dir, 'project');
+    if (base) {
+      this.abHome = fs.mkdtempSync(path.join(base, 'ab-lane-state-'));
+      fs.chmodSync(this.abHome, 0o700);
+    } else this.abHome = makeHome('ab-lane-state-');
+  }
 
   /** `mockEnv`: the mock's own settings (MOCK_LIMIT_RESET_S, test/fixtures/mocks/common.mjs). */
   async start(delayMs: number, mockEnv: Record<string, string> = {}): Promise<void> {
