@@ -25,12 +25,15 @@ const KEYS = 'vwxyzq';
 const ECHO_PROGRAM = ['sh', '-c', 'stty raw -echo; printf "ECHO-%s\\r\\n" READY; exec cat'];
 /** The sandbox the sessions get: the bench has no network needs, and `none` needs no proxy. */
 const SANDBOX_FLAGS = ['--sandbox', '--network', 'none'];
+/** The same with the network proxy: the runner starts srt's proxy, and a bridge runs inside before the program. */
+const ALLOWLIST_FLAGS = ['--sandbox', '--network', 'allowlist'];
 /** bwrap with the session's namespaces and base mounts (the contract's; no per-session binds). */
 const BWRAP_ARGS = ['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
 
 /** `agent-board new` in a PTY; resolves with its exit code, output and the session id (the last line) when it succeeded. */
 async function newSession(ab, name, dir, command, sandboxed) {
-  const r = await ptyRun(NODE, [BIN, 'new', '--name', name, '--cwd', dir, ...(sandboxed ? SANDBOX_FLAGS : []), '--', ...command], { cols: 200, rows: 50, env: ab.env });
+  const flags = sandboxed === 'allowlist' ? ALLOWLIST_FLAGS : sandboxed ? SANDBOX_FLAGS : [];
+  const r = await ptyRun(NODE, [BIN, 'new', '--name', name, '--cwd', dir, ...flags, '--', ...command], { cols: 200, rows: 50, env: ab.env });
   const id = r.output.trim().split(/\r?\n/).pop()?.trim();
   if (r.code === 0 && id && /^[0-9a-f]+$/.test(id)) {
     ab.ids.push(id);
@@ -46,10 +49,11 @@ function remove(ab, id) {
 
 /** From spawning `new` to the marker file the program writes first thing, in ms. */
 async function newToRunning(ab, dir, round, sandboxed) {
-  const marker = path.join(dir, `running-${round}-${sandboxed ? 's' : 'u'}`);
+  const tag = sandboxed === 'allowlist' ? 'a' : sandboxed ? 's' : 'u';
+  const marker = path.join(dir, `running-${round}-${tag}`);
   const program = ['sh', '-c', `: > ${marker}; exec cat`];
   const t0 = now();
-  const started = newSession(ab, `bench-sbx-${round}-${sandboxed ? 's' : 'u'}`, dir, program, sandboxed);
+  const started = newSession(ab, `bench-sbx-${round}-${tag}`, dir, program, sandboxed);
   let t1 = null;
   for (;;) {
     if (fs.existsSync(marker)) {
@@ -102,6 +106,36 @@ export async function benchSandbox({ ab, tmp, log }) {
     extra: { plain, boxed, rounds: NEW_ROUNDS },
     note: sandboxWhy ? `sandboxed NOT RUN: ${sandboxWhy}` : `median of ${NEW_ROUNDS}; ${SANDBOX_FLAGS.join(' ')}; the program writes a marker file first thing`,
   });
+
+  // (a') the same with --network allowlist: srt's proxy started by the runner, the bridge inside.
+  const allowProbe = sandboxWhy ? { error: sandboxWhy } : await newToRunning(ab, dir, 'probe', 'allowlist');
+  if (allowProbe.error) log(`(j) allowlist side NOT RUN: ${allowProbe.error}`);
+  else {
+    const allow = [];
+    const plain2 = [];
+    for (let i = 0; i < NEW_ROUNDS; i++) {
+      for (const mode of i % 2 ? ['allowlist', false] : [false, 'allowlist']) {
+        const r = await newToRunning(ab, dir, `${i}-n`, mode);
+        if (r.error) throw new Error(`new ${mode || 'unsandboxed'}, round ${i}: ${r.error}`);
+        (mode ? allow : plain2).push(r.ms);
+      }
+    }
+    const m = { plain: median(plain2), allow: median(allow) };
+    log(`(j) new to running with the network proxy: unsandboxed ${m.plain.toFixed(1)} ms, --network allowlist ${m.allow.toFixed(1)} ms, ratio ${(m.allow / m.plain).toFixed(2)}`);
+    results.push({
+      key: 'sandbox_allowlist_new_to_running',
+      name: 'new to running, --network allowlist (ms)',
+      unit: 'ms',
+      agentBoard: m.allow,
+      tmux: m.plain,
+      versus: 'unsandboxed',
+      ratio: m.allow / m.plain,
+      target: 'reported (no target)',
+      pass: null,
+      extra: { plain: plain2, allow, rounds: NEW_ROUNDS },
+      note: `median of ${NEW_ROUNDS}; ${ALLOWLIST_FLAGS.join(' ')} (the runner starts srt's proxy; socat bridges it in)`,
+    });
+  }
 
   // (b) echo through an attached client, the two sessions key by key in turn.
   const sessions = [{ label: 'unsandboxed', sandboxed: false }, ...(sandboxWhy ? [] : [{ label: 'sandboxed', sandboxed: true }])];

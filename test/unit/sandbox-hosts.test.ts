@@ -9,7 +9,7 @@ describe('the default allowlist of a kind', () => {
   it("claude, codex, gemini and pi get their vendor's hosts, then the registries", () => {
     expect(defaultAllowHosts('claude').slice(0, 1)).toEqual(['api.anthropic.com']);
     expect(defaultAllowHosts('claude')).toEqual(expect.arrayContaining(['statsig.anthropic.com', 'sentry.io', ...REGISTRY_HOSTS]));
-    expect(defaultAllowHosts('codex')).toEqual(['api.openai.com', 'chatgpt.com', 'auth.openai.com', ...REGISTRY_HOSTS]);
+    expect(defaultAllowHosts('codex')).toEqual(['api.openai.com', 'chatgpt.com', 'auth.openai.com', 'api.github.com', ...REGISTRY_HOSTS]);
     expect(defaultAllowHosts('gemini')).toEqual(expect.arrayContaining(['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com']));
     expect(defaultAllowHosts('pi')).toEqual(expect.arrayContaining(['api.anthropic.com', 'api.openai.com', 'openrouter.ai']));
     expect(defaultAllowHosts('codex')).not.toContain('api.anthropic.com');

@@ -21,10 +21,12 @@ export const REGISTRY_HOSTS: readonly string[] = [
 
 /** Each agent kind's own hosts; a kind not named here (a shell, a custom one) has only the registries. Sources: docs/sandbox.md. */
 const KIND_HOSTS: Readonly<Record<string, readonly string[]>> = {
-  // The API; sign-in and token refresh of a Claude account (claude.ai, console/platform); feature flags and error reports.
-  claude: ['api.anthropic.com', 'claude.ai', 'console.anthropic.com', 'platform.claude.com', 'statsig.anthropic.com', 'sentry.io'],
-  // The API (API key); a ChatGPT account's backend and its sign-in.
-  codex: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'],
+  // The API; sign-in and token refresh of a Claude account (claude.ai, console/platform); feature flags and error reports;
+  // its updates (2.1.332 asks downloads.claude.ai at every start: the sandboxed lane saw it refused).
+  claude: ['api.anthropic.com', 'claude.ai', 'console.anthropic.com', 'platform.claude.com', 'statsig.anthropic.com', 'sentry.io', 'downloads.claude.ai'],
+  // The API (API key); a ChatGPT account's backend and its sign-in; its update check (0.171 asks
+  // api.github.com three times at every start: the sandboxed lane saw it refused).
+  codex: ['api.openai.com', 'chatgpt.com', 'auth.openai.com', 'api.github.com'],
   // The API (API key); Google sign-in's Code Assist backend, token refresh and sign-in; usage statistics.
   gemini: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com', 'accounts.google.com', 'play.googleapis.com'],
   // The providers pi talks to most (it has many; others go in config.json).
