@@ -12,6 +12,7 @@ import { sessionEnv } from '../core/agents/session-env.js';
 import { roomOf } from '../core/chat/chat.js';
 import { DisposableStore, toDisposable } from '../core/lifetime.js';
 import { ensureHome } from '../state/home.js';
+import { closeInheritedDescriptors } from '../state/process/inherited-fds.js';
 import { readAllRecords, readHostFile, writeHostFile } from '../state/host-store.js';
 import { readUserConfig } from '../state/config.js';
 import { localDay, msToNextLocalDay } from '../state/local-day.js';
@@ -57,6 +58,9 @@ export async function runRunner(id: string): Promise<void> {
   const scheduler = realScheduler();
   const home = ensureHome();
   const log = fileLogger(runnerLog(home, id), clock);
+  // Before anything is spawned: what the runner was started with beyond stdio would reach the program (inherited-fds.ts).
+  const inherited = closeInheritedDescriptors();
+  if (inherited.length) log(`closed ${inherited.length} inherited descriptor(s) (${inherited.join(', ')}): the program gets its PTY alone`);
   const rec = readHostFile(hostFile(home, id));
   if (!rec) {
     log(`no host.json for ${id}; nothing to run`);
