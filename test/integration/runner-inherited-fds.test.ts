@@ -33,7 +33,7 @@ async function newWithExtraFd(args: string[]): Promise<string> {
   return out.trim().split('\n').pop()!.trim();
 }
 
-const cases = [['unsandboxed', []], ...(findProgram('bwrap') ? [['sandboxed', ['--sandbox', '--network', 'none']]] : [])] as const;
+const cases: [string, string[]][] = [['unsandboxed', []], ...(findProgram('bwrap') ? [['sandboxed', ['--sandbox', '--network', 'none']] as [string, string[]]] : [])];
 
 describe.each(cases)('%s', (_name, flags) => {
   it("the program's open descriptors are its terminal's alone", async () => {
