@@ -18,9 +18,13 @@ import { prepareGitSandbox, releaseGitSandbox, sessionObjectDir } from '../../st
 import { pathType, sandboxPlaces } from '../../state/sandbox/sandbox-places.js';
 import { sandboxPreflight } from '../../state/sandbox/sandbox-preflight.js';
 import type { Logger } from '../log.js';
-import { containerLaunch, containerName } from './container-launch.js';
+import { runCommand } from '../../state/process/run.js';
+import { containerLaunch, containerName, removeContainerArgs } from './container-launch.js';
 import type { NetworkProxy, StartNetworkProxy } from './network-types.js';
 
+
+/** Removing a leftover container asks the engine once; a stuck engine gets this long before the start goes on. */
+const LEFTOVER_REMOVE_MS = 15_000;
 export interface SandboxLaunchOptions {
   record: HostRecord & { sandbox: SandboxSetting };
   boardHome: string;
@@ -112,6 +116,9 @@ export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPr
       // Paths the engines cannot be told (a ':' in one) refuse now, before anything starts.
       const tried = containerFor({ command: 'true', args: [] });
       if (!tried.ok) return tried;
+      // A container a SIGKILLed runner left behind holds the session's name: gone before this one runs.
+      const leftover = await runCommand(ready.program, removeContainerArgs(containerName(rec.id)), { env: o.env, timeoutMs: LEFTOVER_REMOVE_MS, graceMs: 0, scheduler: o.scheduler, group: true });
+      if (leftover.code === 0 && leftover.stdout.trim()) log(`sandbox: removed the container ${containerName(rec.id)} an earlier runner left running`);
       log(`sandbox: ${ready.engine} container ${containerName(rec.id)} of ${'image' in ready.root ? ready.root.image : ready.root.rootfs} (from ${ready.from}), network ${setting.network}`);
       const sandbox: PreparedSandbox = {
         env: { ...env, HOME: o.userHome },
