@@ -108,8 +108,12 @@ export function agentLane(kind: LaneKind, o: LaneOptions = {}): void {
       const request = await until(`the mock to get "${marker}" from ${name}`, found((e) => e.ev === 'request' && e.t >= tStart && !!e.body?.includes(marker)), TURN_MS, screen(name));
       const end = await until(`the mock to finish its answer to ${name}`, found((e) => e.ev === 'end' && (e as { stream?: boolean }).stream !== false && e.t >= request.t), TURN_MS);
       const seen = async () => `--- readings: ${JSON.stringify(readings.slice(from))}\n${await screen(name)()}`;
-      const idle = await until(`${name} idle after the answer (ended ${end.t})`, () => readings.slice(from).find((r) => r.activity === 'idle' && r.since >= end.t), TURN_MS, seen);
-      const i = readings.indexOf(idle);
+      const found1 = await until(`${name} idle after the answer (ended ${end.t})`, () => readings.slice(from).find((r) => r.activity === 'idle' && r.since >= end.t), TURN_MS, seen);
+      // A lesser layer may read the idle a moment before the mock logged the end of its answer (through a
+      // sandbox's proxy, Codex's title went idle 83 ms before it): the turn's idle is the first of that idle run.
+      let i = readings.indexOf(found1);
+      while (i - 1 >= from && readings[i - 1]!.activity === 'idle' && readings[i - 1]!.since >= request.t) i--;
+      const idle = readings[i]!;
       let j = i;
       while (j - 1 >= from && readings[j - 1]!.activity === 'busy') j--;
       if (j === i) throw new Error(`${name} was never seen busy during the turn; readings: ${JSON.stringify(readings.slice(from))}`);
