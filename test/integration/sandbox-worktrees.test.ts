@@ -52,4 +52,6 @@ it('restart makes the sandbox again; the first run\'s commit is kept and the sec
   expect(rig.screen(rec.id)).toContain('escape=2');
   expect(sh(rig.repo, 'log', '--format=%s', w.branch).trim().split('\n').slice(0, 2)).toEqual(['run 1', 'run 0']);
   expect(fs.readdirSync(rig.outside).filter((f) => f.startsWith('escape'))).toEqual([]);
+  // explain says which branch it may move, and that it is the only one.
+  expect(cli(rig.board, ['explain', rec.id]).stdout).toMatch(new RegExp(`writes +${w.path}, the branch ${w.branch} \\(no other\\)`));
 });

@@ -24,7 +24,9 @@ export function sandboxExplained(home: string, rec: HostRecord, now: number, env
   const userHome = env.HOME || os.homedir();
   const programEnv = { ...env, ...rec.env };
   const state = agentStateDir(rec.agent, userHome, programEnv);
-  const writable = [rec.cwd, ...(state ? [state] : []), roomDir(home, roomOf(rec)), 'its own /tmp'];
+  // In a worktree, git may move the session's own branch alone (docs/sandbox.md, "What the program may touch").
+  const branch = rec.worktree ? [`the branch ${rec.worktree.branch} (no other)`] : [];
+  const writable = [rec.cwd, ...branch, ...(state ? [state] : []), roomDir(home, roomOf(rec)), 'its own /tmp'];
   const worktrees = listSessions(home).filter((r) => r.id !== rec.id && r.worktree).map((r) => r.worktree!.path);
   const asked = [...(s.denyRead ?? []), ...config.denyRead];
   const all = deniedPaths(userHome, [...otherAgentStateDirs(rec.agent, userHome, programEnv), ...worktrees, ...asked], rec.cwd);
