@@ -158,8 +158,22 @@ describe.concurrent('resume-after-limit on the real CLIs (against the mocks)', (
           keys.socket.destroy();
         }
 
-        // After the reset: one "continue", and the session is itself again.
-        const first = await until('the resume prompt at the mock', () => resumes(lane.mock.entries())[0], c.resetS * 1000 + c.resetSlackMs + 30_000, screen);
+        // After the reset the session carries on exactly once: with our "continue", or (Claude Code) by itself,
+        // "Usage limit reset · Continuing automatically", when its own timer fires first: then ours must never follow.
+        const carried = await until('the session carrying on after the reset', () => lane.mock.entries().find((e) => e.ev === 'request' && GENERATION.test(e.url ?? '') && e.t >= resetAt), c.resetS * 1000 + c.resetSlackMs + 30_000, screen);
+        if (!resumes(lane.mock.entries()).some((e) => e.t <= carried.t)) {
+          await until('x no longer limited', () => lane.record(id)?.activity !== undefined && !(lane.record(id) as HostRecord | undefined)?.limited, 30_000, screen);
+          expect(await lane.peek('x'), 'only Claude Code carries on by itself').toContain('Continuing automatically');
+          console.log(`[resume lane] ${kind}: carried on by itself ${((carried.t - resetAt) / 1000).toFixed(1)} s after its reset; ours must not follow`);
+          // Past the time ours would have been typed: the end of the minute the CLI named, the delay, and a margin.
+          const wouldBe = Math.max(resetAt, Date.parse(s!.limited!.resetAt!) + 60_000) + RESUME_DELAY_MS + 5000;
+          await new Promise((r) => setTimeout(r, Math.max(QUIET_AFTER_MS, wouldBe - Date.now())));
+          expect(resumes(lane.mock.entries()), 'no "continue" after the agent carried on by itself').toEqual([]);
+          expect((lane.record(id) as HostRecord | undefined)?.limitResumes ?? []).toEqual([]);
+          expect(runnerLog()).not.toMatch(/resume-after-limit: typing/);
+          return;
+        }
+        const first = resumes(lane.mock.entries())[0]!;
         console.log(`[resume lane] ${kind}: "continue" reached the mock ${((first.t - resetAt) / 1000).toFixed(1)} s after its reset`);
         expect(first.t).toBeGreaterThanOrEqual(resetAt);
         expect(lane.mock.entries().filter((e) => e.ev === 'limited' && e.t > first.t - 50), 'the resume was answered, not refused').toEqual([]);
