@@ -4,11 +4,14 @@
  * the list is refused with 403, and host.json keeps the refusal (host, port, count) for `explain`.
  * Two HTTP servers on the host's loopback stand in for an allowed and a forbidden service.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProgram } from '../../src/state/process/find-program.js';
-import { cli } from '../helpers/home.js';
+import { readHost } from '../helpers/control.js';
+import { cli, waitFor } from '../helpers/home.js';
 import { SandboxRig } from './sandbox-rig.js';
 
 const missing = ['bwrap', 'socat', 'curl'].filter((p) => !findProgram(p));
@@ -43,5 +46,23 @@ describe.skipIf(missing.length > 0)('a sandboxed session with --network allowlis
     expect(screen).toContain('DIRECT=000');
     expect(rec.sandboxDenied).toEqual([expect.objectContaining({ host: '127.0.0.1', port: b, count: 2 })]);
     expect(cli(rig.board, ['explain', rec.id]).stdout).toContain(`127.0.0.1:${b}`);
+  });
+
+  it("srt's socat on the host side ends with the runner, even one killed outright", async () => {
+    const rec = await rig.start('sleep 120', { sandbox: { backend: 'bwrap', network: 'allowlist' } });
+    const log = path.join(rig.board, 'sessions', rec.id, 'runner.log');
+    const socket = await waitFor('the proxy listening', () => /network proxy: listening on (\S+)/.exec(fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '')?.[1] ?? null, 20_000);
+    const socats = () =>
+      fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+        try {
+          const argv = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+          return argv.some((a) => a.includes('socat')) && argv.some((a) => a.includes(`UNIX-LISTEN:${socket}`));
+        } catch {
+          return false; // gone while read
+        }
+      });
+    expect(socats().length).toBeGreaterThan(0);
+    process.kill(readHost(rig.board, rec.id).runnerPid!, 'SIGKILL');
+    await waitFor('the host-side socat gone', () => (socats().length === 0 ? true : null), 10_000);
   });
 });

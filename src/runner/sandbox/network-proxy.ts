@@ -14,6 +14,7 @@
  */
 import type { Disposable } from '../../core/lifetime.js';
 import { findProgram } from '../../state/process/find-program.js';
+import { hostSocat } from './host-socat.js';
 import type { NetworkProxy, NetworkProxyOptions, StartNetworkProxy } from './network-types.js';
 
 /** Where the bridge listens inside the sandbox (its own network namespace: no clash with the host's 3128). */
@@ -90,6 +91,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
   if (!socat) throw new Error('socat is not installed (it carries the proxy into the sandbox; apt-get install socat)');
   const bwrap = findProgram('bwrap');
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const hostSide = hostSocat(socat);
   const logged = new Set<string>();
   /** Each refusal to onDenied; the first of each host:port to the log too (the record counts the rest). */
   const refused = (host: string, port: number, why: string) => {
@@ -108,7 +110,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
         // Not used: the filesystem half is our own bwrap argv. srt requires the lists.
         filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
         ...(bwrap ? { bwrapPath: bwrap } : {}),
-        socatPath: socat,
+        socatPath: hostSide.program,
         // srt refuses to start without ripgrep, which only its wrap runs (to find the files it
         // protects under a command's folder); we never call the wrap, so its check is pointed at a
         // program we need anyway, and a machine without ripgrep still gets a proxy.
@@ -135,6 +137,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
         if (disposed) return;
         disposed = true;
         stopReporting?.dispose();
+        hostSide.dispose();
         // reset() stops the proxy servers and srt's own socat child and removes the socket.
         SandboxManager.reset().then(
           () => o.log('network proxy: stopped'),
@@ -144,6 +147,7 @@ export const startNetworkProxy: StartNetworkProxy = async (o: NetworkProxyOption
     };
   } catch (e) {
     stopReporting?.dispose();
+    hostSide.dispose();
     // What it started before it failed (a proxy server, its socat) is stopped; the error is the one reported.
     await SandboxManager.reset().catch((r: unknown) => o.log(`network proxy: stopping what it started failed: ${r instanceof Error ? r.message : String(r)}`));
     throw new Error(`cannot start the sandbox's network proxy: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
