@@ -10,7 +10,7 @@
  * program, and bwrap then exits with the program's status; the program gets them back as default.
  */
 import type { SandboxNetwork } from './sandbox-types.js';
-import { bwrapMountArgs, isWithin, orderMounts, type MountOp, type PathType } from './sandbox-mounts.js';
+import { bwrapMountArgs, gitMountOps, isWithin, orderMounts, type MountOp, type PathType } from './sandbox-mounts.js';
 
 /** The signals a terminal or the runner sends politely: bwrap ignores them, the program does not. */
 const POLITE_SIGNALS = 'INT,QUIT,TERM,HUP';
@@ -83,14 +83,7 @@ export function sandboxMounts(p: SandboxPlanInput): MountOp[] {
   rw(p.roomDir);
   if (p.stateDir) rw(p.stateDir);
   rw(p.cwd);
-  if (p.git) {
-    rw(p.git.adminDir);
-    for (const d of p.git.refDirs) rw(d);
-    rw(p.git.objectDir);
-    ro(p.git.dotGit);
-    for (const f of p.git.adminFixed) ro(f);
-    for (const f of p.git.pinned) ro(f);
-  }
+  if (p.git) ops.push(...gitMountOps(p.git));
   return ops;
 }
 

@@ -6,18 +6,9 @@
  * since the repository's common git folder is not in the image, it comes in read-only first, the
  * branch's writable pieces and the pinned refs of the other branches over it.
  */
+import type { GitPieces } from './bwrap-args.js';
 import type { ContainerMount } from './container-args.js';
-
-/** A worktree's git pieces as the runner made them ready (the bwrap backend's GitPieces, same fields). */
-export interface ContainerGit {
-  commonDir: string;
-  adminDir: string;
-  adminFixed: readonly string[];
-  dotGit: string;
-  refDirs: readonly string[];
-  pinned: readonly string[];
-  objectDir: string;
-}
+import { gitMountOps, isWithin, type MountOp } from './sandbox-mounts.js';
 
 export interface ContainerPlaces {
   cwd: string;
@@ -28,7 +19,7 @@ export interface ContainerPlaces {
   roomDir: string | null;
   /** The kind's own state folder (writable), if it keeps one. */
   stateDir: string | null;
-  git: ContainerGit | null;
+  git: GitPieces | null;
   /** The deny list; only what lies under a mounted path matters (the rest is not in the container at all). */
   denied: readonly string[];
   /** `--network allowlist`: the proxy's Unix socket. */
@@ -38,30 +29,25 @@ export interface ContainerPlaces {
 /** What is at a path on the host: a folder, a file (a socket too), or nothing. */
 export type PathKind = 'dir' | 'file' | null;
 
-const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith('/') ? outer : `${outer}/`);
 
 /** The mounts, a path that does not exist dropped (docker would make it, as root); the later of two at one path wins. */
 export function containerMounts(p: ContainerPlaces, typeOf: (path: string) => PathKind): ContainerMount[] {
-  const ops: Array<{ kind: 'rw' | 'ro' | 'hide'; path: string }> = [];
+  const ops: MountOp[] = [];
   const ro = (path: string) => ops.push({ kind: 'ro', path });
   const rw = (path: string) => ops.push({ kind: 'rw', path });
   ro(p.sessionDir);
-  if (!within(p.socketPath, p.sessionDir)) ro(p.socketPath);
+  if (!isWithin(p.socketPath, p.sessionDir)) ro(p.socketPath);
   if (p.proxySocket) ro(p.proxySocket);
   if (p.roomDir) rw(p.roomDir);
   if (p.stateDir) rw(p.stateDir);
   rw(p.cwd);
   if (p.git) {
+    // Unlike bubblewrap's read-only root, a container has no repository until it is mounted.
     ro(p.git.commonDir);
-    rw(p.git.adminDir);
-    for (const d of p.git.refDirs) rw(d);
-    rw(p.git.objectDir);
-    ro(p.git.dotGit);
-    for (const f of p.git.adminFixed) ro(f);
-    for (const f of p.git.pinned) ro(f);
+    ops.push(...gitMountOps(p.git));
   }
   const shown = ops.map((o) => o.path);
-  for (const d of p.denied) if (shown.some((s) => within(d, s) && d !== s)) ops.push({ kind: 'hide', path: d });
+  for (const d of p.denied) if (shown.some((s) => isWithin(d, s) && d !== s)) ops.push({ kind: 'hide', path: d });
 
   const last = new Map<string, { kind: 'rw' | 'ro' | 'hide'; path: string }>();
   for (const op of ops) {

@@ -69,3 +69,11 @@ export function bwrapMountArgs(ordered: ReadonlyArray<MountOp & { type: 'dir' | 
   for (const op of ordered) if (op.kind === 'hide' && op.type === 'dir') args.push('--remount-ro', op.path);
   return args;
 }
+
+/** The git pieces of a worktree session (GitPieces), as mounts: its own branch's parts writable, what says where the repository is and every other branch pinned read-only. */
+export function gitMountOps(git: { adminDir: string; refDirs: readonly string[]; objectDir: string; dotGit: string; adminFixed: readonly string[]; pinned: readonly string[] }): MountOp[] {
+  return [
+    ...[git.adminDir, ...git.refDirs, git.objectDir].map((path): MountOp => ({ kind: 'rw', path })),
+    ...[git.dotGit, ...git.adminFixed, ...git.pinned].map((path): MountOp => ({ kind: 'ro', path })),
+  ];
+}
