@@ -119,7 +119,7 @@ export async function runRunner(id: string): Promise<void> {
   let keepDenial = (_host: string, _port: number): void => undefined;
   if (rec.sandbox) {
     const denied = (host: string, port: number) => keepDenial(host, port);
-    const made = await makeSandbox({ ...rec, sandbox: rec.sandbox }, { home, id, sock, env, log, scheduler, denied });
+    const made = await makeSandbox({ ...rec, sandbox: rec.sandbox }, { home, id, sock, env, log, scheduler, denied, installRoot: path.dirname(binDir) });
     if (!made.ok) {
       log(`${made.line}; the session's program was not started`);
       writeHostFile(hostFile(home, id), { ...rec, status: 'exited', exitCode: null, childPid: null, previewLine: made.line, runnerPid: process.pid });

@@ -59,6 +59,15 @@ describe('the sandbox command', () => {
     ]);
   });
 
+  it("binds agent-board's own package folder back when it lies under /tmp (a clone there): its hooks and chat commands run inside", () => {
+    const c = bwrapCommand({ ...BASE, toolRoots: ['/tmp/clone', '/usr'], typeOf: typeOfFrom([], ['/tmp/clone', '/usr']) });
+    const a = c.args;
+    const at = a.indexOf('/tmp/clone');
+    expect(a.slice(at - 1, at + 2)).toEqual(['--ro-bind', '/tmp/clone', '/tmp/clone']);
+    expect(at).toBeGreaterThan(a.indexOf('--tmpfs'));
+    expect(a).not.toContain('/usr');
+  });
+
   it('binds a home, a session and a socket under /tmp after the private /tmp is made, so they are seen inside it', () => {
     const t = '/tmp/t1';
     const c = bwrapCommand({

@@ -39,6 +39,8 @@ export interface SandboxPlanInput {
   args: readonly string[];
   cwd: string;
   userHome: string;
+  /** What agent-board itself runs from (its package folder, node's): read inside by the hooks, chat and MCP commands. */
+  toolRoots?: readonly string[];
   /** agent-board's home (hidden but for the session's own pieces). */
   boardHome: string;
   /** The session's folder in it (read-only: host.json says the session is sandboxed). */
@@ -73,6 +75,7 @@ export function sandboxMounts(p: SandboxPlanInput): MountOp[] {
   // The private /tmp hides the host's: what the program must read there is bound back (a home or a repository under /tmp).
   const underTmp = (path: string) => isWithin(path, '/tmp');
   if (underTmp(p.userHome)) ro(p.userHome);
+  for (const root of p.toolRoots ?? []) if (underTmp(root)) ro(root);
   if (p.git && underTmp(p.git.commonDir)) ro(p.git.commonDir);
   for (const d of p.denied) hide(d);
   hide(p.boardHome);

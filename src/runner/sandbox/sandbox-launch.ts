@@ -32,6 +32,8 @@ export interface SandboxLaunchOptions {
   socketPath: string;
   roomDir: string;
   userHome: string;
+  /** What agent-board runs from (its package folder, node's prefix): bound back read-only when it lies under the private /tmp. */
+  toolRoots: readonly string[];
   /** The program's environment as it would be unsandboxed. */
   env: Record<string, string>;
   /** Every session's record: the other worktrees are hidden. */
@@ -133,7 +135,7 @@ export async function prepareSandbox(o: SandboxLaunchOptions): Promise<SandboxPr
       return { ok: true, sandbox };
     }
     const plan = {
-      bwrap: pre.bwrap, cwd: rec.cwd, userHome: o.userHome, boardHome: o.boardHome, sessionDir: o.sessionDir, socketPath: o.socketPath,
+      bwrap: pre.bwrap, cwd: rec.cwd, userHome: o.userHome, toolRoots: o.toolRoots, boardHome: o.boardHome, sessionDir: o.sessionDir, socketPath: o.socketPath,
       roomDir: o.roomDir, stateDir: places.stateDir, git, denied: places.denied, runtimeDir: places.runtimeDir, network: setting.network,
       proxy: proxy ? { socketPath: proxy.socketPath, bridge: proxy.bridge } : null, typeOf: pathType,
     };

@@ -4,6 +4,7 @@
  * only for a sandboxed session: a plain one's runner carries none of it.
  */
 import os from 'node:os';
+import path from 'node:path';
 import type { Scheduler } from '../../core/clock.js';
 import { roomOf } from '../../core/chat/chat.js';
 import type { HostRecord } from '../../core/protocol/host-record.js';
@@ -25,6 +26,8 @@ export interface RunnerPlaces {
   scheduler: Scheduler;
   /** A connection the proxy refused (after the runner's log line): kept in host.json for `explain`. */
   denied(host: string, port: number): void;
+  /** agent-board's package folder (its bin/ and dist/), which the program's hooks, chat and MCP commands run from. */
+  installRoot: string;
 }
 
 /** srt's proxy (network-proxy.ts), loaded only by the runner of an allowlist session. */
@@ -42,6 +45,7 @@ export async function makeSandbox(rec: HostRecord & { sandbox: SandboxSetting },
     socketPath: r.sock,
     roomDir: roomDir(r.home, roomOf(rec)),
     userHome,
+    toolRoots: [r.installRoot, path.dirname(path.dirname(process.execPath))],
     env: r.env,
     records: readAllRecords(r.home),
     // `~/x` is made absolute by the deny list (src/core/sandbox/deny-list.ts).
