@@ -252,6 +252,13 @@ export async function runRunner(id: string): Promise<void> {
     };
     serving.add(keepUsageFresh({ kind, record: () => s.record, env: transcriptEnv, write, onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)), log, clock, scheduler }));
   }
+  // Gemini's empty twins of the conversation, removed before another Gemini start in the project
+  // deletes the conversation with them (src/core/agents/gemini-twins.ts, docs/agents.md).
+  if (kind === 'gemini') {
+    const [{ GeminiTwinGuard }, { sweepGeminiTwins }] = await Promise.all([import('./session/gemini-twin-guard.js'), import('../state/usage/gemini-twins.js')]);
+    const onActivity = (fn: (a: string) => void) => s.activity.onChange((d) => fn(d.reading.activity));
+    serving.add(new GeminiTwinGuard({ record: () => s.record, env: programEnv, onActivity, sweep: sweepGeminiTwins, log, scheduler })).start();
+  }
   // The heartbeat stops with `serving` (the session's own store releases the writer again, at the end).
   serving.add(s.host);
   s.host.startHeartbeat();

@@ -25,7 +25,8 @@ export interface TranscriptQuery {
 /** Bytes of a Gemini chat's first line read to confirm the whole id (its file name has 8 characters of it). */
 const FIRST_LINE_BYTES = 4096;
 
-function firstLine(file: string): string {
+/** A file's first line (up to FIRST_LINE_BYTES), or '' when it cannot be read. */
+export function firstLine(file: string): string {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');

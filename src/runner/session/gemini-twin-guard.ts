@@ -1,0 +1,73 @@
+/**
+ * A Gemini session's conversation kept safe from Gemini's own start-up cleanup
+ * (src/core/agents/gemini-twins.ts, docs/agents.md): each start of Gemini with `--resume` or
+ * `--session-file` leaves an empty twin of the conversation, and the next Gemini start in the same
+ * project deletes the conversation with it. The runner removes the twin as soon as Gemini has moved
+ * on to the real file: often at first, then at each change of the session's activity.
+ */
+import type { Scheduler } from '../../core/clock.js';
+import { DisposableStore, MutableDisposable, type Disposable } from '../../core/lifetime.js';
+import type { TwinSweep } from '../../state/usage/gemini-twins.js';
+
+/**
+ * How often the folder is looked at while Gemini starts. Another Gemini starting in the same project
+ * meanwhile (a revive of several sessions at once) would delete the conversation if it saw the twin,
+ * so the sooner the better; a look with no twin there is one readdir.
+ */
+export const TWIN_SWEEP_MS = 250;
+/**
+ * How long after the program's start it is looked at that often. Gemini moves on to the resumed file
+ * when it loads the conversation, a second or two after its start (more under load); a fork's id may
+ * be learned later still (read off the file by `fork` where its hooks are not wired).
+ */
+export const TWIN_WATCH_MS = 30_000;
+
+export interface TwinGuardDeps {
+  /** The session's conversation id now (a fork's is learned after its start) and its folder. */
+  record(): { resumeId?: string; cwd: string };
+  env: Record<string, string | undefined>;
+  /** The activity tracker's changes. */
+  onActivity(fn: (activity: string) => void): Disposable;
+  sweep(q: { resumeId: string; cwd: string; env: Record<string, string | undefined> }): TwinSweep;
+  log(line: string): void;
+  scheduler: Scheduler;
+}
+
+export class GeminiTwinGuard implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly watch = this.store.add(new MutableDisposable());
+  /** Error lines already logged: a folder that cannot be read is said once. */
+  private readonly said = new Set<string>();
+
+  constructor(private readonly d: TwinGuardDeps) {
+    this.store.add(d.onActivity(() => this.sweep()));
+  }
+
+  /** Looks now, then every TWIN_SWEEP_MS for TWIN_WATCH_MS. */
+  start(): void {
+    this.sweep();
+    let left = Math.floor(TWIN_WATCH_MS / TWIN_SWEEP_MS);
+    this.watch.value = this.d.scheduler.setInterval(() => {
+      this.sweep();
+      if (--left <= 0) this.watch.clear();
+    }, TWIN_SWEEP_MS);
+  }
+
+  sweep(): void {
+    const r = this.d.record();
+    if (!r.resumeId) return;
+    const { removed, errors } = this.d.sweep({ resumeId: r.resumeId, cwd: r.cwd, env: this.d.env });
+    for (const file of removed) {
+      this.d.log(`gemini: removed ${file}, an empty twin of conversation ${r.resumeId} that Gemini opened at its start: the next Gemini start in this project would have deleted the conversation with it`);
+    }
+    for (const e of errors) {
+      if (this.said.has(e)) continue;
+      this.said.add(e);
+      this.d.log(`gemini: ${e}`);
+    }
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+}
