@@ -74,7 +74,10 @@ function readLog(file: string): PlayerLog {
   } catch {
     return out;
   }
-  for (const line of text.split('\n')) {
+  // The player appends while this reads: what follows the last newline is a line still being written (seen in CI under load).
+  const lines = text.split('\n');
+  lines.pop();
+  for (const line of lines) {
     if (!line) continue;
     const o = JSON.parse(line) as { start?: number; end?: number } & Partial<Played>;
     if (o.start !== undefined) out.start = o.start;
