@@ -255,9 +255,10 @@ export async function runRunner(id: string): Promise<void> {
   // Gemini's empty twins of the conversation, removed before another Gemini start in the project
   // deletes the conversation with them (src/core/agents/gemini-twins.ts, docs/agents.md).
   if (kind === 'gemini') {
-    const [{ GeminiTwinGuard }, { sweepGeminiTwins }] = await Promise.all([import('./session/gemini-twin-guard.js'), import('../state/usage/gemini-twins.js')]);
+    const [{ GeminiTwinGuard }, { sweepGeminiTwins, watchChats }] = await Promise.all([import('./session/gemini-twin-guard.js'), import('../state/usage/gemini-twins.js')]);
     const onActivity = (fn: (a: string) => void) => s.activity.onChange((d) => fn(d.reading.activity));
-    serving.add(new GeminiTwinGuard({ record: () => s.record, env: programEnv, onActivity, sweep: sweepGeminiTwins, log, scheduler })).start();
+    const watch = (dir: string, fn: () => void) => watchChats(dir, fn, log);
+    serving.add(new GeminiTwinGuard({ record: () => s.record, env: programEnv, onActivity, sweep: sweepGeminiTwins, watch, log, clock, scheduler })).start();
   }
   // The heartbeat stops with `serving` (the session's own store releases the writer again, at the end).
   serving.add(s.host);

@@ -1,11 +1,11 @@
 /**
  * The runner's guard of a Gemini session's conversation (src/runner/session/gemini-twin-guard.ts):
- * when it looks for empty twins (at once, often while Gemini starts, then at activity changes), with
- * the conversation id the record has then, and what it logs.
+ * when it looks (at once, often while Gemini starts, at activity changes, soon after a change in the
+ * conversation's folder), with the conversation id the record has then, and what it logs.
  */
 import { describe, expect, it } from 'vitest';
 import { Emitter } from '../../src/core/lifetime.js';
-import { GeminiTwinGuard, TWIN_SWEEP_MS, TWIN_WATCH_MS } from '../../src/runner/session/gemini-twin-guard.js';
+import { FOLDER_SETTLE_MS, GeminiTwinGuard, TWIN_SWEEP_MS, TWIN_WATCH_MS } from '../../src/runner/session/gemini-twin-guard.js';
 import type { TwinSweep } from '../../src/state/usage/gemini-twins.js';
 import { FakeTime } from '../helpers/fake-time.js';
 
@@ -14,7 +14,9 @@ function rig(resumeId?: string) {
   const activity = new Emitter<string>();
   const looked: string[] = [];
   const logs: string[] = [];
-  let next: TwinSweep = { removed: [], errors: [] };
+  const none = (): TwinSweep => ({ removed: [], mended: [], dirs: [], errors: [] });
+  let next = none();
+  const folders = new Map<string, Emitter<void>>();
   const record = { resumeId, cwd: '/p' };
   const guard = new GeminiTwinGuard({
     record: () => record,
@@ -23,13 +25,19 @@ function rig(resumeId?: string) {
     sweep: (q) => {
       looked.push(q.resumeId);
       const r = next;
-      next = { removed: [], errors: [] };
+      next = { ...none(), dirs: r.dirs };
       return r;
     },
+    watch: (dir, fn) => {
+      const e = folders.get(dir) ?? new Emitter<void>();
+      folders.set(dir, e);
+      return e.event(fn);
+    },
     log: (l) => logs.push(l),
+    clock: time,
     scheduler: time,
   });
-  return { time, activity, looked, logs, guard, record, then: (r: TwinSweep) => (next = r) };
+  return { time, activity, looked, logs, guard, record, folders, then: (r: Partial<TwinSweep>) => (next = { ...none(), ...r }) };
 }
 
 describe("the runner's guard of a Gemini conversation", () => {
@@ -67,12 +75,36 @@ describe("the runner's guard of a Gemini conversation", () => {
     const r = rig('id-1');
     r.then({ removed: ['/h/.gemini/tmp/p/chats/session-x-id-1.jsonl'], errors: ['cannot list /h/x: EACCES'] });
     r.guard.start();
-    r.then({ removed: [], errors: ['cannot list /h/x: EACCES'] });
+    r.then({ mended: ['/h/.gemini/tmp/p/chats/session-y-id-1.jsonl'], errors: ['cannot list /h/x: EACCES'] });
     r.time.advance(TWIN_SWEEP_MS);
     expect(r.logs).toEqual([
       'gemini: removed /h/.gemini/tmp/p/chats/session-x-id-1.jsonl, an empty twin of conversation id-1 that Gemini opened at its start: the next Gemini start in this project would have deleted the conversation with it',
       'gemini: cannot list /h/x: EACCES',
+      "gemini: gave /h/.gemini/tmp/p/chats/session-y-id-1.jsonl back its metadata line (conversation id-1): another Gemini's start had deleted its start-up file, and Gemini could neither list nor resume it",
     ]);
     r.guard.dispose();
+  });
+
+  it("watches each folder the conversation's files are in, once, and looks FOLDER_SETTLE_MS after a change there (one look for a burst)", () => {
+    const r = rig('id-1');
+    r.then({ dirs: ['/h/chats'] });
+    r.guard.start();
+    r.time.advance(TWIN_WATCH_MS);
+    expect(r.folders.size).toBe(1);
+    const before = r.looked.length;
+    const folder = r.folders.get('/h/chats')!;
+    folder.fire();
+    folder.fire();
+    folder.fire();
+    expect(r.looked).toHaveLength(before);
+    r.time.advance(FOLDER_SETTLE_MS);
+    expect(r.looked).toHaveLength(before + 1);
+    folder.fire();
+    r.time.advance(FOLDER_SETTLE_MS);
+    expect(r.looked).toHaveLength(before + 2);
+    r.guard.dispose();
+    folder.fire();
+    r.time.advance(FOLDER_SETTLE_MS);
+    expect(r.looked).toHaveLength(before + 2);
   });
 });

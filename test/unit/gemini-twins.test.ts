@@ -1,14 +1,17 @@
 /**
- * Gemini CLI's empty twins of a conversation (src/core/agents/gemini-twins.ts): what a chat file
- * holds, which files are twins safe to remove, and the sweep over a real folder laid out as Gemini
- * CLI 0.61 leaves it after a resume in a later minute and after a fork (the lines are its own shapes).
+ * Gemini CLI's empty twins of a conversation, and first turns written without metadata
+ * (src/core/agents/gemini-twins.ts): what a chat file holds, which files are twins safe to remove or
+ * need their metadata line, and the sweep over a real folder laid out as Gemini CLI 0.61 leaves it
+ * (the lines are its own shapes).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chatFacts, emptyTwins, type ChatFileFacts } from '../../src/core/agents/gemini-twins.js';
+import { chatFacts, emptyTwins, headerless, type ChatFileFacts } from '../../src/core/agents/gemini-twins.js';
 import { sweepGeminiTwins } from '../../src/state/usage/gemini-twins.js';
+import { findTranscript } from '../../src/state/usage/transcript-find.js';
 
 const ID = '0e711f42-f668-44ff-a5b7-fb37e8aec055';
 const HASH = '67446013ba26a191d5a2267babd5d853302d7552fe94cf40bf1f632f76fa201b';
@@ -24,8 +27,12 @@ const REAL = meta() + context + user('Say hello') + j({ $set: { lastUpdated: '20
 
 describe('chatFacts', () => {
   it('names the id of the first line, and holds a conversation only with a real user or model message', () => {
-    expect(chatFacts(TWIN)).toEqual({ sessionId: ID, resumable: false, readable: true });
-    expect(chatFacts(REAL)).toEqual({ sessionId: ID, resumable: true, readable: true });
+    expect(chatFacts(TWIN)).toEqual({ sessionId: ID, firstAt: '2026-12-05T02:59:01.001Z', resumable: false, readable: true });
+    expect(chatFacts(REAL)).toEqual({ sessionId: ID, firstAt: '2026-12-05T02:59:01.001Z', resumable: true, readable: true });
+    // A first turn written after the start-up file was deleted: no metadata; one appended later counts.
+    const torn = user('Hello six') + model('Mock reply');
+    expect(chatFacts(torn)).toEqual({ sessionId: null, firstAt: '2026-12-05T02:59:02.000Z', resumable: true, readable: true });
+    expect(chatFacts(torn + meta()).sessionId).toBe(ID);
     // Gemini's own ignored input: commands, its injected contexts, nothing at all.
     for (const t of ['/help', '?', '  ', '<hook_context>x</hook_context>']) expect(chatFacts(meta() + user(t)).resumable, t).toBe(false);
     // A model message counts with text, tool calls or thoughts; an info line (a fork's "Imported session from") does not.
@@ -46,7 +53,7 @@ describe('chatFacts', () => {
 });
 
 describe('emptyTwins', () => {
-  const f = (name: string, facts: Partial<ChatFileFacts>, mtimeNs: bigint): ChatFileFacts => ({ name, sessionId: ID, resumable: false, readable: true, mtimeNs, ...facts });
+  const f = (name: string, facts: Partial<ChatFileFacts>, mtimeNs: bigint): ChatFileFacts => ({ name, sessionId: ID, firstAt: null, resumable: false, readable: true, mtimeNs, ...facts });
   const real = (t: bigint) => f('session-2026-12-05T02-58-0e711f42.jsonl', { resumable: true }, t);
   const twin = (t: bigint, name = 'session-2026-12-05T02-59-0e711f42.jsonl') => f(name, {}, t);
 
@@ -70,6 +77,15 @@ describe('emptyTwins', () => {
   });
 });
 
+describe('headerless', () => {
+  const f = (name: string, facts: Partial<ChatFileFacts>): ChatFileFacts => ({ name, sessionId: null, firstAt: null, resumable: true, readable: true, mtimeNs: 1n, ...facts });
+  it('a file named for the id that holds a conversation and no metadata; not one still being written, nor an empty one', () => {
+    const name = 'session-2026-12-05T03-49-0e711f42.jsonl';
+    expect(headerless([f(name, {})], ID).map((x) => x.name)).toEqual([name]);
+    expect(headerless([f(name, { readable: false }), f(name, { resumable: false }), f(name, { sessionId: ID }), f('session-2026-12-05T03-49-aaaabbbb.jsonl', {})], ID)).toEqual([]);
+  });
+});
+
 describe('sweepGeminiTwins (a real folder)', () => {
   let dir = '';
   let chats = '';
@@ -85,23 +101,26 @@ describe('sweepGeminiTwins (a real folder)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ab-twins-'));
     chats = path.join(dir, 'home', '.gemini', 'tmp', 'project', 'chats');
     fs.mkdirSync(chats, { recursive: true });
+    // Gemini writes the project's root beside its chats folder; the project's hash is its sha256.
+    fs.writeFileSync(path.join(chats, '..', '.project_root'), '/work/project');
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const sweep = () => sweepGeminiTwins({ resumeId: ID, cwd: '/work/project', env: env() });
+  const NOW = Date.parse('2026-12-05T03:50:00.000Z');
+  const sweep = () => sweepGeminiTwins({ resumeId: ID, cwd: '/work/project', env: env(), now: NOW });
 
   it('removes the twin once the conversation was written after it, and nothing else', () => {
     const realFile = put('session-2026-12-05T02-58-0e711f42.jsonl', REAL, 60);
     const twinFile = put('session-2026-12-05T02-59-0e711f42.jsonl', TWIN, 30);
     const another = put('session-2026-12-05T02-59-aaaabbbb.jsonl', meta('aaaabbbb-0000-4000-8000-000000000000') + context, 30);
     // Gemini has not moved on to the real file yet: the twin may still be written.
-    expect(sweep()).toEqual({ removed: [], errors: [] });
+    expect(sweep()).toEqual({ removed: [], mended: [], dirs: [chats], errors: [] });
     expect(fs.existsSync(twinFile)).toBe(true);
     // The resume writes the real file (its `$set sessionId`): now the twin is left behind.
     fs.appendFileSync(realFile, j({ $set: { sessionId: ID } }));
-    expect(sweep()).toEqual({ removed: [twinFile], errors: [] });
+    expect(sweep()).toEqual({ removed: [twinFile], mended: [], dirs: [chats], errors: [] });
     expect(fs.readdirSync(chats).sort()).toEqual([path.basename(realFile), path.basename(another)].sort());
     expect(fs.readFileSync(realFile, 'utf8')).toContain('Mock reply 1');
-    expect(sweep()).toEqual({ removed: [], errors: [] });
+    expect(sweep()).toEqual({ removed: [], mended: [], dirs: [chats], errors: [] });
   });
 
   it('leaves a session that has no conversation yet, and a file being written, alone', () => {
@@ -116,6 +135,24 @@ describe('sweepGeminiTwins (a real folder)', () => {
 
   it('nothing saved yet: nothing to do', () => {
     fs.rmSync(chats, { recursive: true });
-    expect(sweep()).toEqual({ removed: [], errors: [] });
+    expect(sweep()).toEqual({ removed: [], mended: [], dirs: [], errors: [] });
+  });
+
+  it('gives a first turn written without metadata its metadata line: found again by id, its start before its messages', () => {
+    const file = put('session-2026-12-05T03-49-0e711f42.jsonl', user('Hello six') + model('Mock reply 3'), 0);
+    expect(findTranscript({ kind: 'gemini', resumeId: ID, cwd: '/work/project', env: env() })).toBeNull();
+    expect(sweep()).toEqual({ removed: [], mended: [file], dirs: [chats], errors: [] });
+    const last = JSON.parse(fs.readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ sessionId: ID, projectHash: crypto.createHash('sha256').update('/work/project').digest('hex'), startTime: '2026-12-05T02:59:02.000Z', lastUpdated: '2026-12-05T03:50:00.000Z', kind: 'main' });
+    expect(chatFacts(fs.readFileSync(file, 'utf8'))).toMatchObject({ sessionId: ID, resumable: true, readable: true });
+    expect(findTranscript({ kind: 'gemini', resumeId: ID, cwd: '/work/project', env: env() })).toBe(file);
+    // Mended once: the next look finds it whole.
+    expect(sweep().mended).toEqual([]);
+  });
+
+  it('without the project root beside the folder it cannot mend, and says so', () => {
+    fs.rmSync(path.join(chats, '..', '.project_root'));
+    const file = put('session-2026-12-05T03-49-0e711f42.jsonl', user('Hello six'), 0);
+    expect(sweep()).toEqual({ removed: [], mended: [], dirs: [chats], errors: [`cannot mend ${file}: no project root beside ${chats}`] });
   });
 });

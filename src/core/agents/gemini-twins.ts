@@ -9,6 +9,12 @@
  * session's, or one run by hand) takes it for a broken chat and deletes every file whose name ends in
  * the same eight characters: the whole conversation with it. The runner removes the twin first.
  *
+ * A second loss, from the same cleanup: a session that has not taken its first turn has only that
+ * start-up file, which another Gemini start deletes. Gemini then writes its first turn into a new file
+ * of the same name with no metadata line: one Gemini can neither list nor resume, and deletes at its
+ * next start. The runner appends the metadata line such a file lacks (Gemini takes a metadata line
+ * from anywhere in the file), so it is whole again.
+ *
  * What is a "conversation" here is Gemini's own judgement (its `isResumableMessageRecord`): a user
  * message other than an empty one, a slash or `?` command, or its injected context; or a model
  * message with text, tool calls or thoughts. A file we cannot read whole is never a twin.
@@ -18,8 +24,10 @@
 export interface ChatFileFacts {
   /** Its name in the chats folder. */
   name: string;
-  /** The conversation id its first line names, or null (not a chat's metadata). */
+  /** The conversation id its metadata names (Gemini merges a metadata line from anywhere), or null: none. */
   sessionId: string | null;
+  /** The earliest time its messages carry (ISO), or null. */
+  firstAt: string | null;
   /** Whether it holds a message Gemini would resume (see above). */
   resumable: boolean;
   /** False when a line does not parse (a write under way, a damaged file): such a file is left alone. */
@@ -28,7 +36,7 @@ export interface ChatFileFacts {
   mtimeNs: bigint;
 }
 
-type Facts = Pick<ChatFileFacts, 'sessionId' | 'resumable' | 'readable'>;
+type Facts = Pick<ChatFileFacts, 'sessionId' | 'firstAt' | 'resumable' | 'readable'>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -61,23 +69,36 @@ function messagesOf(r: Record<string, unknown>): Record<string, unknown>[] {
 
 /** What a chat file's text holds (JSON Lines: a metadata line first, then messages and `$set` updates). */
 export function chatFacts(text: string): Facts {
-  let sessionId: string | null = null;
-  let resumable = false;
-  let first = true;
+  const f: Facts = { sessionId: null, firstAt: null, resumable: false, readable: true };
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     let r: unknown;
     try {
       r = JSON.parse(line);
     } catch {
-      return { sessionId, resumable, readable: false };
+      return { ...f, readable: false };
     }
-    if (!isObject(r)) return { sessionId, resumable, readable: false };
-    if (first && typeof r.sessionId === 'string' && typeof r.projectHash === 'string') sessionId = r.sessionId;
-    first = false;
-    if (messagesOf(r).some(resumableMessage)) resumable = true;
+    if (!isObject(r)) return { ...f, readable: false };
+    if (f.sessionId === null && typeof r.sessionId === 'string' && typeof r.projectHash === 'string') f.sessionId = r.sessionId;
+    for (const m of messagesOf(r)) {
+      if (resumableMessage(m)) f.resumable = true;
+      if (typeof m.timestamp === 'string' && (f.firstAt === null || m.timestamp < f.firstAt)) f.firstAt = m.timestamp;
+    }
   }
-  return { sessionId, resumable, readable: true };
+  return f;
+}
+
+/** A metadata line as Gemini writes one, for a file of conversation `id` that has none. */
+export function metadataLine(id: string, projectHash: string, startTime: string, now: string): string {
+  return `${JSON.stringify({ sessionId: id, projectHash, startTime, lastUpdated: now, kind: 'main' })}\n`;
+}
+
+/**
+ * The files named for conversation `id` that hold a conversation but no metadata line: its first
+ * turn written after its start-up file was deleted. Unreadable ones wait (a write under way).
+ */
+export function headerless(files: readonly ChatFileFacts[], id: string): ChatFileFacts[] {
+  return files.filter((f) => isChatOf(f.name, id.slice(0, 8)) && f.sessionId === null && f.readable && f.resumable);
 }
 
 /** Whether `name` is a main chat file of a conversation whose id starts with `id8`. */

@@ -3,9 +3,11 @@
  * (src/core/agents/gemini-twins.ts, docs/agents.md): each start of Gemini with `--resume` or
  * `--session-file` leaves an empty twin of the conversation, and the next Gemini start in the same
  * project deletes the conversation with it. The runner removes the twin as soon as Gemini has moved
- * on to the real file: often at first, then at each change of the session's activity.
+ * on to the real file, and gives a first turn written without its metadata line (its start-up file
+ * deleted by another Gemini's start) that line back. It looks often at first, at each change of the
+ * session's activity, and soon after any change in the folders the conversation's files are in.
  */
-import type { Scheduler } from '../../core/clock.js';
+import type { Clock, Scheduler } from '../../core/clock.js';
 import { DisposableStore, MutableDisposable, type Disposable } from '../../core/lifetime.js';
 import type { TwinSweep } from '../../state/usage/gemini-twins.js';
 
@@ -21,6 +23,8 @@ export const TWIN_SWEEP_MS = 250;
  * be learned later still (read off the file by `fork` where its hooks are not wired).
  */
 export const TWIN_WATCH_MS = 30_000;
+/** A change in the folder is looked at this long after it: Gemini writes a turn in several appends, one look for them all. */
+export const FOLDER_SETTLE_MS = 20;
 
 export interface TwinGuardDeps {
   /** The session's conversation id now (a fork's is learned after its start) and its folder. */
@@ -28,14 +32,20 @@ export interface TwinGuardDeps {
   env: Record<string, string | undefined>;
   /** The activity tracker's changes. */
   onActivity(fn: (activity: string) => void): Disposable;
-  sweep(q: { resumeId: string; cwd: string; env: Record<string, string | undefined> }): TwinSweep;
+  sweep(q: { resumeId: string; cwd: string; env: Record<string, string | undefined>; now: number }): TwinSweep;
+  /** Calls `fn` at each change in folder `dir` until disposed (src/state/usage/gemini-twins.ts's folders). */
+  watch(dir: string, fn: () => void): Disposable;
   log(line: string): void;
+  clock: Clock;
   scheduler: Scheduler;
 }
 
 export class GeminiTwinGuard implements Disposable {
   private readonly store = new DisposableStore();
   private readonly watch = this.store.add(new MutableDisposable());
+  private readonly soon = this.store.add(new MutableDisposable());
+  /** The folders watched, by path. */
+  private readonly watched = new Map<string, Disposable>();
   /** Error lines already logged: a folder that cannot be read is said once. */
   private readonly said = new Set<string>();
 
@@ -56,15 +66,31 @@ export class GeminiTwinGuard implements Disposable {
   sweep(): void {
     const r = this.d.record();
     if (!r.resumeId) return;
-    const { removed, errors } = this.d.sweep({ resumeId: r.resumeId, cwd: r.cwd, env: this.d.env });
+    const { removed, mended, dirs, errors } = this.d.sweep({ resumeId: r.resumeId, cwd: r.cwd, env: this.d.env, now: this.d.clock.now() });
     for (const file of removed) {
       this.d.log(`gemini: removed ${file}, an empty twin of conversation ${r.resumeId} that Gemini opened at its start: the next Gemini start in this project would have deleted the conversation with it`);
+    }
+    for (const file of mended) {
+      this.d.log(`gemini: gave ${file} back its metadata line (conversation ${r.resumeId}): another Gemini's start had deleted its start-up file, and Gemini could neither list nor resume it`);
+    }
+    for (const dir of dirs) {
+      if (this.watched.has(dir)) continue;
+      this.watched.set(dir, this.store.add(this.d.watch(dir, () => this.sweepSoon())));
     }
     for (const e of errors) {
       if (this.said.has(e)) continue;
       this.said.add(e);
       this.d.log(`gemini: ${e}`);
     }
+  }
+
+  /** One look FOLDER_SETTLE_MS after a change in a watched folder (a look already due takes the later changes). */
+  private sweepSoon(): void {
+    if (this.soon.value) return;
+    this.soon.value = this.d.scheduler.setTimeout(() => {
+      this.soon.clear();
+      this.sweep();
+    }, FOLDER_SETTLE_MS);
   }
 
   dispose(): void {

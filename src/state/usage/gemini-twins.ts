@@ -1,67 +1,82 @@
 /**
- * Removes Gemini CLI's empty twins of a session's conversation (src/core/agents/gemini-twins.ts says
- * what they are and why they must go: the next Gemini start in the project would delete the
- * conversation with them). Looks only in the folder the conversation is saved in, and only at files
- * named for its id; reads a file whole only when it is small enough to be a twin.
+ * Keeps a Gemini session's conversation whole against Gemini CLI's own start-up cleanup
+ * (src/core/agents/gemini-twins.ts says what goes wrong and why): removes the empty twins of the
+ * conversation, and appends the metadata line to a first turn written without one. Looks only at the
+ * files named for the conversation's id; reads a file whole only when it is small enough to be a twin
+ * or when its first line is not metadata.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chatFacts, emptyTwins, isChatOf, type ChatFileFacts } from '../../core/agents/gemini-twins.js';
-import { findTranscript, firstLine } from './transcript-find.js';
+import { NONE, toDisposable, type Disposable } from '../../core/lifetime.js';
+import { chatFacts, emptyTwins, headerless, metadataLine, type ChatFileFacts } from '../../core/agents/gemini-twins.js';
+import { firstLine, geminiChatFiles } from './transcript-find.js';
 
 /**
  * A twin is a metadata line and Gemini's start-up context (a listing of up to 200 entries of the
- * project): a few KiB, well under this. A bigger file holds a conversation and is not read whole.
+ * project): a few KiB, well under this. A bigger file with metadata first holds a conversation and is
+ * not read whole.
  */
 const TWIN_MAX_BYTES = 256 * 1024;
 
 export interface TwinSweep {
   /** The twins removed, by path. */
   removed: string[];
-  /** One line per file that could not be looked at or removed. */
+  /** The files given back their metadata line, by path. */
+  mended: string[];
+  /** The chats folders the conversation's files are in (to be watched). */
+  dirs: string[];
+  /** One line per file that could not be looked at, removed or mended. */
   errors: string[];
+}
+
+/** The conversation, where the session runs, its environment, and the time now (ms: for a mended file's `lastUpdated`). */
+type Query = { resumeId: string; cwd: string; env: Record<string, string | undefined>; now: number };
+
+/** The id a first line names as metadata, or null. */
+function metaId(line: string): string | null {
+  try {
+    const o: unknown = JSON.parse(line);
+    if (typeof o === 'object' && o !== null && typeof (o as { sessionId?: unknown }).sessionId === 'string' && typeof (o as { projectHash?: unknown }).projectHash === 'string') return (o as { sessionId: string }).sessionId;
+  } catch {
+    // not JSON, or cut short: no metadata here
+  }
+  return null;
 }
 
 function factsOf(file: string, name: string, st: fs.BigIntStats): ChatFileFacts {
   if (st.size > BigInt(TWIN_MAX_BYTES)) {
-    let sessionId: string | null = null;
-    try {
-      const meta: unknown = JSON.parse(firstLine(file));
-      if (typeof meta === 'object' && meta !== null && typeof (meta as { sessionId?: unknown }).sessionId === 'string') sessionId = (meta as { sessionId: string }).sessionId;
-    } catch {
-      // a first line that does not parse: not a chat of this id
-    }
-    return { name, sessionId, resumable: true, readable: true, mtimeNs: st.mtimeNs };
+    const sessionId = metaId(firstLine(file));
+    if (sessionId) return { name, sessionId, firstAt: null, resumable: true, readable: true, mtimeNs: st.mtimeNs };
   }
   return { name, ...chatFacts(fs.readFileSync(file, 'utf8')), mtimeNs: st.mtimeNs };
 }
 
-/** Removes the empty twins of Gemini conversation `resumeId` (the session's folder and environment say where Gemini keeps it). */
-export function sweepGeminiTwins(q: { resumeId: string; cwd: string; env: Record<string, string | undefined> }): TwinSweep {
-  const out: TwinSweep = { removed: [], errors: [] };
-  const saved = findTranscript({ kind: 'gemini', ...q });
-  if (!saved) return out;
-  const dir = path.dirname(saved);
-  let names: string[];
+/** The project's hash as Gemini makes it (sha256 of the root it wrote beside the chats folder), or null. */
+function projectHash(chatsDir: string): string | null {
   try {
-    names = fs.readdirSync(dir).filter((n) => isChatOf(n, q.resumeId.slice(0, 8)));
-  } catch (e) {
-    out.errors.push(`cannot list ${dir}: ${(e as Error).message}`);
-    return out;
+    const root = fs.readFileSync(path.join(path.dirname(chatsDir), '.project_root'), 'utf8').trim();
+    return root ? crypto.createHash('sha256').update(root).digest('hex') : null;
+  } catch {
+    return null;
   }
-  // The usual case: the conversation's one file, nothing to compare it with.
-  if (names.length < 2) return out;
+}
+
+function sweepDir(dir: string, names: string[], id: string, now: string, out: TwinSweep): void {
   const files: ChatFileFacts[] = [];
   for (const name of names) {
     const file = path.join(dir, name);
     try {
       const st = fs.lstatSync(file, { bigint: true });
-      if (st.isFile()) files.push(factsOf(file, name, st));
+      if (!st.isFile()) continue;
+      // The usual case: one file, its metadata first, naming the id: nothing to compare or mend.
+      if (names.length === 1 && metaId(firstLine(file)) === id) return;
+      files.push(factsOf(file, name, st));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') out.errors.push(`cannot read ${file}: ${(e as Error).message}`);
     }
   }
-  for (const name of emptyTwins(files, q.resumeId)) {
+  for (const name of emptyTwins(files, id)) {
     const file = path.join(dir, name);
     try {
       fs.unlinkSync(file);
@@ -70,5 +85,48 @@ export function sweepGeminiTwins(q: { resumeId: string; cwd: string; env: Record
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') out.errors.push(`cannot remove ${file}: ${(e as Error).message}`);
     }
   }
+  const torn = headerless(files, id);
+  if (!torn.length) return;
+  const hash = projectHash(dir);
+  if (!hash) return void out.errors.push(`cannot mend ${path.join(dir, torn[0]!.name)}: no project root beside ${dir}`);
+  for (const f of torn) {
+    const file = path.join(dir, f.name);
+    try {
+      // Appended, not put first: Gemini appends to the file meanwhile, and takes metadata from any line.
+      fs.appendFileSync(file, metadataLine(id, hash, f.firstAt ?? now, now));
+      out.mended.push(file);
+    } catch (e) {
+      out.errors.push(`cannot mend ${file}: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** Removes the empty twins of Gemini conversation `resumeId`, and mends its files that lack their metadata line. */
+export function sweepGeminiTwins(q: Query): TwinSweep {
+  const out: TwinSweep = { removed: [], mended: [], dirs: [], errors: [] };
+  const byDir = new Map<string, string[]>();
+  for (const f of geminiChatFiles(q)) byDir.set(path.dirname(f), [...(byDir.get(path.dirname(f)) ?? []), path.basename(f)]);
+  for (const [dir, names] of byDir) {
+    out.dirs.push(dir);
+    sweepDir(dir, names, q.resumeId, new Date(q.now).toISOString(), out);
+  }
   return out;
+}
+
+/**
+ * Calls `fn` at each change in chats folder `dir` until disposed (inotify). A folder that cannot be
+ * watched, or whose watch fails later, is watched no more: the guard's other looks go on.
+ */
+export function watchChats(dir: string, fn: () => void, onError: (line: string) => void): Disposable {
+  try {
+    const w = fs.watch(dir, { persistent: false }, () => fn());
+    w.on('error', (e) => {
+      onError(`gemini: watching ${dir}: ${e.message}; looking at activity changes only`);
+      w.close();
+    });
+    return toDisposable(() => w.close());
+  } catch (e) {
+    onError(`gemini: cannot watch ${dir}: ${(e as Error).message}; looking at activity changes only`);
+    return NONE;
+  }
 }

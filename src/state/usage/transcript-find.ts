@@ -73,10 +73,32 @@ function candidates(kind: string, rules: ConversationRules, home: string, q: Tra
     if (fs.existsSync(own)) return [own];
   }
   const files = matching(home, parts);
-  // Gemini's file name has only the id's first 8 characters; its first line names the whole. It reads
-  // JSON Lines (.jsonl); a .json beside it is the chat as it was before Gemini 0.61 converted it.
-  if (kind === 'gemini') return files.filter((f) => f.endsWith('.jsonl') && firstLine(f).includes(`"${q.resumeId}"`));
+  // Gemini's file name has only the id's first 8 characters; its first line names the whole (or, for
+  // a first turn written after its start-up file was deleted, a metadata line the runner appended:
+  // src/core/agents/gemini-twins.ts). It reads JSON Lines (.jsonl); a .json beside it is the chat as
+  // it was before Gemini 0.61 converted it.
+  if (kind === 'gemini') return files.filter((f) => f.endsWith('.jsonl') && namesGeminiId(f, q.resumeId));
   return files;
+}
+
+function namesGeminiId(file: string, id: string): boolean {
+  const first = firstLine(file);
+  if (first.includes(`"${id}"`)) return true;
+  if (first.includes('"sessionId"')) return false; // another conversation's metadata
+  try {
+    return fs.readFileSync(file, 'utf8').includes(`"sessionId":"${id}"`);
+  } catch {
+    return false;
+  }
+}
+
+/** Every main chat file of Gemini conversation `resumeId` in any project (its name has 8 characters of the id), whatever it holds. */
+export function geminiChatFiles(q: Omit<TranscriptQuery, 'kind'>): string[] {
+  const rules = AGENT_KINDS.gemini?.conversation;
+  if (!rules?.home) return [];
+  const home = conversationHome(rules, q.env.HOME || os.homedir(), rules.home.env ? q.env[rules.home.env.name] : undefined);
+  const parts = home ? savedPattern(rules, q.resumeId) : null;
+  return home && parts ? matching(home, parts).filter((f) => f.endsWith('.jsonl')) : [];
 }
 
 /** The newest transcript of the session's conversation, or null (none saved yet, or a kind without one). */
