@@ -13,6 +13,8 @@ function rig(resumeId?: string) {
   const time = new FakeTime();
   const activity = new Emitter<string>();
   const looked: string[] = [];
+  /** The folders each look was limited to ('everywhere' when it was not). */
+  const where: string[] = [];
   const logs: string[] = [];
   const none = (): TwinSweep => ({ removed: [], mended: [], dirs: [], errors: [] });
   let next = none();
@@ -24,6 +26,7 @@ function rig(resumeId?: string) {
     onActivity: (fn) => activity.event(fn),
     sweep: (q) => {
       looked.push(q.resumeId);
+      where.push(q.dirs ? q.dirs.join(',') : 'everywhere');
       const r = next;
       next = { ...none(), dirs: r.dirs };
       return r;
@@ -37,7 +40,7 @@ function rig(resumeId?: string) {
     clock: time,
     scheduler: time,
   });
-  return { time, activity, looked, logs, guard, record, folders, then: (r: Partial<TwinSweep>) => (next = { ...none(), ...r }) };
+  return { time, activity, looked, where, logs, guard, record, folders, then: (r: Partial<TwinSweep>) => (next = { ...none(), ...r }) };
 }
 
 describe("the runner's guard of a Gemini conversation", () => {
@@ -102,9 +105,14 @@ describe("the runner's guard of a Gemini conversation", () => {
     folder.fire();
     r.time.advance(FOLDER_SETTLE_MS);
     expect(r.looked).toHaveLength(before + 2);
+    // Once a folder is known, the frequent looks go there only; an activity change looks everywhere.
+    expect(r.where.slice(0, 2)).toEqual(['everywhere', '/h/chats']);
+    expect(r.where.at(-1)).toBe('/h/chats');
+    r.activity.fire('busy');
+    expect(r.where.at(-1)).toBe('everywhere');
     r.guard.dispose();
     folder.fire();
     r.time.advance(FOLDER_SETTLE_MS);
-    expect(r.looked).toHaveLength(before + 2);
+    expect(r.looked).toHaveLength(before + 3);
   });
 });

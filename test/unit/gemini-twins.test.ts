@@ -150,6 +150,16 @@ describe('sweepGeminiTwins (a real folder)', () => {
     expect(sweep().mended).toEqual([]);
   });
 
+  it('limited to the folders given, it looks nowhere else', () => {
+    put('session-2026-12-05T02-58-0e711f42.jsonl', REAL, 60);
+    const twinFile = put('session-2026-12-05T02-59-0e711f42.jsonl', TWIN, 30);
+    fs.appendFileSync(path.join(chats, 'session-2026-12-05T02-58-0e711f42.jsonl'), j({ $set: { sessionId: ID } }));
+    const elsewhere = path.join(dir, 'home', '.gemini', 'tmp', 'other', 'chats');
+    fs.mkdirSync(elsewhere, { recursive: true });
+    expect(sweepGeminiTwins({ resumeId: ID, cwd: '/work/project', env: env(), now: NOW, dirs: [elsewhere] })).toEqual({ removed: [], mended: [], dirs: [], errors: [] });
+    expect(sweepGeminiTwins({ resumeId: ID, cwd: '/work/project', env: env(), now: NOW, dirs: [elsewhere, chats] }).removed).toEqual([twinFile]);
+  });
+
   it('without the project root beside the folder it cannot mend, and says so', () => {
     fs.rmSync(path.join(chats, '..', '.project_root'));
     const file = put('session-2026-12-05T03-49-0e711f42.jsonl', user('Hello six'), 0);

@@ -32,7 +32,7 @@ export interface TwinGuardDeps {
   env: Record<string, string | undefined>;
   /** The activity tracker's changes. */
   onActivity(fn: (activity: string) => void): Disposable;
-  sweep(q: { resumeId: string; cwd: string; env: Record<string, string | undefined>; now: number }): TwinSweep;
+  sweep(q: { resumeId: string; cwd: string; env: Record<string, string | undefined>; now: number; dirs?: readonly string[] }): TwinSweep;
   /** Calls `fn` at each change in folder `dir` until disposed (src/state/usage/gemini-twins.ts's folders). */
   watch(dir: string, fn: () => void): Disposable;
   log(line: string): void;
@@ -50,7 +50,8 @@ export class GeminiTwinGuard implements Disposable {
   private readonly said = new Set<string>();
 
   constructor(private readonly d: TwinGuardDeps) {
-    this.store.add(d.onActivity(() => this.sweep()));
+    // At each activity change, a look everywhere (the conversation may have moved: a /clear, a fork's id learned).
+    this.store.add(d.onActivity(() => this.sweep(true)));
   }
 
   /** Looks now, then every TWIN_SWEEP_MS for TWIN_WATCH_MS. */
@@ -63,10 +64,12 @@ export class GeminiTwinGuard implements Disposable {
     }, TWIN_SWEEP_MS);
   }
 
-  sweep(): void {
+  /** Looks in the folders already known, or everywhere when none is or `everywhere`. */
+  sweep(everywhere = false): void {
     const r = this.d.record();
     if (!r.resumeId) return;
-    const { removed, mended, dirs, errors } = this.d.sweep({ resumeId: r.resumeId, cwd: r.cwd, env: this.d.env, now: this.d.clock.now() });
+    const known = everywhere || !this.watched.size ? undefined : [...this.watched.keys()];
+    const { removed, mended, dirs, errors } = this.d.sweep({ resumeId: r.resumeId, cwd: r.cwd, env: this.d.env, now: this.d.clock.now(), ...(known ? { dirs: known } : {}) });
     for (const file of removed) {
       this.d.log(`gemini: removed ${file}, an empty twin of conversation ${r.resumeId} that Gemini opened at its start: the next Gemini start in this project would have deleted the conversation with it`);
     }

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NONE, toDisposable, type Disposable } from '../../core/lifetime.js';
-import { chatFacts, emptyTwins, headerless, metadataLine, type ChatFileFacts } from '../../core/agents/gemini-twins.js';
+import { chatFacts, emptyTwins, headerless, isChatOf, metadataLine, type ChatFileFacts } from '../../core/agents/gemini-twins.js';
 import { firstLine, geminiChatFiles } from './transcript-find.js';
 
 /**
@@ -30,8 +30,24 @@ export interface TwinSweep {
   errors: string[];
 }
 
-/** The conversation, where the session runs, its environment, and the time now (ms: for a mended file's `lastUpdated`). */
-type Query = { resumeId: string; cwd: string; env: Record<string, string | undefined>; now: number };
+/**
+ * The conversation, where the session runs, its environment, the time now (ms: for a mended file's
+ * `lastUpdated`), and `dirs`: look only in these chats folders (found by an earlier sweep), not in
+ * every project's (a full look lists every project's chats folder: 7.8 ms for 50 projects of 200 chats).
+ */
+type Query = { resumeId: string; cwd: string; env: Record<string, string | undefined>; now: number; dirs?: readonly string[] };
+
+function filesIn(dirs: readonly string[], id8: string): string[] {
+  const out: string[] = [];
+  for (const dir of dirs) {
+    try {
+      for (const n of fs.readdirSync(dir)) if (isChatOf(n, id8)) out.push(path.join(dir, n));
+    } catch {
+      // gone: nothing of the conversation there any more
+    }
+  }
+  return out;
+}
 
 /** The id a first line names as metadata, or null. */
 function metaId(line: string): string | null {
@@ -105,7 +121,7 @@ function sweepDir(dir: string, names: string[], id: string, now: string, out: Tw
 export function sweepGeminiTwins(q: Query): TwinSweep {
   const out: TwinSweep = { removed: [], mended: [], dirs: [], errors: [] };
   const byDir = new Map<string, string[]>();
-  for (const f of geminiChatFiles(q)) byDir.set(path.dirname(f), [...(byDir.get(path.dirname(f)) ?? []), path.basename(f)]);
+  for (const f of q.dirs ? filesIn(q.dirs, q.resumeId.slice(0, 8)) : geminiChatFiles(q)) byDir.set(path.dirname(f), [...(byDir.get(path.dirname(f)) ?? []), path.basename(f)]);
   for (const [dir, names] of byDir) {
     out.dirs.push(dir);
     sweepDir(dir, names, q.resumeId, new Date(q.now).toISOString(), out);
