@@ -42,7 +42,8 @@ export interface TwinGuardDeps {
 
 export class GeminiTwinGuard implements Disposable {
   private readonly store = new DisposableStore();
-  private readonly watch = this.store.add(new MutableDisposable());
+  /** The frequent looks of the first TWIN_WATCH_MS. */
+  private readonly often = this.store.add(new MutableDisposable());
   private readonly soon = this.store.add(new MutableDisposable());
   /** The folders watched, by path. */
   private readonly watched = new Map<string, Disposable>();
@@ -58,9 +59,9 @@ export class GeminiTwinGuard implements Disposable {
   start(): void {
     this.sweep();
     let left = Math.floor(TWIN_WATCH_MS / TWIN_SWEEP_MS);
-    this.watch.value = this.d.scheduler.setInterval(() => {
+    this.often.value = this.d.scheduler.setInterval(() => {
       this.sweep();
-      if (--left <= 0) this.watch.clear();
+      if (--left <= 0) this.often.clear();
     }, TWIN_SWEEP_MS);
   }
 
