@@ -78,6 +78,14 @@ function projectHash(chatsDir: string): string | null {
   }
 }
 
+/**
+ * Files (path and inode) known to name their conversation in a metadata line that is not their first
+ * (mended ones): chats only grow, so such a file stays whole, and is not read whole again at each look
+ * (a look follows each of Gemini's appends while it writes a turn). A file deleted and written anew
+ * has another inode.
+ */
+const knownWhole = new Set<string>();
+
 function sweepDir(dir: string, names: string[], id: string, now: string, out: TwinSweep): void {
   const files: ChatFileFacts[] = [];
   for (const name of names) {
@@ -85,9 +93,12 @@ function sweepDir(dir: string, names: string[], id: string, now: string, out: Tw
     try {
       const st = fs.lstatSync(file, { bigint: true });
       if (!st.isFile()) continue;
-      // The usual case: one file, its metadata first, naming the id: nothing to compare or mend.
-      if (names.length === 1 && metaId(firstLine(file)) === id) return;
-      files.push(factsOf(file, name, st));
+      // The usual case: one file, its metadata first (or known to hold it), naming the id: nothing to compare or mend.
+      const key = `${file}:${st.ino}`;
+      if (names.length === 1 && (knownWhole.has(key) || metaId(firstLine(file)) === id)) return;
+      const facts = factsOf(file, name, st);
+      if (facts.sessionId === id) knownWhole.add(key);
+      files.push(facts);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') out.errors.push(`cannot read ${file}: ${(e as Error).message}`);
     }
