@@ -223,6 +223,8 @@ export async function runRunner(id: string): Promise<void> {
   serving.add(s.onPromptTyped(() => wakes.dispatcher.noteSent()));
   serving.add(s.pty.onExit(() => serving.release(wakes)));
   wakes.start();
+  // The activity's changes as the keepers below take them (a turn's start and end).
+  const onActivity = (fn: (activity: string) => void) => s.activity.onChange((d) => fn(d.reading.activity));
   // A worktree session's counts (docs/worktrees.md): at start, at turn ends, after file changes.
   // Loaded only for a worktree session: the git and file-watch modules cost an idle shell memory.
   if (rec.worktree) {
@@ -230,7 +232,7 @@ export async function runRunner(id: string): Promise<void> {
     serving.add(
       keepWorktreeStatsFresh({
         info: rec.worktree,
-        onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)),
+        onActivity,
         write: (stats) => s.host.update({ worktreeStats: stats }),
         log,
         clock,
@@ -250,13 +252,12 @@ export async function runRunner(id: string): Promise<void> {
       s.host.update({ usage });
       budget.verdict(); // the 80 % mark and the hold as soon as the spending is known, not at the next refresh
     };
-    serving.add(keepUsageFresh({ kind, record: () => s.record, env: transcriptEnv, write, onActivity: (fn) => s.activity.onChange((d) => fn(d.reading.activity)), log, clock, scheduler }));
+    serving.add(keepUsageFresh({ kind, record: () => s.record, env: transcriptEnv, write, onActivity, log, clock, scheduler }));
   }
   // Gemini's empty twins of the conversation, removed before another Gemini start in the project
   // deletes the conversation with them (src/core/agents/gemini-twins.ts, docs/agents.md).
   if (kind === 'gemini') {
     const [{ GeminiTwinGuard }, { sweepGeminiTwins, watchChats }] = await Promise.all([import('./session/gemini-twin-guard.js'), import('../state/usage/gemini-twins.js')]);
-    const onActivity = (fn: (a: string) => void) => s.activity.onChange((d) => fn(d.reading.activity));
     const watch = (dir: string, fn: () => void) => watchChats(dir, fn, log);
     serving.add(new GeminiTwinGuard({ record: () => s.record, env: programEnv, onActivity, sweep: sweepGeminiTwins, watch, log, clock, scheduler })).start();
   }
