@@ -22,9 +22,9 @@ import { runCommand } from '../../state/process/run.js';
 import { containerLaunch, containerName, removeContainerArgs } from './container-launch.js';
 import type { NetworkProxy, StartNetworkProxy } from './network-types.js';
 
-
 /** Removing a leftover container asks the engine once; a stuck engine gets this long before the start goes on. */
 const LEFTOVER_REMOVE_MS = 15_000;
+
 export interface SandboxLaunchOptions {
   record: HostRecord & { sandbox: SandboxSetting };
   boardHome: string;
