@@ -29,7 +29,6 @@ export interface ContainerPlaces {
 /** What is at a path on the host: a folder, a file (a socket too), or nothing. */
 export type PathKind = 'dir' | 'file' | null;
 
-
 /** The mounts, a path that does not exist dropped (docker would make it, as root); the later of two at one path wins. */
 export function containerMounts(p: ContainerPlaces, typeOf: (path: string) => PathKind): ContainerMount[] {
   const ops: MountOp[] = [];
@@ -49,7 +48,7 @@ export function containerMounts(p: ContainerPlaces, typeOf: (path: string) => Pa
   const shown = ops.map((o) => o.path);
   for (const d of p.denied) if (shown.some((s) => isWithin(d, s) && d !== s)) ops.push({ kind: 'hide', path: d });
 
-  const last = new Map<string, { kind: 'rw' | 'ro' | 'hide'; path: string }>();
+  const last = new Map<string, MountOp>();
   for (const op of ops) {
     last.delete(op.path);
     last.set(op.path, op);
